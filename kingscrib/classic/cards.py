@@ -1,0 +1,91 @@
+"""Playing cards: a rank 1-13 and a suit, written ``5H``, ``TD``/``10D``, ``JS``."""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+from kingscrib.counting import RANK_CHARS, card_points, parse_rank, rank_char
+
+SUITS = "CDHS"
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RED_SUITS = frozenset("DH")
+
+
+class Card(NamedTuple):
+    """One card of the 52-card pack. Orders by rank, then suit."""
+
+    rank: int  # 1 (ace) .. 13 (king)
+    suit: str  # one of C D H S
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Read ``5H``, ``TD``, ``10D``, ``jS`` (case ignored).
+
+        >>> Card.parse("10h")
+        Card(rank=10, suit='H')
+        """
+        t = text.strip().upper()
+        if len(t) < 2:
+            raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 5H, TD, 10D)")
+        suit = t[-1]
+        if suit not in SUITS:
+            raise ValueError(f"{text!r} is not a card: suit {suit!r} is not one of C D H S")
+        try:
+            rank = parse_rank(t[:-1])
+        except ValueError:
+            raise ValueError(
+                f"{text!r} is not a card: rank {t[:-1]!r} is not one of A 2-9 T/10 J Q K"
+            ) from None
+        return cls(rank, suit)
+
+    @property
+    def points(self) -> int:
+        """Value when counting to 15 or 31 (A=1, faces 10)."""
+        return card_points(self.rank)
+
+    @property
+    def index(self) -> int:
+        """A number 0..51 for this card."""
+        return (self.rank - 1) * 4 + SUITS.index(self.suit)
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    def pretty(self) -> str:
+        """``5♥``, ``10♠``, ``J♦``."""
+        r = "10" if self.rank == 10 else rank_char(self.rank)
+        return f"{r}{SUIT_SYMBOLS[self.suit]}"
+
+    def __str__(self) -> str:
+        return rank_char(self.rank) + self.suit
+
+
+def deck() -> list[Card]:
+    """The 52 cards in a fixed order (ace of clubs first)."""
+    return [Card(r, s) for r in range(1, 14) for s in SUITS]
+
+
+def parse_cards(texts: Iterable[str] | str) -> list[Card]:
+    """Read cards separated by spaces or commas; refuses duplicates.
+
+    >>> [str(c) for c in parse_cards("5H 10s,jd")]
+    ['5H', 'TS', 'JD']
+    """
+    if isinstance(texts, str):
+        texts = texts.replace(",", " ").split()
+    cards = [Card.parse(t) for t in texts]
+    seen: set[Card] = set()
+    for c in cards:
+        if c in seen:
+            raise ValueError(f"card {c} is given twice")
+        seen.add(c)
+    return cards
+
+
+def card_list(cards: Iterable[Card]) -> list[str]:
+    """Cards as strings, for JSON."""
+    return [str(c) for c in cards]
+
+
+__all__ = ["Card", "SUITS", "SUIT_SYMBOLS", "RANK_CHARS", "deck", "parse_cards", "card_list"]

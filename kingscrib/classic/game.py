@@ -1,0 +1,583 @@
+"""A classic Cribbage game: deal, discard, starter, the play, the show, to 121.
+
+A game is fully determined by its :class:`RuleSet`, its seed and the actions
+applied to it::
+
+    >>> from kingscrib.classic.game import ClassicGame
+    >>> game = ClassicGame(seed=7)
+    >>> game.phase
+    'discard'
+    >>> while game.phase != "over":
+    ...     game.apply(game.legal_actions()[0])
+    >>> max(game.scores)
+    121
+
+Only three kinds of action are ever asked of a player: :class:`Discard` (lay
+cards away to the crib), :class:`Play` (lay a card in the play) and, with the
+``muggins`` option, :class:`Claim` (say what a hand in the show is worth).
+A "go" is never chosen: a player who cannot play is passed over.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Union
+
+from kingscrib.classic.cards import Card, card_list, deck
+from kingscrib.classic.pegging import can_play, count_of, peg_score
+from kingscrib.classic.rules import WINNING_SCORE, RuleSet
+from kingscrib.classic.show import ShowScore, score_show
+from kingscrib.counting import JACK
+
+FORMAT = "kingscrib-game/1"
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; the game is left unchanged."""
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Lay these cards away to the crib."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Play:
+    """Lay this card in the play."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Say how many points the hand being shown is worth (muggins option)."""
+
+    points: int
+
+
+Action = Union[Discard, Play, Claim]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that scored or happened, for front ends to show."""
+
+    kind: str  # heels, peg, go, last, show, muggins, go-said, starter, win
+    seat: int
+    points: int = 0
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ShowItem:
+    """One hand to count in the show: a player's hand or the crib."""
+
+    seat: int
+    kind: str  # "hand" or "crib"
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player may see: never another hand nor the order of the deck."""
+
+    seat: int
+    rules: RuleSet
+    phase: str
+    dealer: int
+    hand: tuple[Card, ...]  # cards held now (dealt cards while discarding)
+    kept: tuple[Card, ...]  # the cards kept for the show (empty while discarding)
+    discards: tuple[Card, ...]  # own cards laid away
+    starter: Card | None
+    pile: tuple[Card, ...]  # cards laid since the count was last reset
+    count: int
+    played: tuple[tuple[int, Card], ...]  # every card laid in this deal, in order
+    scores: tuple[int, ...]
+    cards_left: tuple[int, ...]  # cards still held, per seat
+    legal: tuple[Action, ...]
+    show_item: ShowItem | None
+
+    @property
+    def side(self) -> int:
+        return self.rules.side_of(self.seat)
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.seat == self.dealer
+
+
+@dataclass
+class _Deal:
+    dealer: int
+    dealt: list[list[Card]]
+    crib_card: Card | None
+    stock: list[Card]
+    discards: list[list[Card] | None]
+    held: list[list[Card]] = field(default_factory=list)
+    kept: list[list[Card]] = field(default_factory=list)
+    crib: list[Card] = field(default_factory=list)
+    starter: Card | None = None
+    pile: list[Card] = field(default_factory=list)
+    played: list[tuple[int, Card]] = field(default_factory=list)
+    last_player: int | None = None
+    said_go: set[int] = field(default_factory=set)
+    show_queue: list[ShowItem] = field(default_factory=list)
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+class ClassicGame:
+    """The state of one game of classic Cribbage."""
+
+    def __init__(
+        self, rules: RuleSet | None = None, seed: int = 0, names: list[str] | None = None
+    ) -> None:
+        self.rules = rules or RuleSet()
+        self.seed = seed
+        n = self.rules.players
+        self.names = list(names) if names else [f"player {i + 1}" for i in range(n)]
+        if len(self.names) != n:
+            raise ValueError(f"{n} players need {n} names, got {len(self.names)}")
+        self._rng = random.Random(seed)
+        self.scores = [0] * self.rules.sides
+        self.events: list[Event] = []
+        self.phase = "discard"
+        self.to_act: int | None = None
+        self.winner: int | None = None  # winning side
+        self.cuts: list[list[Card]] = []
+        self.deals: list[dict[str, Any]] = []
+        self.first_dealer = self._cut_for_deal()
+        self._deal: _Deal = self._new_deal(self.first_dealer)
+
+    # ----------------------------------------------------------------- setup
+
+    def _cut_for_deal(self) -> int:
+        """Each player cuts a card; the lowest rank deals. Ties for lowest cut again."""
+        n = self.rules.players
+        while True:
+            pack = deck()
+            self._rng.shuffle(pack)  # the cut for deal is never stacked
+            cut = pack[:n]
+            self.cuts.append(cut)
+            low = min(c.rank for c in cut)
+            lowest = [i for i, c in enumerate(cut) if c.rank == low]
+            if len(lowest) == 1:
+                return lowest[0]
+
+    def _new_deal(self, dealer: int) -> _Deal:
+        n = self.rules.players
+        pack = self._shuffled_pack()
+        dealt: list[list[Card]] = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(self.rules.hand_size):
+            for j in range(n):
+                dealt[(dealer + 1 + j) % n].append(pack[pos])
+                pos += 1
+        crib_card = None
+        if self.rules.crib_from_deck:
+            crib_card = pack[pos]
+            pos += 1
+        d = _Deal(
+            dealer=dealer,
+            dealt=dealt,
+            crib_card=crib_card,
+            stock=pack[pos:],
+            discards=[None] * n,
+            held=[list(h) for h in dealt],
+        )
+        d.record = {
+            "dealer": dealer,
+            "hands": [card_list(h) for h in dealt],
+            "discards": [None] * n,
+            "plays": [],
+            "show": [],
+        }
+        if crib_card is not None:
+            d.record["crib_card"] = str(crib_card)
+        self.deals.append(d.record)
+        self.phase = "discard"
+        self.to_act = self._next_to_discard(d)
+        return d
+
+    def _shuffled_pack(self) -> list[Card]:
+        """The pack for the next deal (tests override this to stack the deck)."""
+        pack = deck()
+        self._rng.shuffle(pack)
+        return pack
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def dealer(self) -> int:
+        return self._deal.dealer
+
+    @property
+    def starter(self) -> Card | None:
+        return self._deal.starter
+
+    @property
+    def count(self) -> int:
+        return count_of([c.rank for c in self._deal.pile])
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        return tuple(self._deal.pile)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """Cards a seat holds now."""
+        return tuple(self._deal.held[seat])
+
+    def kept(self, seat: int) -> tuple[Card, ...]:
+        """The four cards (five with three or four players, less one) kept for the show."""
+        return tuple(self._deal.kept[seat]) if self._deal.kept else ()
+
+    @property
+    def crib(self) -> tuple[Card, ...]:
+        return tuple(self._deal.crib)
+
+    @property
+    def show_item(self) -> ShowItem | None:
+        """The hand waiting for a claim (muggins)."""
+        if self.phase == "show" and self._deal.show_queue:
+            return self._deal.show_queue[0]
+        return None
+
+    def order_from_left(self) -> list[int]:
+        """Seats from the left of the dealer round to the dealer."""
+        n = self.rules.players
+        return [(self.dealer + 1 + i) % n for i in range(n)]
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take now."""
+        d = self._deal
+        if self.phase == "discard" and self.to_act is not None:
+            hand = sorted(d.held[self.to_act])
+            return [Discard(c) for c in combinations(hand, self.rules.discards)]
+        if self.phase == "play" and self.to_act is not None:
+            count = self.count
+            return [Play(c) for c in sorted(d.held[self.to_act]) if can_play(c.rank, count)]
+        if self.phase == "show" and self.show_item is not None:
+            true = self._score_item(self.show_item).total
+            return [Claim(p) for p in range(true + 1)]
+        return []
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see of the game."""
+        d = self._deal
+        return PlayerView(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            dealer=d.dealer,
+            hand=tuple(d.held[seat]),
+            kept=tuple(d.kept[seat]) if d.kept else (),
+            discards=tuple(d.discards[seat] or ()),
+            starter=d.starter,
+            pile=tuple(d.pile),
+            count=self.count,
+            played=tuple(d.played),
+            scores=tuple(self.scores),
+            cards_left=tuple(len(h) for h in d.held),
+            legal=tuple(self.legal_actions()) if self.to_act == seat else (),
+            show_item=self.show_item,
+        )
+
+    # ------------------------------------------------------------- actions
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply the action of the player to act; return the events it caused.
+
+        Raises :class:`IllegalAction` (and changes nothing) if it is not legal.
+        """
+        start = len(self.events)
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        if isinstance(action, Discard):
+            self._discard(action)
+        elif isinstance(action, Play):
+            self._play(action)
+        elif isinstance(action, Claim):
+            self._claim(action)
+        else:
+            raise IllegalAction(f"not an action: {action!r}")
+        return self.events[start:]
+
+    def _discard(self, action: Discard) -> None:
+        if self.phase != "discard" or self.to_act is None:
+            raise IllegalAction(f"no discard now: the game is in the {self.phase}")
+        d = self._deal
+        seat = self.to_act
+        cards = list(action.cards)
+        need = self.rules.discards
+        if len(cards) != need:
+            raise IllegalAction(f"lay away exactly {need} card(s) to the crib, not {len(cards)}")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("the same card is laid away twice")
+        for c in cards:
+            if c not in d.held[seat]:
+                raise IllegalAction(f"{c} is not in {self.names[seat]}'s hand")
+        for c in cards:
+            d.held[seat].remove(c)
+        d.discards[seat] = cards
+        d.record["discards"][seat] = card_list(cards)
+        nxt = self._next_to_discard(d)
+        if nxt is not None:
+            self.to_act = nxt
+            return
+        # everyone has discarded: form the crib, cut the starter
+        d.kept = [list(h) for h in d.held]
+        d.crib = [c for seat_ in self.order_from_left() for c in (d.discards[seat_] or [])]
+        if d.crib_card is not None:
+            d.crib.insert(0, d.crib_card)
+        d.starter = d.stock[0]
+        d.record["starter"] = str(d.starter)
+        self.events.append(Event("starter", d.dealer, 0, f"the starter is {d.starter}"))
+        self.phase = "play"
+        self.to_act = (d.dealer + 1) % self.rules.players
+        if d.starter.rank == JACK:
+            d.record["heels"] = 2
+            if self._add(d.dealer, 2, "heels", "two for his heels"):
+                return
+
+    def _next_to_discard(self, d: _Deal) -> int | None:
+        for seat in self.order_from_left_of(d.dealer):
+            if d.discards[seat] is None:
+                return seat
+        return None
+
+    def order_from_left_of(self, dealer: int) -> list[int]:
+        n = self.rules.players
+        return [(dealer + 1 + i) % n for i in range(n)]
+
+    def _play(self, action: Play) -> None:
+        if self.phase != "play" or self.to_act is None:
+            raise IllegalAction(f"no card can be laid now: the game is in the {self.phase}")
+        d = self._deal
+        seat = self.to_act
+        card = action.card
+        if card not in d.held[seat]:
+            raise IllegalAction(f"{card} is not in {self.names[seat]}'s hand")
+        count = self.count
+        if not can_play(card.rank, count):
+            raise IllegalAction(f"{card} would take the count from {count} past 31")
+        d.held[seat].remove(card)
+        d.pile.append(card)
+        d.played.append((seat, card))
+        d.last_player = seat
+        score = peg_score([c.rank for c in d.pile])
+        entry: dict[str, Any] = {
+            "player": seat,
+            "action": "play",
+            "card": str(card),
+            "count": self.count,
+            "score": score.total,
+        }
+        if score.total:
+            entry["why"] = score.reasons()
+        d.record["plays"].append(entry)
+        text = f"{self.count}"
+        if score.total:
+            text += " for " + str(score.total) + " (" + ", ".join(score.reasons()) + ")"
+        if score.total and self._add(seat, score.total, "peg", text):
+            return
+        if not score.total:
+            self.events.append(Event("peg", seat, 0, text))
+        self._advance()
+
+    def _advance(self) -> None:
+        """Find who lays the next card: handle go, 31, the last card and the end of the play."""
+        d = self._deal
+        n = self.rules.players
+        last = d.last_player
+        assert last is not None
+        while True:
+            count = self.count
+            if count == 31:
+                self._reset_count()
+                if self._play_over():
+                    return
+                self.to_act = self._next_with_cards(last)
+                return
+            for step in range(1, n + 1):
+                seat = (last + step) % n
+                if any(can_play(c.rank, count) for c in d.held[seat]):
+                    self.to_act = seat
+                    return
+                if d.held[seat] and seat not in d.said_go and seat != last:
+                    d.said_go.add(seat)
+                    d.record["plays"].append({"player": seat, "action": "go"})
+                    self.events.append(Event("go-said", seat, 0, "go"))
+            # nobody can lay a card: the last player pegs for go / last card
+            out = not any(d.held)
+            why = "last card" if out else "go"
+            d.record["plays"].append({"player": last, "action": why, "score": 1})
+            if self._add(last, 1, "go", f"one for {why}"):
+                return
+            self._reset_count()
+            if self._play_over():
+                return
+            self.to_act = self._next_with_cards(last)
+            return
+
+    def _reset_count(self) -> None:
+        self._deal.pile = []
+        self._deal.said_go = set()
+
+    def _next_with_cards(self, last: int) -> int:
+        n = self.rules.players
+        for step in range(1, n + 1):
+            seat = (last + step) % n
+            if self._deal.held[seat]:
+                return seat
+        raise AssertionError("nobody holds a card")
+
+    def _play_over(self) -> bool:
+        d = self._deal
+        if any(d.held):
+            return False
+        d.show_queue = [ShowItem(s, "hand", tuple(d.kept[s])) for s in self.order_from_left()]
+        d.show_queue.append(ShowItem(d.dealer, "crib", tuple(d.crib)))
+        self.phase = "show"
+        self.to_act = None
+        self._run_show()
+        return True
+
+    def _score_item(self, item: ShowItem) -> ShowScore:
+        assert self._deal.starter is not None
+        return score_show(item.cards, self._deal.starter, crib=item.kind == "crib")
+
+    def _run_show(self) -> None:
+        """Count hands in order until a claim is needed, the game is won or the show ends."""
+        d = self._deal
+        while d.show_queue:
+            item = d.show_queue[0]
+            if self.rules.muggins:
+                self.to_act = item.seat
+                return
+            d.show_queue.pop(0)
+            if self._count_item(item, None):
+                return
+        self._next_deal()
+
+    def _count_item(self, item: ShowItem, claimed: int | None) -> bool:
+        score = self._score_item(item)
+        entry: dict[str, Any] = {
+            "player": item.seat,
+            "kind": item.kind,
+            "cards": card_list(item.cards),
+            "score": score.total,
+        }
+        pegged = score.total if claimed is None else claimed
+        if claimed is not None:
+            entry["claimed"] = claimed
+        self._deal.record["show"].append(entry)
+        label = "crib" if item.kind == "crib" else "hand"
+        text = f"{label}: {score.explain()}" if claimed is None else f"{label}: claims {claimed}"
+        if self._add(item.seat, pegged, "show", text):
+            return True
+        missed = score.total - pegged
+        if missed > 0:
+            taker = (item.seat + 1) % self.rules.players
+            entry["muggins"] = {"player": taker, "score": missed}
+            text = f"muggins! {missed} missed ({score.explain()})"
+            if self._add(taker, missed, "muggins", text):
+                return True
+        return False
+
+    def _claim(self, action: Claim) -> None:
+        item = self.show_item
+        if item is None or not self.rules.muggins:
+            raise IllegalAction("no hand is waiting to be claimed")
+        true = self._score_item(item).total
+        if not isinstance(action.points, int) or action.points < 0:
+            raise IllegalAction(f"a claim is a whole number of points, not {action.points!r}")
+        if action.points > true:
+            raise IllegalAction(
+                f"a claim of {action.points} is more than the {item.kind} is worth; count again"
+            )
+        self._deal.show_queue.pop(0)
+        if self._count_item(item, action.points):
+            return
+        self._run_show()
+
+    def _next_deal(self) -> None:
+        self._deal = self._new_deal((self.dealer + 1) % self.rules.players)
+
+    def _add(self, seat: int, points: int, kind: str, text: str) -> bool:
+        """Peg points for a seat's side; True if that wins the game."""
+        side = self.rules.side_of(seat)
+        self.events.append(Event(kind, seat, points, text))
+        if points <= 0:
+            return False
+        self.scores[side] = min(WINNING_SCORE, self.scores[side] + points)
+        if self.scores[side] >= WINNING_SCORE:
+            self.winner = side
+            self.phase = "over"
+            self.to_act = None
+            self.events.append(Event("win", seat, 0, f"{self.side_name(side)} wins"))
+            return True
+        return False
+
+    def side_name(self, side: int) -> str:
+        if self.rules.players == 4:
+            return f"{self.names[side]} & {self.names[side + 2]}"
+        return self.names[side]
+
+    # ------------------------------------------------------------- records
+
+    def record(self) -> dict[str, Any]:
+        """The game record (RULES.md Part 3, ``"game": "classic"``) so far."""
+        rec: dict[str, Any] = {
+            "format": FORMAT,
+            "game": "classic",
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "players": [{"name": n} for n in self.names],
+            "cuts": [card_list(c) for c in self.cuts],
+            "first_dealer": self.first_dealer,
+            "deals": [_copy_deal(dd) for dd in self.deals],
+        }
+        if self.phase == "over" and self.winner is not None:
+            rec["end"] = {
+                "winner": self.winner,
+                "scores": list(self.scores),
+                "game_points": self.rules.game_points(self.winner, self.scores),
+            }
+        return rec
+
+    def actions_taken(self) -> list[Action]:
+        """Every action applied so far, in order (enough to replay the game)."""
+        return list(actions_from_record(self.record()))
+
+
+def _copy_deal(d: dict[str, Any]) -> dict[str, Any]:
+    out = dict(d)
+    out["hands"] = [list(h) for h in d["hands"]]
+    out["discards"] = [list(x) if x is not None else None for x in d["discards"]]
+    out["plays"] = [dict(p) for p in d["plays"]]
+    out["show"] = [dict(s) for s in d["show"]]
+    return out
+
+
+def actions_from_record(record: dict[str, Any]) -> list[Action]:
+    """The actions stored in a game record, in the order they were taken."""
+    players = record["rules"].get("players", 2)
+    actions: list[Action] = []
+    for deal in record["deals"]:
+        dealer = deal["dealer"]
+        for i in range(players):
+            seat = (dealer + 1 + i) % players
+            cards = deal["discards"][seat]
+            if cards is None:
+                return actions
+            actions.append(Discard(tuple(Card.parse(c) for c in cards)))
+        for p in deal["plays"]:
+            if p["action"] == "play":
+                actions.append(Play(Card.parse(p["card"])))
+        for s in deal["show"]:
+            if "claimed" in s:
+                actions.append(Claim(int(s["claimed"])))
+    return actions

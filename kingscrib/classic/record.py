@@ -1,0 +1,84 @@
+"""Reading and writing classic game records (JSON, RULES.md Part 3).
+
+>>> from kingscrib.classic.game import ClassicGame
+>>> g = ClassicGame(seed=3)
+>>> replay(loads(dumps(g))).record() == g.record()
+True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kingscrib.classic.game import FORMAT, ClassicGame, IllegalAction, actions_from_record
+from kingscrib.classic.rules import RuleSet
+
+
+class RecordError(ValueError):
+    """A game record that is malformed or does not replay."""
+
+
+def dumps(game: ClassicGame, indent: int | None = None) -> str:
+    """The game record as JSON text."""
+    return json.dumps(game.record(), indent=indent)
+
+
+def loads(text: str) -> dict[str, Any]:
+    """Parse a record and check its envelope (format, game, rules, seed, players)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    check(data)
+    return data
+
+
+def check(data: Any) -> None:
+    """Raise :class:`RecordError` unless ``data`` looks like a classic game record."""
+    if not isinstance(data, dict):
+        raise RecordError("a game record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    if data.get("game") != "classic":
+        raise RecordError(f"game must be 'classic', not {data.get('game')!r}")
+    for key, kind in (("rules", dict), ("seed", int), ("players", list), ("deals", list)):
+        if not isinstance(data.get(key), kind):
+            raise RecordError(f"{key!r} is missing or not a {kind.__name__}")
+
+
+def replay(data: dict[str, Any]) -> ClassicGame:
+    """Rebuild the game a record describes and check every deal, card and count.
+
+    Raises :class:`RecordError` naming the first place where the record and
+    the rules disagree.
+    """
+    check(data)
+    try:
+        rules = RuleSet.from_dict(data["rules"])
+        names = [str(p.get("name", f"player {i + 1}")) for i, p in enumerate(data["players"])]
+        game = ClassicGame(rules, seed=data["seed"], names=names)
+        actions = actions_from_record(data)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RecordError(f"bad record: {exc}") from None
+    for i, action in enumerate(actions):
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            raise RecordError(f"action {i + 1} ({action}) is illegal: {exc}") from None
+    mine = game.record()
+    for i, (got, want) in enumerate(zip(mine["deals"], data["deals"])):
+        if got != want:
+            for key in sorted(set(got) | set(want)):
+                if got.get(key) != want.get(key):
+                    raise RecordError(
+                        f"deal {i + 1}: {key} is {want.get(key)!r} in the record "
+                        f"but the game gives {got.get(key)!r}"
+                    )
+    if len(mine["deals"]) != len(data["deals"]):
+        raise RecordError(
+            f"the record has {len(data['deals'])} deals but replays to {len(mine['deals'])}"
+        )
+    if mine.get("end") != data.get("end"):
+        raise RecordError(f"end is {data.get('end')!r} but the game gives {mine.get('end')!r}")
+    return game

@@ -1,0 +1,397 @@
+"""A game of Kings Cribbage: seats, racks, the bag, turns, the end, undo.
+
+A game is fully determined by its rules, its seed and the actions taken:
+replaying them from :meth:`Game.new` gives the same game.
+
+>>> game = Game.new(players=2, seed=7)
+>>> best = game.legal_moves()[0]
+>>> turn = game.play(best.play)
+>>> turn.score == best.total
+True
+>>> game.undo(); len(game.history)
+0
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Sequence
+
+from kingscrib.kings.board import Square
+from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
+from kingscrib.kings.play import IllegalPlay, PlayScore, check_play
+from kingscrib.kings.position import Position
+from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
+from kingscrib.kings.tiles import COLOURS, DARK, LIGHT, RACK_SIZE, Tile, full_set, held_counts
+from kingscrib.kings.movegen import legal_plays
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+SCORELESS_ROUNDS = 3  # rounds in a row with no score that end a game while the bag lasts
+JOKER_PENALTY = 5
+OUT, BLOCKED, SCORELESS = "out", "blocked", "scoreless"
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why. Nothing changed."""
+
+
+@dataclass
+class Turn:
+    """One turn as it happened (the game record's ``turns`` entries)."""
+
+    player: int
+    rack: list[Tile]  # before the turn
+    action: str  # "play", "exchange" or "pass"
+    tiles: dict[Square, Tile] = field(default_factory=dict)  # play
+    returned: list[Tile] = field(default_factory=list)  # exchange
+    drew: list[Tile] = field(default_factory=list)
+    score: int = 0  # what the play is worth, bonuses included
+    claimed: int | None = None  # joker rule: what the player claimed
+    joker: dict[str, int] | None = None  # {"caller": seat, "points": gained or -5}
+    detail: PlayScore | None = None
+    servant: int | None = None  # servant rule: named at the end of a round
+
+    @property
+    def gained(self) -> int:
+        """Points the player took for the turn (the claim under the joker rule)."""
+        return self.score if self.claimed is None else self.claimed
+
+
+@dataclass(frozen=True)
+class End:
+    reason: str  # out, blocked or scoreless
+    penalties: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """All a seat may know: never another rack nor the order of the bag."""
+
+    seat: int
+    position: Position
+    scores: tuple[int, ...]
+    rack_sizes: tuple[int, ...]
+    unseen: Counter  # tiles (as held) that are in the bag or on other racks
+    turn_number: int
+    passes_in_a_row: int
+    players: int
+
+
+class Game:
+    """A Kings Cribbage game for 2 to 4 seats. Use :meth:`new` to start one."""
+
+    def __init__(self) -> None:
+        # Everything is set by new(); kept as plain attributes for easy copying.
+        self.rules = RuleSet()
+        self.seed: int | None = None
+        self.names: list[str] = []
+        self.board: dict[Square, Tile] = {}
+        self.racks: list[list[Tile]] = []
+        self.bags: list[list[Tile]] = []
+        self.scores: list[int] = []
+        self.turn = 0
+        self.first_player = 0
+        self.first_draws: list[dict[int, Tile]] = []
+        self.history: list[Turn] = []
+        self.servant: int | None = None
+        self.end: End | None = None
+        self.passes_in_a_row = 0
+        self.scoreless_in_a_row = 0
+        self._rng = random.Random()
+        self._undo: list[tuple] = []
+
+    # ----- starting -------------------------------------------------------
+    @classmethod
+    def new(cls, players: int | Sequence[str] = 2, rules: RuleSet | None = None,
+            seed: int | None = None) -> Game:
+        """Shuffle, draw for first player and deal 5 tiles to each seat."""
+        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) \
+            else [str(n) for n in players]
+        rules = rules or RuleSet()
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise ValueError(f"Kings Cribbage is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        if rules.solitaire and len(names) != 2:
+            raise ValueError("the solitaire option is for two seats (Light and Dark)")
+        game = cls()
+        game.rules = rules
+        game.seed = seed if seed is not None else random.randrange(2**31)
+        game.names = names
+        game._rng = random.Random(game.seed)
+        game.scores = [0] * len(names)
+        game.racks = [[] for _ in names]
+        if rules.solitaire:
+            game.bags = [full_set([LIGHT]), full_set([DARK])]
+        else:
+            game.bags = [full_set(COLOURS)]
+        game._draw_for_first()
+        for bag in game.bags:
+            game._rng.shuffle(bag)
+        for k in range(len(names)):
+            seat = (game.first_player + k) % len(names)
+            game._draw(seat, RACK_SIZE)
+        game.turn = game.first_player
+        return game
+
+    def _draw_for_first(self) -> None:
+        contenders = list(range(len(self.names)))
+        while len(contenders) > 1:
+            for bag in self.bags:
+                self._rng.shuffle(bag)
+            draws = {seat: self._rng.choice(self.bag_of(seat)) for seat in contenders}
+            self.first_draws.append(draws)
+            low = min(t.rank for t in draws.values())
+            contenders = [s for s in contenders if draws[s].rank == low]
+        self.first_player = contenders[0]
+
+    # ----- what there is to see --------------------------------------------
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    def bag_of(self, seat: int) -> list[Tile]:
+        """The bag a seat draws from (its colour's bag under the solitaire rule)."""
+        return self.bags[seat] if self.rules.solitaire else self.bags[0]
+
+    @property
+    def tiles_in_bags(self) -> int:
+        return sum(len(b) for b in self.bags)
+
+    @property
+    def is_over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def final_scores(self) -> list[int]:
+        """Scores less the rack penalties once the game is over (the scores so far before)."""
+        if self.end is None:
+            return list(self.scores)
+        return [s - p for s, p in zip(self.scores, self.end.penalties)]
+
+    def winners(self) -> list[int]:
+        final = self.final_scores
+        return [i for i, s in enumerate(final) if s == max(final)]
+
+    def position(self, seat: int | None = None) -> Position:
+        seat = self.turn if seat is None else seat
+        return Position(dict(self.board), list(self.racks[seat]), len(self.bag_of(seat)),
+                        self.rules)
+
+    def view(self, seat: int | None = None) -> PlayerView:
+        seat = self.turn if seat is None else seat
+        unseen = Counter()
+        for other, rack in enumerate(self.racks):
+            if other != seat:
+                unseen.update(rack)
+        for bag in self.bags:
+            unseen.update(bag)
+        return PlayerView(seat, self.position(seat), tuple(self.scores),
+                          tuple(len(r) for r in self.racks), unseen, len(self.history),
+                          self.passes_in_a_row, self.players)
+
+    def legal_moves(self) -> list[ScoredPlay]:
+        """Every legal play for the seat to move, best first (none once the game is over)."""
+        if self.is_over:
+            return []
+        return legal_plays(self.board, self.racks[self.turn], self.rules)
+
+    def can_exchange(self, count: int = 1) -> bool:
+        """Whether the seat to move may exchange ``count`` tiles now."""
+        return self._exchange_problem(count) is None
+
+    def _exchange_problem(self, count: int) -> str | None:
+        if self.is_over:
+            return "the game is over"
+        if not 1 <= count <= RACK_SIZE:
+            return f"exchange 1 to {RACK_SIZE} tiles, not {count}"
+        left = len(self.bag_of(self.turn))
+        if left < count:
+            return f"the bag holds {left} tile{'s' if left != 1 else ''}, fewer than {count}"
+        if self.rules.exchange == EXCHANGE_WHEN_STUCK and self.legal_moves():
+            return "under the when-stuck rule you may exchange only when no play is possible"
+        return None
+
+    # ----- playing ---------------------------------------------------------
+    def check(self, play: Play) -> PlayScore:
+        """Score a play by the seat to move, or raise IllegalPlay with the reason."""
+        return check_play(self.board, play.placed, self.rules, self.racks[self.turn])
+
+    def play(self, action: Action, claim: int | None = None) -> Turn:
+        """Take ``action`` for the seat to move. Raises IllegalAction and changes nothing
+        when it is not allowed. ``claim`` is the points claimed under the joker rule
+        (the full value when left out)."""
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        if isinstance(action, Play):
+            try:
+                score = self.check(action)
+            except IllegalPlay as e:
+                raise IllegalAction(str(e)) from None
+            if claim is not None:
+                if not self.rules.joker:
+                    raise IllegalAction("claims are made only under the joker rule")
+                if not 0 <= claim <= score.total:
+                    raise IllegalAction(
+                        f"a claim of {claim} is refused: the play is worth {score.total}"
+                        if claim > score.total else "a claim cannot be negative")
+            self._push()
+            return self._apply_play(action, score, claim)
+        if isinstance(action, Exchange):
+            problem = self._exchange_problem(len(action.tiles))
+            if problem:
+                raise IllegalAction(f"cannot exchange: {problem}")
+            have = held_counts(self.racks[self.turn])
+            for tile, n in held_counts(action.tiles).items():
+                if have[tile] < n:
+                    raise IllegalAction(f"cannot exchange {tile}: it is not on your rack")
+            self._push()
+            return self._apply_exchange(action)
+        if isinstance(action, Pass):
+            if self.rules.exchange == EXCHANGE_WHEN_STUCK and self.legal_moves():
+                raise IllegalAction("under the when-stuck rule you may pass only when no play"
+                                    " is possible")
+            self._push()
+            return self._apply_pass()
+        raise IllegalAction(f"{action!r} is not a play, an exchange or a pass")
+
+    def _apply_play(self, play: Play, score: PlayScore, claim: int | None) -> Turn:
+        seat = self.turn
+        rack = self.racks[seat]
+        turn = Turn(seat, list(rack), "play", tiles=play.placed, score=score.total,
+                    detail=score, claimed=(score.total if claim is None else claim)
+                    if self.rules.joker else None)
+        for tile in play.placed.values():
+            rack.remove(tile.held())
+        self.board.update(play.placed)
+        turn.drew = self._draw(seat, RACK_SIZE - len(rack))
+        self.scores[seat] += turn.gained
+        self.passes_in_a_row = self.scoreless_in_a_row = 0
+        return self._finish_turn(turn, went_out=not rack)
+
+    def _apply_exchange(self, exchange: Exchange) -> Turn:
+        seat = self.turn
+        rack = self.racks[seat]
+        turn = Turn(seat, list(rack), "exchange", returned=list(exchange.tiles))
+        turn.drew = self._draw(seat, len(exchange.tiles))  # replacements first
+        for tile in exchange.tiles:
+            rack.remove(tile)
+        bag = self.bag_of(seat)
+        bag.extend(exchange.tiles)
+        self._rng.shuffle(bag)
+        self.passes_in_a_row = 0
+        self.scoreless_in_a_row += 1
+        return self._finish_turn(turn)
+
+    def _apply_pass(self) -> Turn:
+        turn = Turn(self.turn, list(self.racks[self.turn]), "pass")
+        self.passes_in_a_row += 1
+        self.scoreless_in_a_row += 1
+        return self._finish_turn(turn)
+
+    def _draw(self, seat: int, count: int) -> list[Tile]:
+        bag = self.bag_of(seat)
+        drawn = [bag.pop() for _ in range(min(count, len(bag)))]
+        self.racks[seat].extend(drawn)
+        return drawn
+
+    def _finish_turn(self, turn: Turn, went_out: bool = False) -> Turn:
+        self.history.append(turn)
+        self._name_servant()
+        turn.servant = self.servant if self._round_closed() and self.rules.servant else None
+        if went_out:
+            self._end(OUT)
+        elif self.tiles_in_bags == 0 and self.passes_in_a_row >= self.players:
+            self._end(BLOCKED)
+        elif self.tiles_in_bags > 0 and self.scoreless_in_a_row >= SCORELESS_ROUNDS * self.players:
+            self._end(SCORELESS)
+        self.turn = (self.turn + 1) % self.players
+        return turn
+
+    def _round_closed(self) -> bool:
+        return len(self.history) % self.players == 0
+
+    def _name_servant(self) -> None:
+        """After each round the lowest scorer is the Servant (a tie keeps the current one,
+        else the first such seat in turn order from the first player)."""
+        if not self.rules.servant or not self._round_closed():
+            return
+        low = min(self.scores)
+        tied = [s for s in range(self.players) if self.scores[s] == low]
+        if self.servant not in tied:
+            order = [(self.first_player + k) % self.players for k in range(self.players)]
+            self.servant = next(s for s in order if s in tied)
+
+    def _end(self, reason: str) -> None:
+        self.end = End(reason, tuple(sum(t.penalty for t in rack) for rack in self.racks))
+
+    # ----- the joker rule --------------------------------------------------
+    def joker_open(self) -> bool:
+        """Whether a Joker may be called now: right after a play, once, under the rule."""
+        if not self.rules.joker or not self.history:
+            return False
+        last = self.history[-1]
+        return last.action == "play" and last.joker is None
+
+    def missed_points(self) -> int:
+        """Points the last play's claim fell short by (0 when none)."""
+        if not self.history or self.history[-1].action != "play":
+            return 0
+        last = self.history[-1]
+        return last.score - last.gained
+
+    def call_joker(self, caller: int) -> int:
+        """``caller`` shouts "Joker!" on the last play: takes the missed points, or loses 5
+        when nothing was missed. Returns the points the caller gains (negative: penalty)."""
+        if not self.joker_open():
+            raise IllegalAction("a Joker can be called only right after a play, once,"
+                                " under the joker rule")
+        last = self.history[-1]
+        if not 0 <= caller < self.players:
+            raise IllegalAction(f"there is no seat {caller}")
+        if caller == last.player:
+            raise IllegalAction("you cannot call Joker on your own play")
+        self._push()
+        missed = self.missed_points()
+        points = missed if missed > 0 else -JOKER_PENALTY
+        self.scores[caller] += points
+        last.joker = {"caller": caller, "points": points}
+        if self._round_closed():
+            self._name_servant()
+            last.servant = self.servant if self.rules.servant else None
+        return points
+
+    # ----- undo -----------------------------------------------------------
+    def _push(self) -> None:
+        last = self.history[-1] if self.history else None
+        self._undo.append((
+            dict(self.board), [list(r) for r in self.racks], [list(b) for b in self.bags],
+            list(self.scores), self.turn, len(self.history), self.servant, self.end,
+            self.passes_in_a_row, self.scoreless_in_a_row, self._rng.getstate(),
+            replace(last) if last else None,
+        ))
+
+    def undo(self) -> None:
+        """Take back the last action (a turn or a Joker call)."""
+        if not self._undo:
+            raise IllegalAction("there is nothing to undo")
+        (self.board, self.racks, self.bags, self.scores, self.turn, n, self.servant,
+         self.end, self.passes_in_a_row, self.scoreless_in_a_row, rng, last) = self._undo.pop()
+        self._rng.setstate(rng)
+        del self.history[n:]
+        if last is not None:
+            self.history[-1] = last
+
+    # ----- records ---------------------------------------------------------
+    def to_record(self, players: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The game record (RULES.md Part 3) of the game so far."""
+        from kingscrib.kings.record import game_to_record
+
+        return game_to_record(self, players)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        """Replay a record from its seed (the record must come from this engine)."""
+        from kingscrib.kings.record import game_from_record
+
+        return game_from_record(record)

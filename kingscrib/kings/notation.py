@@ -1,0 +1,211 @@
+"""The human move notation.
+
+A play names the square of its first placed tile, its direction and its
+tiles in board order::
+
+    G7 across 7L AD 7D AL     four tiles from G7 to J7
+    F7 down 7D (8L) 7L        tiles above and below an 8 already on the board
+    H8 3D                     a single tile needs no direction
+    G7 across 7A7A            colours may be left out when the rack decides them
+
+A tile is a rank (``A 2-9 T J Q K``, ``10`` for ``T``) and an optional colour
+``L``/``D``; spaces between tiles are optional. A 6/9 tile is written with the
+face it is placed as, ``6`` or ``9``. Squares already filled inside the span are
+written in parentheses and checked against the board. Other turns::
+
+    exchange 7L KD   (or: x 7 K)        pass
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Mapping, Sequence
+
+from kingscrib.counting import parse_rank, rank_char
+from kingscrib.kings.board import ACROSS, DOWN, Square, parse_square, square_name, step
+from kingscrib.kings.moves import Action, Exchange, Pass, Play
+from kingscrib.kings.play import play_direction
+from kingscrib.kings.tiles import COLOURS, Tile, held_counts
+
+_DIRECTION_WORDS = {"across": ACROSS, "down": DOWN}
+_EXCHANGE_WORDS = {"exchange", "x", "swap"}
+_PASS_WORDS = {"pass", "p"}
+_TOKEN = re.compile(r"\s*(\(|\)|10|[A2-9TJQK])([LD]?)", re.IGNORECASE)
+
+
+class NotationError(ValueError):
+    """Text that cannot be read as a move; the message says why."""
+
+
+def _tokens(text: str) -> list[tuple[str, str | None]]:
+    """Split tile text into (rank-or-paren, colour-or-None)."""
+    out: list[tuple[str, str | None]] = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m:
+            bad = text[pos:].strip()[:1]
+            raise NotationError(
+                f"cannot read {bad!r} in {text!r}: tiles are ranks A 2-9 T J Q K,"
+                " each optionally followed by L or D"
+            )
+        token, colour = m.group(1).upper(), m.group(2).upper() or None
+        if token in "()" and colour:
+            raise NotationError(f"a colour must follow a rank, not {token!r}")
+        out.append((token, colour))
+        pos = m.end()
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    return out
+
+
+class _RackChooser:
+    """Resolves tiles written without a colour against the rack."""
+
+    def __init__(self, rack: Sequence[Tile] | None) -> None:
+        self.left = held_counts(rack) if rack is not None else None
+
+    def take(self, rank: int, colour: str | None, what: str) -> Tile:
+        if colour is None:
+            if self.left is None:
+                raise NotationError(f"{what}: write its colour, e.g. {rank_char(rank)}L")
+            options = [c for c in COLOURS if self.left[Tile(rank, c).held()] > 0]
+            if not options:
+                raise NotationError(f"{what}: there is no {rank_char(rank)} left on your rack")
+            if len(options) > 1:
+                r = rank_char(rank)
+                raise NotationError(
+                    f"{what}: your rack has both {r}L and {r}D; write which, e.g. {r}L"
+                )
+            colour = options[0]
+        tile = Tile(rank, colour)
+        if self.left is not None:
+            if self.left[tile.held()] <= 0:
+                raise NotationError(f"{what}: {tile} is not on your rack")
+            self.left[tile.held()] -= 1
+        return tile
+
+
+def parse_play(text: str, board: Mapping[Square, Tile],
+               rack: Sequence[Tile] | None = None) -> Play:
+    """Read ``G7 across 7A7A`` against the board (and the rack, to fill in colours)."""
+    words = text.split(None, 2)
+    if not words:
+        raise NotationError("empty move: write e.g. G7 across 7L 8D, exchange 7L, or pass")
+    try:
+        start = parse_square(words[0])
+    except ValueError as e:
+        raise NotationError(str(e)) from None
+    rest = text.split(None, 1)[1] if len(words) > 1 else ""
+    direction = None
+    if len(words) > 1 and words[1].lower() in _DIRECTION_WORDS:
+        direction = _DIRECTION_WORDS[words[1].lower()]
+        rest = words[2] if len(words) > 2 else ""
+    tokens = _tokens(rest)
+    if not tokens:
+        raise NotationError(f"no tiles after {words[0].upper()}: write e.g. G7 across 7L 8D")
+    chooser = _RackChooser(rack)
+    placed: dict[Square, Tile] = {}
+    square: Square | None = start
+    inside = False
+    count = sum(1 for t, _ in tokens if t not in "()")
+    if count > 1 and direction is None:
+        raise NotationError("several tiles need a direction: write across or down after the square")
+    direction = direction or ACROSS
+    for token, colour in tokens:
+        if token == "(":
+            if inside:
+                raise NotationError("parentheses cannot nest")
+            inside = True
+            continue
+        if token == ")":
+            if not inside:
+                raise NotationError("a ')' without its '('")
+            inside = False
+            continue
+        if square is None:
+            raise NotationError(f"the play runs off the board after {square_name(last)}")
+        rank = parse_rank(token)
+        where = square_name(square)
+        if inside:
+            on_board = board.get(square)
+            if on_board is None:
+                raise NotationError(f"{where} is empty, but the move says a tile is there")
+            if on_board.rank != rank or (colour and on_board.colour != colour):
+                raise NotationError(f"{where} holds {on_board}, not {token}{colour or ''}")
+        else:
+            if square in board:
+                raise NotationError(
+                    f"{where} already holds {board[square]}: write it in parentheses,"
+                    f" e.g. ({board[square]})"
+                )
+            placed[square] = chooser.take(rank, colour, f"the tile for {where}")
+        last = square
+        square = step(square, direction)
+    if inside:
+        raise NotationError("a '(' without its ')'")
+    if not placed:
+        raise NotationError("the move places no tile")
+    return Play.of(placed)
+
+
+def parse_exchange(text: str, rack: Sequence[Tile] | None = None) -> Exchange:
+    """Read ``exchange 7L KD`` (colours optional when the rack decides them)."""
+    words = text.split(None, 1)
+    tokens = _tokens(words[1] if len(words) > 1 else "")
+    if not tokens:
+        raise NotationError("name the tiles to exchange, e.g. exchange 7L KD")
+    chooser = _RackChooser(rack)
+    tiles = []
+    for token, colour in tokens:
+        if token in "()":
+            raise NotationError("an exchange lists rack tiles only, without parentheses")
+        tiles.append(chooser.take(parse_rank(token), colour, f"exchanging {token}").held())
+    return Exchange.of(tiles)
+
+
+def parse_action(text: str, board: Mapping[Square, Tile],
+                 rack: Sequence[Tile] | None = None) -> Action:
+    """Read any turn: a play, ``exchange ...`` or ``pass``."""
+    first = text.strip().split(None, 1)[0].lower() if text.strip() else ""
+    if first in _PASS_WORDS and len(text.split()) == 1:
+        return Pass()
+    if first in _EXCHANGE_WORDS:
+        return parse_exchange(text, rack)
+    return parse_play(text, board, rack)
+
+
+def format_play(play: Play, board: Mapping[Square, Tile]) -> str:
+    """The canonical notation of a play, e.g. ``F7 down 7D (8L) 7L``."""
+    squares = [s for s, _ in play.tiles]
+    placed = play.placed
+    if len(squares) == 1:
+        return f"{square_name(squares[0])} {placed[squares[0]]}"
+    direction = play_direction(squares)
+    parts = []
+    square: Square | None = squares[0]
+    while square is not None:
+        if square in placed:
+            parts.append(str(placed[square]))
+        elif square in board:
+            parts.append(f"({board[square]})")
+        else:
+            raise ValueError("the play has a gap")
+        if square == squares[-1]:
+            break
+        square = step(square, direction)
+    return f"{square_name(squares[0])} {direction} {' '.join(parts)}"
+
+
+def format_action(action: Action, board: Mapping[Square, Tile]) -> str:
+    if isinstance(action, Play):
+        return format_play(action, board)
+    if isinstance(action, Exchange):
+        return "exchange " + " ".join(str(t) for t in action.tiles)
+    return "pass"
+
+
+def tiles_used(play: Play) -> Counter[Tile]:
+    return held_counts(t for _, t in play.tiles)

@@ -1,0 +1,298 @@
+"""Game records (RULES.md Part 3): write them, replay them, check them turn by turn.
+
+:func:`check_record` replays any record, from this engine or another, by
+forcing the recorded draws through the engine; it raises :class:`RecordError`
+naming the first turn that breaks a rule. :func:`game_from_record` replays a
+record of this engine from its seed, so a saved game continues exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, Iterator, Sequence
+
+from kingscrib.kings.board import parse_square, square_name
+from kingscrib.kings.game import Game, IllegalAction, Turn
+from kingscrib.kings.moves import Action, Exchange, Pass, Play
+from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import RACK_SIZE, Tile, held_counts
+
+FORMAT = "kingscrib-game/1"
+
+
+class RecordError(ValueError):
+    """A record that is corrupt or breaks a rule; ``turn`` is its index (None: the header)."""
+
+    def __init__(self, message: str, turn: int | None = None) -> None:
+        self.turn = turn
+        super().__init__(message if turn is None else f"turn {turn + 1}: {message}")
+
+
+def _tiles(tiles: Sequence[Tile]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def turn_to_json(turn: Turn) -> dict[str, Any]:
+    data: dict[str, Any] = {"player": turn.player, "rack": _tiles(turn.rack),
+                            "action": turn.action}
+    if turn.action == "play":
+        data["tiles"] = {square_name(s): str(t) for s, t in sorted(turn.tiles.items())}
+        data["score"] = turn.score
+        if turn.claimed is not None:
+            data["claimed"] = turn.claimed
+        data["drew"] = _tiles(turn.drew)
+    elif turn.action == "exchange":
+        data["returned"] = _tiles(turn.returned)
+        data["drew"] = _tiles(turn.drew)
+    if turn.joker is not None:
+        data["joker"] = dict(turn.joker)
+    if turn.servant is not None:
+        data["servant"] = turn.servant
+    return data
+
+
+def game_to_record(game: Game, players: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The record of ``game`` so far; ``players`` adds fields to each seat (e.g. a level)."""
+    seats = [{"name": n} for n in game.names]
+    for seat, extra in zip(seats, players or []):
+        seat.update({k: v for k, v in extra.items() if k != "name"})
+    record: dict[str, Any] = {
+        "format": FORMAT, "game": "kings", "rules": game.rules.to_json(), "seed": game.seed,
+        "players": seats,
+        "first_draws": [{str(s): str(t) for s, t in d.items()} for d in game.first_draws],
+        "turns": [turn_to_json(t) for t in game.history],
+    }
+    if game.end is not None:
+        record["end"] = {"reason": game.end.reason, "penalties": list(game.end.penalties),
+                         "scores": game.final_scores}
+    return record
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One JSON line."""
+    return json.dumps(record, separators=(",", ":"))
+
+
+def loads(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"not JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a game record is a JSON object")
+    return data
+
+
+# ----- reading ----------------------------------------------------------------
+
+def _header(record: Any) -> tuple[RuleSet, list[str], list[dict[str, Any]]]:
+    if not isinstance(record, dict):
+        raise RecordError("a game record is a JSON object")
+    if record.get("format", FORMAT) != FORMAT:
+        raise RecordError(f"unknown format {record.get('format')!r}; expected {FORMAT!r}")
+    if record.get("game", "kings") != "kings":
+        raise RecordError(f"this is a record of {record.get('game')!r}, not Kings Cribbage")
+    try:
+        rules = RuleSet.from_json(record.get("rules"))
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"rules: {e}") from None
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise RecordError("players must be a list of objects")
+    names = [str(p.get("name", f"Player {i + 1}")) for i, p in enumerate(players)]
+    turns = record.get("turns")
+    if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
+        raise RecordError("turns must be a list of objects")
+    return rules, names, turns
+
+
+def _tile_list(data: Any, what: str, index: int) -> list[Tile]:
+    if not isinstance(data, list):
+        raise RecordError(f"{what} must be a list of tiles", index)
+    try:
+        return [Tile.parse(t) for t in data]
+    except ValueError as e:
+        raise RecordError(f"{what}: {e}", index) from None
+
+
+def _action(turn: dict[str, Any], index: int) -> Action:
+    kind = turn.get("action")
+    if kind == "play":
+        try:
+            return Play.from_json(turn.get("tiles"))
+        except ValueError as e:
+            raise RecordError(f"tiles: {e}", index) from None
+    if kind == "exchange":
+        returned = _tile_list(turn.get("returned"), "returned", index)
+        if not returned:
+            raise RecordError("an exchange returns at least one tile", index)
+        return Exchange.of(returned)
+    if kind == "pass":
+        return Pass()
+    raise RecordError(f"action must be play, exchange or pass, not {kind!r}", index)
+
+
+def _same_tiles(a: Sequence[Tile], b: Sequence[Tile]) -> bool:
+    return held_counts(a) == held_counts(b)
+
+
+def _claim(turn: dict[str, Any], rules: RuleSet, index: int) -> int | None:
+    if "claimed" not in turn:
+        return None
+    claimed = turn["claimed"]
+    if not rules.joker:
+        raise RecordError("a claim is recorded but the joker rule is off", index)
+    if not isinstance(claimed, int) or isinstance(claimed, bool):
+        raise RecordError("claimed must be a whole number", index)
+    return claimed
+
+
+def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
+    """Replay a record turn by turn, checking each; yields (index, turn, game after it).
+
+    The draws are forced from the record, so any engine's records can be checked.
+    """
+    rules, names, turns = _header(record)
+    try:
+        game = Game.new(names, rules, seed=0)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    # Put the tiles back and deal each seat the rack of its first turn.
+    for seat in range(game.players):
+        game.bag_of(seat).extend(game.racks[seat])
+        game.racks[seat] = []
+    first_racks: dict[int, list[Tile]] = {}
+    for i, t in enumerate(turns):
+        p = t.get("player")
+        if isinstance(p, int) and 0 <= p < game.players and p not in first_racks:
+            first_racks[p] = [x.held() for x in _tile_list(t.get("rack"), "rack", i)]
+    for seat in range(game.players):
+        rack = first_racks.get(seat)
+        if rack is None:
+            rack = game.bag_of(seat)[-RACK_SIZE:]  # never seen: any tiles will do
+        if len(rack) != RACK_SIZE:
+            raise RecordError(f"seat {seat} must start with {RACK_SIZE} tiles, not {len(rack)}")
+        _take_from_bag(game, seat, rack, "the starting rack of seat %d" % seat, None)
+        game.racks[seat] = list(rack)
+    if turns:
+        first = turns[0].get("player")
+        if not isinstance(first, int) or not 0 <= first < game.players:
+            raise RecordError(f"player must be a seat from 0 to {game.players - 1}", 0)
+        game.turn = game.first_player = first
+    game._undo.clear()
+    for i, t in enumerate(turns):
+        if game.is_over:
+            raise RecordError(f"the game was already over ({game.end.reason})", i)
+        if t.get("player") != game.turn:
+            raise RecordError(f"it is seat {game.turn}'s turn, not {t.get('player')!r}'s", i)
+        rack = _tile_list(t.get("rack"), "rack", i)
+        if not _same_tiles(rack, game.racks[game.turn]):
+            raise RecordError(
+                f"the rack {' '.join(map(str, rack))} is not the tiles seat {game.turn} holds"
+                f" ({' '.join(map(str, game.racks[game.turn]))})", i)
+        action = _action(t, i)
+        drew = _tile_list(t.get("drew", []), "drew", i)
+        seat = game.turn
+        if isinstance(action, (Play, Exchange)):
+            _take_from_bag(game, seat, drew, "a drawn tile", i)
+            game.bag_of(seat).extend(reversed(drew))  # the next draws, in order
+        elif drew:
+            raise RecordError("a pass draws nothing", i)
+        try:
+            turn = game.play(action, _claim(t, rules, i))
+        except IllegalAction as e:
+            raise RecordError(str(e), i) from None
+        if not _same_tiles(turn.drew, drew) or len(turn.drew) != len(drew):
+            raise RecordError(f"the draw should be {len(turn.drew)} tiles, not {len(drew)}", i)
+        if turn.action == "play" and t.get("score") != turn.score:
+            raise RecordError(f"the play scores {turn.score}, not {t.get('score')!r}"
+                              f" ({turn.detail.describe()})", i)
+        if "joker" in t:
+            _check_joker(game, t["joker"], i)
+        if rules.servant and "servant" in t and t["servant"] != game.history[-1].servant:
+            raise RecordError(f"the Servant is seat {game.history[-1].servant},"
+                              f" not {t['servant']!r}", i)
+        yield i, game.history[-1], game
+    _check_end(game, record.get("end"), len(turns))
+
+
+def _take_from_bag(game: Game, seat: int, tiles: Sequence[Tile], what: str,
+                   index: int | None) -> None:
+    bag = game.bag_of(seat)
+    for tile in tiles:
+        try:
+            bag.remove(tile.held())
+        except ValueError:
+            raise RecordError(f"{what} {tile} is not in the bag: every tile of the set is"
+                              " already accounted for", index) from None
+
+
+def _check_joker(game: Game, joker: Any, index: int) -> None:
+    if not isinstance(joker, dict) or not isinstance(joker.get("caller"), int):
+        raise RecordError('joker must be {"caller": seat, "points": n}', index)
+    try:
+        points = game.call_joker(joker["caller"])
+    except IllegalAction as e:
+        raise RecordError(str(e), index) from None
+    if joker.get("points") != points:
+        raise RecordError(f"the Joker call is worth {points}, not {joker.get('points')!r}", index)
+
+
+def _check_end(game: Game, end: Any, count: int) -> None:
+    if end is None:
+        if game.is_over:
+            raise RecordError(f"the game ended ({game.end.reason}) but the record has no end",
+                              count - 1)
+        return
+    if not isinstance(end, dict):
+        raise RecordError("end must be an object")
+    if not game.is_over:
+        raise RecordError("the record ends the game, but by the rules it goes on")
+    if end.get("reason") != game.end.reason:
+        raise RecordError(f"the game ends by {game.end.reason!r}, not {end.get('reason')!r}")
+    if end.get("penalties") != list(game.end.penalties):
+        raise RecordError(f"the penalties are {list(game.end.penalties)},"
+                          f" not {end.get('penalties')!r}")
+    if end.get("scores") != game.final_scores:
+        raise RecordError(f"the final scores are {game.final_scores}, not {end.get('scores')!r}")
+
+
+def check_record(record: Any) -> Game:
+    """Check a whole record; returns the game at its end or raises RecordError."""
+    game = None
+    for _, _, game in iter_check(record):
+        pass
+    if game is None:
+        rules, names, _ = _header(record)
+        game = Game.new(names, rules, seed=record.get("seed") if isinstance(record.get("seed"),
+                                                                             int) else 0)
+    return game
+
+
+def game_from_record(record: Any) -> Game:
+    """Rebuild a game of this engine from its seed and actions (to resume it exactly)."""
+    rules, names, turns = _header(record)
+    seed = record.get("seed")
+    if not isinstance(seed, int):
+        raise RecordError("the record has no seed, so the bag cannot be rebuilt")
+    game = Game.new(names, rules, seed=seed)
+    for i, t in enumerate(turns):
+        rack = _tile_list(t.get("rack"), "rack", i)
+        if t.get("player") != game.turn or not _same_tiles(rack, game.racks[game.turn]):
+            raise RecordError("the record does not follow from its seed", i)
+        try:
+            turn = game.play(_action(t, i), _claim(t, rules, i))
+        except IllegalAction as e:
+            raise RecordError(str(e), i) from None
+        if [str(x) for x in turn.drew] != [str(x) for x in _tile_list(t.get("drew", []),
+                                                                       "drew", i)]:
+            raise RecordError("the draws do not follow from the seed", i)
+        if "joker" in t:
+            _check_joker(game, t["joker"], i)
+    return game
+
+
+
+__all__ = ["FORMAT", "RecordError", "check_record", "dumps", "game_from_record",
+           "game_to_record", "iter_check", "loads", "parse_square"]
