@@ -1,0 +1,1 @@
+"""Computer and human players, behind small protocols per game."""
