@@ -6,7 +6,7 @@
 """
 
 from kingscrib.classic.cards import Card, deck, parse_cards
-from kingscrib.classic.game import ClassicGame, Discard, Claim, Play
+from kingscrib.classic.game import Claim, ClassicGame, Discard, Play
 from kingscrib.classic.rules import RuleSet
 from kingscrib.classic.show import ShowScore, score_show
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from kingscrib.counting import RANK_CHARS, card_points, parse_rank, rank_char
 
@@ -18,7 +19,7 @@ class Card(NamedTuple):
     suit: str  # one of C D H S
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Read ``5H``, ``TD``, ``10D``, ``jS`` (case ignored).
 
         >>> Card.parse("10h")
@@ -88,4 +89,4 @@ def card_list(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-__all__ = ["Card", "SUITS", "SUIT_SYMBOLS", "RANK_CHARS", "deck", "parse_cards", "card_list"]
+__all__ = ["RANK_CHARS", "SUITS", "SUIT_SYMBOLS", "Card", "card_list", "deck", "parse_cards"]

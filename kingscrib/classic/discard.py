@@ -14,11 +14,11 @@ them otherwise.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
-from typing import Sequence
 
 from kingscrib.classic.cards import SUITS, Card
 from kingscrib.counting import JACK, count_hand
@@ -26,7 +26,7 @@ from kingscrib.counting import JACK, count_hand
 RANKS = range(1, 14)
 
 
-@lru_cache(maxsize=None)
+@cache
 def rank_points(ranks: tuple[int, ...]) -> int:
     """Fifteens, pairs and runs of sorted ranks (cached)."""
     return count_hand(ranks).total

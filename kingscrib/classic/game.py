@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Union
+from typing import Any
 
 from kingscrib.classic.cards import Card, card_list, deck
 from kingscrib.classic.pegging import can_play, count_of, peg_score
@@ -59,7 +59,7 @@ class Claim:
     points: int
 
 
-Action = Union[Discard, Play, Claim]
+Action = Discard | Play | Claim
 
 
 @dataclass(frozen=True)

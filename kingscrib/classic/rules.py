@@ -71,7 +71,7 @@ class RuleSet:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "RuleSet":
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 from typing import Any
@@ -21,7 +21,7 @@ TOTAL_HANDS = comb(52, 4) * 48  # 12,994,800
 MAX_SCORE = 29
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rank_points(ranks: tuple[int, ...]) -> int:
     return count_hand(ranks).total
 

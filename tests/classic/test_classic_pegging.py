@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from classic_reference import ref_peg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kingscrib.classic.pegging import peg_score
-
-from classic_reference import ref_peg
 
 
 @pytest.mark.parametrize(

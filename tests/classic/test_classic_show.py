@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from classic_reference import full_deck, ref_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.show import score_show
-
-from classic_reference import full_deck, ref_score
 
 
 def show(text: str, crib: bool = False):
