@@ -100,3 +100,157 @@ def discard(dealer: bool, as_json: bool, six_cards: tuple[str, ...]) -> None:
             f"{' '.join(map(str, o.discard)):<8} {' '.join(map(str, o.keep)):<12} "
             f"{o.hand:>7.3f} {o.crib:>+10.3f} {o.total:>7.3f}"
         )
+
+
+# ------------------------------------------------------------------ self-play
+
+
+def _a_seats(players: int, swapped: bool) -> list[int]:
+    """Seats of player A: the even seats (partners in the four-player game), the odd
+    ones when swapped; with three players A has one seat (0, or 1 when swapped)."""
+    if players == 3:
+        return [1 if swapped else 0]
+    return [s for s in range(players) if (s % 2 == 0) != swapped]
+
+
+def _seating(a: str, b: str, players: int, swapped: bool) -> list[str]:
+    """Names by seat."""
+    seats = _a_seats(players, swapped)
+    return [a if s in seats else b for s in range(players)]
+
+
+def _run_game(names: list[str], players: int, seed: int):
+    from kingscrib.classic.rules import RuleSet
+    from kingscrib.players.classic import make_player, play_game
+
+    seats = [make_player(n, seed * 10 + i) for i, n in enumerate(names)]
+    return play_game(RuleSet(players=players), seed=seed, players=seats)
+
+
+def _check_players(*names: str) -> None:
+    from kingscrib.players.classic import PLAYER_NAMES
+
+    for n in names:
+        if n not in PLAYER_NAMES:
+            raise click.BadParameter(f"unknown player {n!r}; choose from {', '.join(PLAYER_NAMES)}")
+
+
+@classic.command()
+@click.option("--json", "as_json", is_flag=True, help="One game record (JSON) per line.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--a", "a", default="expert", show_default=True, help="Player A (even seats).")
+@click.option("--b", "b", default="expert", show_default=True, help="Player B (the others).")
+def selfplay(as_json: bool, seed: int, players: int, games: int, a: str, b: str) -> None:
+    """Computer against computer; game i uses seed SEED+i (same seed, same game)."""
+    _check_players(a, b)
+    for i in range(games):
+        game = _run_game(_seating(a, b, players, False), players, seed + i)
+        if as_json:
+            click.echo(json.dumps(game.record()))
+        else:
+            scores = " ".join(str(s) for s in game.scores)
+            click.echo(
+                f"seed {seed + i}: {game.side_name(game.winner)} wins "  # type: ignore[arg-type]
+                f"({scores}) in {len(game.deals)} deals"
+            )
+
+
+def _play_pair(job: tuple[str, str, int, int]) -> list[tuple[bool, int, bool]]:
+    """Two games on one seed with the seats swapped: (a won, a's spread, first dealer won)."""
+    a, b, players, seed = job
+    out = []
+    for swapped in (False, True):
+        names = _seating(a, b, players, swapped)
+        game = _run_game(names, players, seed)
+        rules = game.rules
+        a_sides = {rules.side_of(s) for s in _a_seats(players, swapped)}
+        a_best = max(game.scores[s] for s in a_sides)
+        b_best = max(game.scores[s] for s in range(rules.sides) if s not in a_sides)
+        won = game.winner in a_sides
+        first = rules.side_of(game.first_dealer) == game.winner
+        out.append((won, a_best - b_best, first))
+    return out
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@classic.command()
+@click.option("--a", "a", required=True, help="Player A (e.g. expert).")
+@click.option("--b", "b", required=True, help="Player B (e.g. baseline).")
+@click.option("--pairs", type=click.IntRange(1), required=True, help="Mirrored pairs of games.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def tournament(
+    a: str, b: str, pairs: int, seed: int, players: int, workers: int | None, as_json: bool
+) -> None:
+    """A against B over mirrored pairs: same deck order, seats swapped."""
+    import multiprocessing
+    import os
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    _check_players(a, b)
+    workers = workers or os.cpu_count() or 1
+    jobs = [(a, b, players, seed + i) for i in range(pairs)]
+    results: list[tuple[bool, int, bool]] = []
+    console = Console(stderr=True)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=as_json,
+    ) as progress:
+        task = progress.add_task(f"{a} v {b}", total=pairs * 2)
+        if workers == 1:
+            for job in jobs:
+                results.extend(_play_pair(job))
+                progress.advance(task, 2)
+        else:
+            with multiprocessing.Pool(workers) as pool:
+                for pair in pool.imap_unordered(_play_pair, jobs, chunksize=4):
+                    results.extend(pair)
+                    progress.advance(task, 2)
+    games = len(results)
+    a_wins = sum(1 for w, _, _ in results if w)
+    b_wins = games - a_wins
+    draws = 0
+    rate = (a_wins + draws / 2) / games
+    low, high = wilson(a_wins + draws / 2, games)
+    summary = {
+        "a": a,
+        "b": b,
+        "players": players,
+        "games": games,
+        "a_wins": a_wins,
+        "b_wins": b_wins,
+        "draws": draws,
+        "a_win_rate": round(rate, 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "mean_spread": round(sum(s for _, s, _ in results) / games, 2),
+        "first_player_win_rate": round(sum(1 for _, _, f in results if f) / games, 4),
+        "seed": seed,
+    }
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(
+        f"{a} v {b}: {a_wins}-{b_wins} in {games} games, {a} wins {100 * rate:.1f}% "
+        f"(95% CI {100 * low:.1f}-{100 * high:.1f}%), mean spread {summary['mean_spread']:+}, "
+        f"first dealer wins {100 * summary['first_player_win_rate']:.1f}%"
+    )
