@@ -25,6 +25,13 @@ def _register() -> None:
     from kingscrib.cli.classic import classic
 
     cli.add_command(classic)
+    from kingscrib.cli.play import play
+
+    cli.add_command(play)
+    from kingscrib.cli import web_commands
+
+    for command in web_commands.COMMANDS:
+        cli.add_command(command)
 
 
 def main() -> None:

@@ -1,0 +1,28 @@
+"""Shared pieces of the routers: the hub, the caller's seat."""
+
+from __future__ import annotations
+
+from fastapi import Header, Request
+
+from kingscrib.web.rooms import Hub, Room
+
+
+def get_hub(request: Request) -> Hub:
+    return request.app.state.hub
+
+
+def bearer(authorization: str | None = Header(default=None, max_length=200)) -> str | None:
+    """The seat token of ``Authorization: Bearer <token>`` (None: a spectator)."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def seat_for(room: Room, token: str | None) -> int | None:
+    from kingscrib.web.rooms import WebError
+
+    seat = room.seat_of(token)
+    if token and seat is None:
+        raise WebError(401, "this seat token does not open a seat of this game")
+    return seat

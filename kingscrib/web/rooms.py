@@ -1,0 +1,488 @@
+"""Live games on the server: each a :class:`Room` around an engine ``Game``.
+
+The :class:`Hub` is the only place that changes a game. Every action is
+checked by the engine, stored before anyone hears of it, then pushed to the
+game's listeners (websockets), each shown only what its seat may see.
+Computer seats think in worker threads so the event loop never waits on them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from kingscrib.kings.board import square_name
+from kingscrib.kings.game import Game, IllegalAction, Turn
+from kingscrib.kings.movegen import legal_plays
+from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
+from kingscrib.kings.play import IllegalPlay, check_play
+from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_to_json
+from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import RACK_SIZE, Tile
+from kingscrib.players.kings import PLAYERS, make_player
+from kingscrib.web.storage import Store, StoredSeat, hash_secret
+
+log = logging.getLogger("kingscrib.web")
+
+HUMAN, COMPUTER = "human", "computer"
+MAX_NAME = 24
+
+
+class WebError(Exception):
+    """A request the server refuses; ``status`` is the HTTP status, the message says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Seat:
+    seat: int
+    name: str
+    kind: str
+    level: str | None = None
+    token_hash: str | None = None
+    player: Any = None  # the computer player object
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == COMPUTER or self.token_hash is not None
+
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Listener:
+    """Someone watching a game: a seat (or a spectator, seat None) and how to reach them."""
+
+    seat: int | None
+    send: Send
+
+
+@dataclass(eq=False)
+class Room:
+    id: str
+    game: Game
+    seats: list[Seat]
+    invite_hash: str
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set[Listener] = field(default_factory=set)
+    version: int = 0  # changes counted: turns, Joker calls, seats taken
+    computer_task: asyncio.Task | None = None
+    _public: tuple[int, dict[str, Any]] | None = None
+    _hints: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token opens (None: no such seat; a spectator)."""
+        if not token:
+            return None
+        digest = hash_secret(token)
+        for s in self.seats:
+            if s.token_hash and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+
+def clean_name(name: str | None, default: str) -> str:
+    text = re.sub(r"[\x00-\x1f\x7f<>]", "", (name or "").strip())[:MAX_NAME].strip()
+    return text or default
+
+
+class Hub:
+    """All live rooms, the store behind them and the worker threads."""
+
+    def __init__(self, store: Store, computer_delay: float = 0.0, ai_threads: int = 2,
+                 allow_seed: bool = False) -> None:
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self.computer_delay = computer_delay
+        self.allow_seed = allow_seed
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-db")
+        self._ai = ThreadPoolExecutor(ai_threads, thread_name_prefix="kingscrib-ai")
+        self._loading: dict[str, asyncio.Future] = {}
+
+    # ----- helpers ---------------------------------------------------------------
+    async def _db_call(self, fn: Callable, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _think(self, fn: Callable, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._ai, fn, *args)
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            if room.computer_task:
+                room.computer_task.cancel()
+        self._ai.shutdown(wait=False, cancel_futures=True)
+        self._db.shutdown(wait=True)
+
+    # ----- creating, loading, joining ----------------------------------------------
+    async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
+                     seed: int | None = None) -> tuple[Room, int | None, str | None, str]:
+        """A new game; returns the room, the creator's seat and token, and the invite code."""
+        if seed is not None and not self.allow_seed:
+            raise WebError(400, "this server does not let a game choose its seed")
+        try:
+            ruleset = RuleSet.from_json(rules)
+        except (ValueError, TypeError) as e:
+            raise WebError(400, f"rules: {e}") from None
+        built: list[Seat] = []
+        for i, s in enumerate(seats):
+            kind = s.get("kind", HUMAN)
+            level = s.get("level")
+            if kind == COMPUTER:
+                if level not in PLAYERS:
+                    raise WebError(400, f"seat {i + 1}: unknown computer level {level!r};"
+                                        f" choose from {', '.join(PLAYERS)}")
+                name = clean_name(s.get("name"), f"Computer ({level})")
+            else:
+                level = None
+                name = clean_name(s.get("name"), f"Player {i + 1}")
+            built.append(Seat(i, name, kind, level))
+        try:
+            game = Game.new([s.name for s in built], ruleset, seed)
+        except ValueError as e:
+            raise WebError(400, str(e)) from None
+        creator, token = None, None
+        for s in built:
+            if s.kind == HUMAN:
+                creator, token = s.seat, secrets.token_urlsafe(24)
+                s.token_hash = hash_secret(token)
+                break
+        invite = secrets.token_urlsafe(12)
+        room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite))
+        self._attach_players(room)
+        await self._db_call(self.store.create_game, room.id, ruleset.to_json(), game.seed,
+                            room.invite_hash,
+                            [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
+                             for s in built])
+        self.rooms[room.id] = room
+        self._kick(room)
+        return room, creator, token, invite
+
+    def _attach_players(self, room: Room) -> None:
+        for s in room.seats:
+            if s.kind == COMPUTER:
+                s.player = make_player(s.level, (room.game.seed or 0) + s.seat)
+
+    async def get(self, game_id: str) -> Room:
+        """The live room of a game, loaded (and replayed) from the store if needed."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        if not isinstance(game_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", game_id):
+            raise WebError(404, "no such game")
+        pending = self._loading.get(game_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._load(game_id))
+            self._loading[game_id] = pending
+            pending.add_done_callback(lambda _f: self._loading.pop(game_id, None))
+        return await asyncio.shield(pending)
+
+    async def _load(self, game_id: str) -> Room:
+        stored = await self._db_call(self.store.load, game_id)
+        if stored is None:
+            raise WebError(404, "no such game")
+        record = {"format": FORMAT, "game": "kings", "rules": stored.rules, "seed": stored.seed,
+                  "players": [{"name": s.name} for s in stored.seats], "turns": stored.turns}
+        try:
+            game = await self._think(game_from_record, record)
+        except RecordError as e:
+            log.error("game %s cannot be replayed: %s", game_id, e)
+            raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+        seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
+        room = Room(game_id, game, seats, stored.invite_hash,
+                    version=len(stored.turns) + sum("joker" in t for t in stored.turns))
+        self._attach_players(room)
+        self.rooms.setdefault(game_id, room)
+        room = self.rooms[game_id]
+        self._kick(room)
+        return room
+
+    async def resume_all(self) -> int:
+        """Load every unfinished game (after a restart) so computer seats carry on."""
+        ids = await self._db_call(self.store.unfinished)
+        for game_id in ids:
+            try:
+                await self.get(game_id)
+            except WebError:
+                pass
+        return len(ids)
+
+    async def join(self, room: Room, invite: str, seat: int | None, name: str | None
+                   ) -> tuple[int, str]:
+        if not hmac.compare_digest(hash_secret(invite or ""), room.invite_hash):
+            raise WebError(403, "this invite code does not open this game")
+        async with room.lock:
+            open_seats = [s.seat for s in room.seats if not s.taken]
+            if seat is None:
+                if not open_seats:
+                    raise WebError(409, "every seat is taken; you can still watch")
+                seat = open_seats[0]
+            if not 0 <= seat < len(room.seats):
+                raise WebError(400, f"there is no seat {seat + 1}")
+            if seat not in open_seats:
+                raise WebError(409, f"seat {seat + 1} is already taken")
+            token = secrets.token_urlsafe(24)
+            s = room.seats[seat]
+            new_name = clean_name(name, s.name)
+            await self._db_call(self.store.take_seat, room.id, seat, new_name, hash_secret(token))
+            s.token_hash, s.name = hash_secret(token), new_name
+            room.game.names[seat] = new_name
+            room.version += 1
+        await self.broadcast(room)
+        return seat, token
+
+    # ----- acting ---------------------------------------------------------------
+    async def act(self, room: Room, seat: int | None, message: dict[str, Any]) -> None:
+        """A seat's action: ``{"action": "play", "tiles": {...}, "claim": n}``,
+        ``{"action": "exchange", "tiles": [...]}``, ``{"action": "pass"}`` or
+        ``{"action": "joker"}``. Raises WebError and changes nothing when refused."""
+        if seat is None:
+            raise WebError(403, "spectators cannot act; join a seat with an invite link")
+        kind = message.get("action")
+        async with room.lock:
+            game = room.game
+            if kind == "joker":
+                await self._joker(room, seat)
+            else:
+                if game.is_over:
+                    raise WebError(409, "the game is over")
+                if game.turn != seat:
+                    raise WebError(409, f"it is {room.seats[game.turn].name}'s turn, not yours")
+                action = parse_action(message)
+                claim = message.get("claim")
+                if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool)):
+                    raise WebError(400, "claim must be a whole number")
+                if claim is not None and not isinstance(action, Play):
+                    raise WebError(400, "only a play has points to claim")
+                await self._apply(room, action, claim)
+        await self.broadcast(room)
+        self._kick(room)
+
+    async def _apply(self, room: Room, action: Action, claim: int | None) -> Turn:
+        game = room.game
+        try:
+            turn = game.play(action, claim)
+        except IllegalAction as e:
+            raise WebError(400, str(e)) from None
+        try:
+            await self._db_call(self.store.add_turn, room.id, len(game.history) - 1,
+                                turn_to_json(turn), game.is_over)
+        except Exception:
+            game.undo()
+            log.exception("could not store a turn of %s", room.id)
+            raise WebError(503, "the move could not be saved; nothing changed, try again") from None
+        room.version += 1
+        # Computer seats call Joker at once when points were missed.
+        if game.joker_open():
+            missed = game.missed_points()
+            for k in range(1, game.players):
+                other = room.seats[(turn.player + k) % game.players]
+                if other.kind == COMPUTER and other.player.calls_joker(game.view(other.seat),
+                                                                      missed):
+                    await self._joker(room, other.seat)
+                    break
+        return turn
+
+    async def _joker(self, room: Room, seat: int) -> None:
+        game = room.game
+        try:
+            game.call_joker(seat)
+        except IllegalAction as e:
+            raise WebError(409, str(e)) from None
+        n = len(game.history) - 1
+        try:
+            await self._db_call(self.store.replace_turn, room.id, n, turn_to_json(game.history[n]))
+        except Exception:
+            game.undo()
+            raise WebError(503, "the Joker call could not be saved; nothing changed") from None
+        room.version += 1
+
+    def preview(self, room: Room, seat: int | None, tiles: Any) -> dict[str, Any]:
+        """What a play would score now (from the seat's rack), or why it is illegal."""
+        if seat is None:
+            raise WebError(403, "spectators have no rack to play from")
+        play = parse_play(tiles)
+        game = room.game
+        try:
+            score = check_play(game.board, play.placed, game.rules, game.racks[seat])
+        except IllegalPlay as e:
+            return {"legal": False, "error": str(e), "tiles": play.tiles_json()}
+        return {"legal": True, "tiles": play.tiles_json(), "score": score.total,
+                "describe": score.describe(), **score.to_json()}
+
+    async def hint(self, room: Room, seat: int | None) -> dict[str, Any]:
+        """The best-scoring play for the seat's own rack (or advice when there is none)."""
+        if seat is None:
+            raise WebError(403, "spectators have no rack")
+        key = (room.version, seat)
+        if key in room._hints:
+            return room._hints[key]
+        game = room.game
+        board, rack, rules = dict(game.board), list(game.racks[seat]), game.rules
+        plays = await self._think(legal_plays, board, rack, rules)
+        if plays:
+            best: ScoredPlay = plays[0]
+            result = {"play": True, "tiles": best.play.tiles_json(), "score": best.total,
+                      "describe": best.score.describe()}
+        else:
+            bag = len(game.bag_of(seat))
+            result = {"play": False, "exchange": min(bag, len(rack)),
+                      "advice": "no play is possible: exchange" if bag else
+                      "no play is possible: pass"}
+        room._hints = {key: result}
+        return result
+
+    # ----- computer seats ---------------------------------------------------------
+    def _kick(self, room: Room) -> None:
+        game = room.game
+        if game.is_over or room.seats[game.turn].kind != COMPUTER:
+            return
+        if room.computer_task is None or room.computer_task.done():
+            room.computer_task = asyncio.get_running_loop().create_task(self._computers(room))
+
+    async def _computers(self, room: Room) -> None:
+        game = room.game
+        while not game.is_over and room.seats[game.turn].kind == COMPUTER:
+            if self.computer_delay:
+                await asyncio.sleep(self.computer_delay)
+            version, seat = room.version, room.seats[game.turn]
+            view = game.view(seat.seat)
+            try:
+                action = await self._think(seat.player.choose, view)
+            except Exception:
+                log.exception("computer seat %d of %s failed", seat.seat, room.id)
+                return
+            async with room.lock:
+                if room.version != version or game.turn != seat.seat:
+                    continue
+                claim = None
+                if isinstance(action, Play) and game.rules.joker:
+                    claim = seat.player.claim(view, ScoredPlay(action, game.check(action)))
+                try:
+                    await self._apply(room, action, claim)
+                except WebError as e:
+                    log.error("computer seat %d of %s: %s", seat.seat, room.id, e.message)
+                    return
+            await self.broadcast(room)
+
+    # ----- what each seat sees -------------------------------------------------
+    async def broadcast(self, room: Room) -> None:
+        for listener in list(room.listeners):
+            try:
+                await listener.send({"type": "state", "state": self.state(room, listener.seat)})
+            except Exception:
+                room.listeners.discard(listener)
+
+    def state(self, room: Room, seat: int | None) -> dict[str, Any]:
+        if room._public is None or room._public[0] != room.version:
+            room._public = (room.version, public_state(room))
+        data = dict(room._public[1])
+        online = [0] * len(room.seats)
+        for listener in room.listeners:
+            if listener.seat is not None:
+                online[listener.seat] += 1
+        data["seats"] = [dict(s, online=online[s["seat"]] > 0) for s in data["seats"]]
+        data["you"] = seat
+        if seat is not None:
+            game = room.game
+            data["rack"] = [str(t) for t in game.racks[seat]]
+            data["can_exchange"] = min(len(game.bag_of(seat)), len(game.racks[seat])) \
+                if not game.is_over else 0
+            if game.joker_open() and data["history"] and game.history[-1].player == seat:
+                data["history"] = list(data["history"])
+                data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
+        return data
+
+
+def public_state(room: Room) -> dict[str, Any]:
+    """The part of a game everyone may see: never a rack nor the bag's order."""
+    game = room.game
+    last_play: list[str] = []
+    for t in reversed(game.history):
+        if t.action == "play":
+            last_play = [square_name(s) for s in t.tiles]
+            break
+    end = None
+    if game.end is not None:
+        end = {"reason": game.end.reason, "penalties": list(game.end.penalties),
+               "scores": game.final_scores, "winners": game.winners()}
+    hide_last = game.joker_open()
+    return {
+        "id": room.id,
+        "version": room.version,
+        "rules": game.rules.to_json(),
+        "turn": None if game.is_over else game.turn,
+        "over": game.is_over,
+        "bag": game.tiles_in_bags,
+        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
+                   "joined": s.taken, "score": game.scores[s.seat],
+                   "rack_size": len(game.racks[s.seat])} for s in room.seats],
+        "board": {square_name(s): str(t) for s, t in sorted(game.board.items())},
+        "last_play": last_play,
+        "history": [_turn_json(room, i, hide=hide_last and i == len(game.history) - 1)
+                    for i in range(len(game.history))],
+        "joker_open": game.joker_open(),
+        "servant": game.servant if game.rules.servant else None,
+        "end": end,
+    }
+
+
+def _turn_json(room: Room, index: int, hide: bool) -> dict[str, Any]:
+    """A turn as anyone may see it: an exchange shows only how many tiles; under the joker
+    rule a play's true value stays hidden while a Joker may still be called on it."""
+    t = room.game.history[index]
+    data: dict[str, Any] = {"n": index + 1, "seat": t.player, "action": t.action}
+    if t.action == "play":
+        data["tiles"] = {square_name(s): str(x) for s, x in sorted(t.tiles.items())}
+        if t.claimed is not None:
+            data["claimed"] = t.claimed
+        if not hide:
+            data["score"] = t.score
+            if t.detail is not None:
+                data["describe"] = t.detail.describe()
+                data.update(t.detail.to_json())
+    elif t.action == "exchange":
+        data["count"] = len(t.returned)
+    if t.joker is not None:
+        data["joker"] = dict(t.joker)
+    if t.servant is not None:
+        data["servant"] = t.servant
+    return data
+
+
+def parse_play(tiles: Any) -> Play:
+    if not isinstance(tiles, dict) or not 1 <= len(tiles) <= RACK_SIZE:
+        raise WebError(400, f'a play is an object of 1 to {RACK_SIZE} squares to tiles,'
+                            ' e.g. {"G7": "7L"}')
+    try:
+        return Play.from_json({str(k): str(v) for k, v in tiles.items()})
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
+
+
+def parse_action(message: dict[str, Any]) -> Action:
+    kind = message.get("action")
+    if kind == "play":
+        return parse_play(message.get("tiles"))
+    if kind == "exchange":
+        tiles = message.get("tiles")
+        if not isinstance(tiles, list) or not 1 <= len(tiles) <= RACK_SIZE:
+            raise WebError(400, f"an exchange names 1 to {RACK_SIZE} tiles of your rack")
+        try:
+            return Exchange.of([Tile.parse(str(t)) for t in tiles])
+        except ValueError as e:
+            raise WebError(400, str(e)) from None
+    if kind == "pass":
+        return Pass()
+    raise WebError(400, f"action must be play, exchange, pass or joker, not {kind!r}")

@@ -1,0 +1,75 @@
+"""Games: create, look, join, preview, hint, act, download the record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import JSONResponse
+
+from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.models import ActionSpec, Created, CreateGame, Joined, JoinGame, Tiles
+from kingscrib.web.rooms import Hub, WebError
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.post("", response_model=Created, status_code=201)
+async def create_game(body: CreateGame, hub: Hub = Depends(get_hub)) -> Created:
+    """Start a game; the creator takes the first human seat."""
+    room, seat, token, invite = await hub.create(
+        [s.model_dump() for s in body.seats], body.rules.model_dump(), body.seed)
+    return Created(game_id=room.id, seat=seat, token=token, invite=invite,
+                   state=hub.state(room, seat))
+
+
+@router.get("/{game_id}")
+async def get_game(game_id: str, token: str | None = Depends(bearer),
+                   hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """The game as the caller's seat sees it (a spectator without a token)."""
+    room = await hub.get(game_id)
+    return hub.state(room, seat_for(room, token))
+
+
+@router.post("/{game_id}/join", response_model=Joined)
+async def join_game(game_id: str, body: JoinGame, hub: Hub = Depends(get_hub)) -> Joined:
+    room = await hub.get(game_id)
+    seat, token = await hub.join(room, body.invite, body.seat, body.name)
+    return Joined(seat=seat, token=token)
+
+
+@router.post("/{game_id}/preview")
+async def preview(game_id: str, body: Tiles, token: str | None = Depends(bearer),
+                  hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """What a play would score, hand by hand, without playing it."""
+    room = await hub.get(game_id)
+    return hub.preview(room, seat_for(room, token), body.tiles)
+
+
+@router.post("/{game_id}/hint")
+async def hint(game_id: str, token: str | None = Depends(bearer),
+               hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    room = await hub.get(game_id)
+    return await hub.hint(room, seat_for(room, token))
+
+
+@router.post("/{game_id}/actions")
+async def act(game_id: str, body: ActionSpec, token: str | None = Depends(bearer),
+              hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """Play, exchange, pass or call Joker; returns the game as the seat now sees it."""
+    room = await hub.get(game_id)
+    seat = seat_for(room, token)
+    await hub.act(room, seat, body.model_dump(exclude_none=True))
+    return hub.state(room, seat)
+
+
+@router.get("/{game_id}/record")
+async def record(game_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
+    """The game record (RULES.md Part 3), once the game is over (it shows every rack)."""
+    room = await hub.get(game_id)
+    if not room.game.is_over:
+        raise WebError(409, "the record is available when the game is over")
+    data = room.game.to_record([{"kind": s.kind, **({"level": s.level} if s.level else {})}
+                                for s in room.seats])
+    return JSONResponse(data, headers={
+        "Content-Disposition": f'attachment; filename="kings-{room.id}.json"'})

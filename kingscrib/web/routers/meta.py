@@ -1,0 +1,24 @@
+"""Server facts the page needs: computer levels, rule defaults."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from kingscrib.kings.game import MAX_PLAYERS, MIN_PLAYERS
+from kingscrib.kings.rules import RuleSet
+from kingscrib.players.kings import PLAYERS
+from kingscrib.web.models import Levels
+
+router = APIRouter(prefix="/api", tags=["meta"])
+
+
+@router.get("/levels", response_model=Levels)
+def levels() -> Levels:
+    """The computer levels (read from the player registry) and the rule defaults."""
+    return Levels(levels=list(PLAYERS), rules=RuleSet().to_json(),
+                  players={"min": MIN_PLAYERS, "max": MAX_PLAYERS})
+
+
+@router.get("/health")
+def health() -> dict[str, str]:
+    return {"status": "ok"}

@@ -1,0 +1,465 @@
+// The page: a lobby to start a game, a join panel for invite links, and the game itself.
+
+import { GameSocket, request, saved } from "./api.js";
+import { buildBoard, isSixNine, rankText, tileElement } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const gameId = params.get("game");
+
+let levels = ["greedy"];
+let state = null; // the game as the server shows it to this seat
+let socket = null;
+let squares = new Map();
+let pending = new Map(); // square -> { index, face }
+let selected = null; // { kind: "rack", index } or { kind: "board", square }
+let faces = {}; // rack index -> chosen face for a 6/9 tile ("6" or "9")
+let exchangeMode = false;
+let marked = new Set();
+let previewSeq = 0;
+let busy = false;
+
+// ----- lobby ---------------------------------------------------------------------
+async function showLobby() {
+  $("lobby").hidden = false;
+  try { levels = (await request("GET", "/api/levels")).levels; } catch { /* keep default */ }
+  const rows = $("seat-rows");
+  const addRow = (kind) => {
+    const n = rows.children.length;
+    if (n >= 4) return;
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    row.innerHTML = `<span>Seat ${n + 1}</span>
+      <select class="kind" aria-label="seat ${n + 1} kind">
+        <option value="human">Person</option><option value="computer">Computer</option></select>
+      <select class="level" aria-label="seat ${n + 1} level">${levels.map(
+        (l) => `<option value="${l}">${l}</option>`).join("")}</select>
+      <input class="name" placeholder="Name" maxlength="24" aria-label="seat ${n + 1} name">`;
+    const kindSel = row.querySelector(".kind");
+    const levelSel = row.querySelector(".level");
+    kindSel.value = kind;
+    if (levels.includes("greedy")) levelSel.value = "greedy";
+    const sync = () => { levelSel.hidden = kindSel.value !== "computer"; };
+    kindSel.addEventListener("change", sync);
+    sync();
+    rows.append(row);
+  };
+  addRow("human");
+  addRow("computer");
+  $("add-seat").onclick = () => addRow("computer");
+  $("remove-seat").onclick = () => { if (rows.children.length > 2) rows.lastElementChild.remove(); };
+  $("new-game").onsubmit = async (event) => {
+    event.preventDefault();
+    const seats = [...rows.children].map((row) => {
+      const kind = row.querySelector(".kind").value;
+      const name = row.querySelector(".name").value.trim() || undefined;
+      return kind === "computer"
+        ? { kind, level: row.querySelector(".level").value, name }
+        : { kind, name };
+    });
+    const box = (name) => document.querySelector(`#rule-options [name=${name}]`).checked;
+    const rules = {
+      reduced_first_bonus: box("reduced_first_bonus"),
+      exchange: box("when_stuck") ? "when-stuck" : "anytime",
+      joker: box("joker"), servant: box("servant"), solitaire: box("solitaire"),
+    };
+    try {
+      $("start").disabled = true;
+      const created = await request("POST", "/api/games", { seats, rules });
+      if (created.token) saved.setToken(created.game_id, created.token);
+      saved.setInvite(created.game_id, created.invite);
+      location.href = `/?game=${created.game_id}`;
+    } catch (error) {
+      alert(error.message);
+      $("start").disabled = false;
+    }
+  };
+}
+
+// ----- joining -------------------------------------------------------------------
+async function showJoin(invite) {
+  $("join").hidden = false;
+  let view;
+  try { view = await request("GET", `/api/games/${gameId}`); } catch (error) {
+    $("join-text").textContent = error.message; return;
+  }
+  const open = view.seats.filter((s) => !s.joined);
+  $("join-text").textContent = open.length
+    ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
+    : "Every seat is taken; you can watch the game.";
+  const box = $("join-seats");
+  for (const seat of open) {
+    const button = document.createElement("button");
+    button.className = "primary";
+    button.dataset.seat = seat.seat;
+    button.textContent = `Take seat ${seat.seat + 1} (${seat.name})`;
+    button.onclick = async () => {
+      try {
+        const joined = await request("POST", `/api/games/${gameId}/join`,
+          { invite, seat: seat.seat, name: $("join-name").value.trim() || undefined });
+        saved.setToken(gameId, joined.token);
+        location.replace(`/?game=${gameId}`);
+      } catch (error) { $("join-text").textContent = error.message; }
+    };
+    box.append(button);
+  }
+  $("join-watch").onclick = () => location.replace(`/?game=${gameId}&watch=1`);
+}
+
+// ----- the game ------------------------------------------------------------------
+function showGame() {
+  $("game").hidden = false;
+  squares = buildBoard($("board"));
+  for (const [name, sq] of squares) {
+    sq.addEventListener("click", () => clickSquare(name));
+    sq.addEventListener("dragover", (e) => { if (!state?.board[name]) { e.preventDefault(); sq.classList.add("drop"); } });
+    sq.addEventListener("dragleave", () => sq.classList.remove("drop"));
+    sq.addEventListener("drop", (e) => {
+      e.preventDefault();
+      sq.classList.remove("drop");
+      const index = Number(e.dataTransfer.getData("text/plain"));
+      if (!Number.isNaN(index)) { selected = { kind: "rack", index }; clickSquare(name); }
+    });
+  }
+  const token = params.get("watch") ? null : saved.token(gameId);
+  socket = new GameSocket(gameId, token, {
+    onState: receiveState,
+    onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
+    onError: showMessage,
+  });
+  $("commit").onclick = commit;
+  $("recall").onclick = () => { recall(); render(); };
+  $("turn69").onclick = turnSixNine;
+  $("exchange").onclick = exchange;
+  $("pass").onclick = () => act({ action: "pass" });
+  $("hint").onclick = hint;
+  $("joker").onclick = () => act({ action: "joker" });
+  $("rack").addEventListener("dragover", (e) => e.preventDefault());
+}
+
+function receiveState(next) {
+  const moved = !state || next.version !== state.version;
+  state = next;
+  if (moved) {
+    // Pending tiles stay only while their squares are still free and the rack is the same.
+    for (const [square, p] of pending) {
+      if (state.board[square] || !state.rack || p.index >= state.rack.length) pending.delete(square);
+    }
+    if (state.turn !== state.you) { exchangeMode = false; marked.clear(); }
+    $("hint-box").hidden = true;
+  }
+  render();
+  if (moved) refreshPreview();
+}
+
+const myTurn = () => state && !state.over && state.you !== null && state.turn === state.you;
+const rackTile = (index) => state.rack[index];
+const placedFace = (index) => {
+  const tile = rackTile(index);
+  return isSixNine(tile) ? `${faces[index] || "6"}${tile.slice(-1)}` : tile;
+};
+const usedIndexes = () => new Set([...pending.values()].map((p) => p.index));
+
+function clickSquare(name) {
+  if (!state || state.you === null || state.board[name] || exchangeMode) return;
+  if (pending.has(name)) {
+    if (selected?.kind === "board" && selected.square === name) {
+      pending.delete(name); selected = null; // a second click takes it back
+    } else {
+      selected = { kind: "board", square: name };
+    }
+  } else if (selected?.kind === "rack" && !usedIndexes().has(selected.index)) {
+    pending.set(name, { index: selected.index });
+    selected = null;
+  } else if (selected?.kind === "board") {
+    pending.set(name, pending.get(selected.square)); // move a pending tile
+    pending.delete(selected.square);
+    selected = null;
+  } else {
+    return;
+  }
+  render();
+  refreshPreview();
+}
+
+function clickRack(index) {
+  if (exchangeMode) {
+    if (marked.has(index)) marked.delete(index); else marked.add(index);
+  } else {
+    selected = selected?.kind === "rack" && selected.index === index ? null : { kind: "rack", index };
+  }
+  render();
+}
+
+function turnSixNine() {
+  let index = null;
+  if (selected?.kind === "rack") index = selected.index;
+  if (selected?.kind === "board") index = pending.get(selected.square)?.index;
+  if (index === null || index === undefined || !isSixNine(rackTile(index))) return;
+  faces[index] = (faces[index] || "6") === "6" ? "9" : "6";
+  render();
+  refreshPreview();
+}
+
+function recall() { pending.clear(); selected = null; }
+
+function playTiles() {
+  const tiles = {};
+  for (const [square, p] of pending) tiles[square] = placedFace(p.index);
+  return tiles;
+}
+
+async function refreshPreview() {
+  const box = $("preview");
+  if (!pending.size || state.you === null) { box.textContent = ""; box.className = "preview"; return; }
+  const seq = ++previewSeq;
+  try {
+    const reply = await socket.call("preview", { tiles: playTiles() });
+    if (seq !== previewSeq) return;
+    const p = reply.preview;
+    box.className = p.legal ? "preview" : "preview bad";
+    box.dataset.score = p.legal ? p.score : "";
+    box.textContent = p.legal ? `Scores ${p.score}: ${p.describe}` : p.error;
+    if (p.legal && state.rules.joker) $("claim").value = p.score;
+  } catch (error) {
+    if (seq === previewSeq) { box.className = "preview bad"; box.textContent = error.message; }
+  }
+}
+
+async function act(body) {
+  if (busy) return;
+  busy = true;
+  showMessage("");
+  try {
+    await socket.call("action", body);
+    recall();
+    faces = {};
+  } catch (error) {
+    showMessage(error.message);
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+function commit() {
+  if (!pending.size) return;
+  const body = { action: "play", tiles: playTiles() };
+  if (state.rules.joker && $("claim").value !== "") body.claim = Number($("claim").value);
+  act(body);
+}
+
+function exchange() {
+  if (!exchangeMode) {
+    recall();
+    exchangeMode = true;
+    marked.clear();
+    showMessage("Pick the tiles to exchange, then press Exchange again.");
+    render();
+    return;
+  }
+  if (!marked.size) { exchangeMode = false; showMessage(""); render(); return; }
+  const tiles = [...marked].map(rackTile);
+  exchangeMode = false;
+  marked.clear();
+  act({ action: "exchange", tiles });
+}
+
+async function hint() {
+  const box = $("hint-box");
+  box.hidden = false;
+  box.textContent = "Thinking…";
+  delete box.dataset.hint;
+  try {
+    const { hint } = await socket.call("hint");
+    box.dataset.hint = JSON.stringify(hint);
+    box.textContent = hint.play
+      ? `Hint: ${Object.entries(hint.tiles).map(([s, t]) => `${rankText(t)}${t.slice(-1)} on ${s}`).join(", ")} — ${hint.describe}`
+      : `Hint: ${hint.advice}.`;
+  } catch (error) { box.textContent = error.message; }
+}
+
+function showMessage(text) { $("message").textContent = text; }
+
+// ----- drawing -------------------------------------------------------------------
+function render() {
+  if (!state) return;
+  const seatName = (i) => state.seats[i]?.name ?? `Seat ${i + 1}`;
+  // Board.
+  const last = new Set(state.last_play);
+  for (const [name, sq] of squares) {
+    sq.replaceChildren();
+    sq.classList.toggle("target", !state.board[name] && myTurn());
+    const tile = state.board[name];
+    if (tile) {
+      const el = tileElement(tile);
+      if (last.has(name)) el.classList.add("last");
+      sq.append(el);
+    } else if (pending.has(name)) {
+      const { index } = pending.get(name);
+      const el = tileElement(placedFace(index), { sixNine: isSixNine(rackTile(index)) });
+      el.classList.add("pending");
+      if (selected?.kind === "board" && selected.square === name) el.classList.add("selected");
+      sq.append(el);
+    }
+  }
+  // Rack.
+  const rack = $("rack");
+  rack.replaceChildren();
+  const used = usedIndexes();
+  (state.rack || []).forEach((tile, index) => {
+    if (used.has(index)) return;
+    const face = isSixNine(tile) ? `${faces[index] || "6"}${tile.slice(-1)}` : tile;
+    const el = tileElement(face, { sixNine: isSixNine(tile) });
+    el.dataset.index = index;
+    el.dataset.held = tile;
+    el.draggable = !exchangeMode;
+    if (selected?.kind === "rack" && selected.index === index) el.classList.add("selected");
+    if (marked.has(index)) el.classList.add("marked");
+    el.addEventListener("click", () => clickRack(index));
+    el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", String(index)));
+    rack.append(el);
+  });
+  $("rack-area").hidden = state.you === null;
+  // Controls.
+  const mine = myTurn();
+  $("commit").disabled = !mine || !pending.size || busy;
+  $("recall").disabled = !pending.size;
+  const sel = selected?.kind === "rack" ? selected.index
+    : selected?.kind === "board" ? pending.get(selected.square)?.index : null;
+  $("turn69").disabled = sel === null || sel === undefined || !isSixNine(rackTile(sel));
+  $("exchange").disabled = !mine || !state.can_exchange;
+  $("exchange").classList.toggle("on", exchangeMode);
+  $("exchange").textContent = exchangeMode ? `Exchange ${marked.size} tile${marked.size === 1 ? "" : "s"}` : "Exchange…";
+  $("pass").disabled = !mine;
+  $("hint").disabled = state.over || state.you === null;
+  $("claim-box").hidden = !state.rules.joker;
+  const lastTurn = state.history[state.history.length - 1];
+  $("joker").hidden = !(state.rules.joker && state.joker_open && state.you !== null
+    && lastTurn && lastTurn.seat !== state.you);
+  // Banner.
+  const banner = $("turn-banner");
+  banner.className = `turn-banner${mine ? " mine" : ""}`;
+  banner.textContent = state.over ? "Game over"
+    : mine ? "Your turn: place tiles, then Play"
+    : `${seatName(state.turn)} to play${state.seats[state.turn].joined ? "" : " (waiting for them to join)"}`;
+  renderScores(seatName);
+  renderHistory(seatName);
+  renderInvites();
+  renderEnd(seatName);
+}
+
+function renderScores(seatName) {
+  const table = $("scores");
+  table.innerHTML = "<tr><th>Player</th><th class=num>Score</th><th class=num>Tiles</th></tr>";
+  for (const seat of state.seats) {
+    const row = document.createElement("tr");
+    row.dataset.seat = seat.seat;
+    if (state.turn === seat.seat) row.className = "to-move";
+    const who = document.createElement("td");
+    const dot = document.createElement("span");
+    dot.className = `dot${seat.kind === "computer" || seat.online ? " on" : ""}`;
+    who.append(dot, seatName(seat.seat));
+    if (seat.kind === "computer") who.append(` · ${seat.level}`);
+    if (seat.seat === state.you) who.append(badge("you"));
+    if (state.servant === seat.seat) who.append(badge("Servant"));
+    const score = document.createElement("td");
+    score.className = "num score";
+    score.textContent = seat.score;
+    const tiles = document.createElement("td");
+    tiles.className = "num";
+    tiles.textContent = seat.rack_size;
+    row.append(who, score, tiles);
+    table.append(row);
+  }
+  $("bag").textContent = `Tiles left in the bag: ${state.bag}`;
+}
+
+function badge(text) {
+  const b = document.createElement("span");
+  b.className = "badge";
+  b.textContent = text;
+  return b;
+}
+
+function renderHistory(seatName) {
+  const list = $("history");
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren();
+  for (const turn of state.history) {
+    const li = document.createElement("li");
+    li.value = turn.n;
+    let text = `${seatName(turn.seat)} `;
+    if (turn.action === "play") {
+      const tiles = Object.entries(turn.tiles).map(([s, t]) => `${s} ${rankText(t)}${t.slice(-1)}`).join(", ");
+      const points = turn.score !== undefined ? turn.score : "?";
+      text += `played ${tiles}: ${points}`;
+      if (turn.claimed !== undefined) text += ` (claimed ${turn.claimed})`;
+    } else if (turn.action === "exchange") {
+      text += `exchanged ${turn.count} tile${turn.count === 1 ? "" : "s"}`;
+    } else {
+      text += "passed";
+    }
+    li.append(text);
+    if (turn.describe) {
+      const d = document.createElement("div");
+      d.className = "detail";
+      d.textContent = turn.describe;
+      li.append(d);
+    }
+    if (turn.joker) {
+      const d = document.createElement("div");
+      d.className = "detail";
+      d.textContent = turn.joker.points > 0
+        ? `Joker! ${seatName(turn.joker.caller)} takes ${turn.joker.points} missed points`
+        : `Joker! called by ${seatName(turn.joker.caller)} with nothing missed: ${turn.joker.points}`;
+      li.append(d);
+    }
+    list.append(li);
+  }
+  if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+function renderInvites() {
+  const box = $("invites");
+  const invite = saved.invite(state.id);
+  const open = state.seats.filter((s) => !s.joined);
+  box.replaceChildren();
+  if (invite && open.length && !state.over) {
+    const p = document.createElement("p");
+    p.textContent = `Invite a friend to ${open.length === 1 ? "the open seat" : "an open seat"}:`;
+    const input = document.createElement("input");
+    input.id = "invite-link";
+    input.readOnly = true;
+    input.value = `${location.origin}/?game=${state.id}&invite=${invite}`;
+    input.onclick = () => input.select();
+    box.append(p, input);
+  }
+  const watch = document.createElement("p");
+  watch.innerHTML = `Spectators: <a href="/?game=${state.id}&watch=1">watch link</a>`;
+  box.append(watch);
+}
+
+function renderEnd(seatName) {
+  const box = $("end");
+  if (!state.over || !state.end) { box.hidden = true; return; }
+  box.hidden = false;
+  const end = state.end;
+  const reasons = { out: "a player went out", blocked: "nobody could play", scoreless: "three rounds without a score" };
+  const order = state.seats.map((s) => s.seat).sort((a, b) => end.scores[b] - end.scores[a]);
+  const rows = order.map((s) => `<tr><td>${escapeHtml(seatName(s))}${end.winners.includes(s) ? " 🏆" : ""}</td>`
+    + `<td class=num>${state.seats[s].score}</td><td class=num>−${end.penalties[s]}</td>`
+    + `<td class=num><b>${end.scores[s]}</b></td></tr>`).join("");
+  box.innerHTML = `<h2>Final standings</h2><p>The game ended: ${reasons[end.reason] || end.reason}.</p>`
+    + `<table class="scores" id="standings"><tr><th>Player</th><th class=num>Score</th><th class=num>Penalty</th><th class=num>Final</th></tr>${rows}</table>`
+    + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+// ----- start ---------------------------------------------------------------------
+if (!gameId) showLobby();
+else if (params.get("invite") && !saved.token(gameId)) showJoin(params.get("invite"));
+else showGame();

@@ -1,0 +1,172 @@
+"""Where games live between server runs: SQLAlchemy over SQLite or PostgreSQL.
+
+A game is stored as its rules, seed and seats, plus one row per turn holding
+the turn as the game record writes it (RULES.md Part 3, joker calls
+included). :func:`kingscrib.kings.record.game_from_record` rebuilds it exactly.
+Seat tokens are stored as SHA-256 hashes only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+from kingscrib.paths import data_dir
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("invite_hash", String(64), nullable=False),
+    Column("over", Boolean, nullable=False, default=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("kind", String(10), nullable=False),  # human or computer
+    Column("level", String(20), nullable=True),
+    Column("token_hash", String(64), nullable=True),  # set when a person takes the seat
+)
+
+turns = Table(
+    "turns", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("data", JSON, nullable=False),  # the record's turn object
+)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def default_url() -> str:
+    """SQLite in the user's data folder (``$KINGSCRIB_DATA_DIR`` honoured)."""
+    return f"sqlite:///{data_dir() / 'web.sqlite3'}"
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    name: str
+    kind: str
+    level: str | None
+    token_hash: str | None
+
+
+@dataclass
+class StoredGame:
+    id: str
+    rules: dict[str, Any]
+    seed: int
+    invite_hash: str
+    over: bool
+    seats: list[StoredSeat]
+    turns: list[dict[str, Any]]
+
+
+class Store:
+    """Synchronous storage; the server calls it from one worker thread."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        kwargs: dict[str, Any] = {}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_game(self, game_id: str, rules: dict[str, Any], seed: int, invite_hash: str,
+                    seat_rows: list[StoredSeat]) -> None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(games).values(id=game_id, created=now, updated=now, rules=rules,
+                                              seed=seed, invite_hash=invite_hash, over=False))
+            conn.execute(insert(seats), [
+                {"game_id": game_id, "seat": s.seat, "name": s.name, "kind": s.kind,
+                 "level": s.level, "token_hash": s.token_hash} for s in seat_rows])
+
+    def take_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(name=name, token_hash=token_hash))
+
+    def add_turn(self, game_id: str, n: int, data: dict[str, Any], over: bool) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(turns).values(game_id=game_id, n=n, data=data))
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(updated=time.time(), over=over))
+
+    def replace_turn(self, game_id: str, n: int, data: dict[str, Any]) -> None:
+        """Rewrite a turn (a Joker call is recorded on the play it answers)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(turns).where(turns.c.game_id == game_id, turns.c.n == n)
+                         .values(data=data))
+            conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)
+                                     .order_by(seats.c.seat)).all()
+            turn_rows = conn.execute(select(turns.c.data).where(turns.c.game_id == game_id)
+                                     .order_by(turns.c.n)).all()
+        return StoredGame(
+            id=row.id, rules=_json(row.rules), seed=row.seed, invite_hash=row.invite_hash,
+            over=row.over,
+            seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
+            turns=[_json(r.data) for r in turn_rows])
+
+    def unfinished(self, limit: int = 10_000) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games.c.id).where(games.c.over.is_(False))
+                                .order_by(games.c.updated.desc()).limit(limit)).all()
+        return [r.id for r in rows]
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,87 @@
+"""Helpers of the web tests: a real server in a subprocess, a browser, free ports."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``kingscrib serve`` in a subprocess on a free loopback port, with its own database."""
+
+    def __init__(self, database: Path, port: int | None = None, computer_delay: float = 0.0,
+                 data_dir: Path | None = None) -> None:
+        self.database = database
+        self.port = port or free_port()
+        self.computer_delay = computer_delay
+        self.data_dir = data_dir or database.parent
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = dict(os.environ, KINGSCRIB_DATA_DIR=str(self.data_dir))
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "serve",
+             "--port", str(self.port), "--database-url", f"sqlite:///{self.database}",
+             "--computer-delay", str(self.computer_delay), "--allow-seed"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stdout.read().decode()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@contextlib.contextmanager
+def running_server(database: Path, **kwargs) -> Iterator[Server]:
+    server = Server(database, **kwargs).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
