@@ -10,9 +10,9 @@ cards, suits or boards; flush and nobs belong to the classic game.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Sequence
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS = range(1, 14)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Iterable, TextIO
+from collections.abc import Iterable
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
@@ -17,11 +18,11 @@ from rich.table import Table
 from kingscrib.counting import rank_char
 from kingscrib.kings.game import Game
 from kingscrib.kings.hands import hand_value, parse_hand
+from kingscrib.kings.moves import Exchange, Pass, Play
 from kingscrib.kings.notation import format_action, format_play
 from kingscrib.kings.position import Position, PositionError
 from kingscrib.kings.record import RecordError, dumps, iter_check
 from kingscrib.kings.rules import RuleSet
-from kingscrib.kings.moves import Exchange, Pass, Play
 
 err_console = Console(stderr=True)
 

@@ -8,7 +8,7 @@ the board.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 SIZE = 13
 PATCH_COLUMNS = 3
@@ -98,7 +98,7 @@ def lines(direction: str) -> list[list[Square]]:
     return found
 
 
-def line_through(occupied: "dict[Square, object] | set[Square]", square: Square,
+def line_through(occupied: dict[Square, object] | set[Square], square: Square,
                  direction: str) -> list[Square]:
     """The unbroken run of occupied squares through ``square`` along ``direction``.
 

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from kingscrib.kings.board import Square
+from kingscrib.kings.movegen import legal_plays
 from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, PlayScore, check_play
 from kingscrib.kings.position import Position
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
 from kingscrib.kings.tiles import COLOURS, DARK, LIGHT, RACK_SIZE, Tile, full_set, held_counts
-from kingscrib.kings.movegen import legal_plays
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SCORELESS_ROUNDS = 3  # rounds in a row with no score that end a game while the bag lasts

@@ -11,10 +11,10 @@ False
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Sequence
 
 from kingscrib.counting import RANKS, HandCount, count_hand, parse_rank, unscored_positions
 

@@ -10,7 +10,7 @@ so this generator and the rules can never disagree on a score.
 
 from __future__ import annotations
 
-from typing import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from kingscrib.kings.board import (
     ACROSS,

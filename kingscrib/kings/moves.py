@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any
 
 from kingscrib.kings.board import Square, parse_square, square_name
 from kingscrib.kings.play import PlayScore
@@ -56,7 +57,7 @@ class Exchange:
     tiles: tuple[Tile, ...]
 
     @classmethod
-    def of(cls, tiles: "list[Tile] | tuple[Tile, ...]") -> Exchange:
+    def of(cls, tiles: list[Tile] | tuple[Tile, ...]) -> Exchange:
         return cls(tuple(sorted(t.held() for t in tiles)))
 
 
@@ -65,7 +66,7 @@ class Pass:
     """Doing nothing this turn."""
 
 
-Action = Union[Play, Exchange, Pass]
+Action = Play | Exchange | Pass
 
 
 @dataclass(frozen=True)

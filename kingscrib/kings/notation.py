@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.kings.board import ACROSS, DOWN, Square, parse_square, square_name, step
@@ -126,7 +126,7 @@ def parse_play(text: str, board: Mapping[Square, Tile],
             inside = False
             continue
         if square is None:
-            raise NotationError(f"the play runs off the board after {square_name(last)}")
+            raise NotationError("the play runs off the edge of the board")
         rank = parse_rank(token)
         where = square_name(square)
         if inside:
@@ -142,7 +142,6 @@ def parse_play(text: str, board: Mapping[Square, Tile],
                     f" e.g. ({board[square]})"
                 )
             placed[square] = chooser.take(rank, colour, f"the tile for {where}")
-        last = square
         square = step(square, direction)
     if inside:
         raise NotationError("a '(' without its ')'")

@@ -7,8 +7,8 @@ with the precise reason.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from kingscrib.counting import rank_char
 from kingscrib.kings.board import (

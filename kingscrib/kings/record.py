@@ -9,8 +9,8 @@ record of this engine from its seed, so a saved game continues exactly.
 from __future__ import annotations
 
 import json
-from collections import Counter
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from kingscrib.kings.board import parse_square, square_name
 from kingscrib.kings.game import Game, IllegalAction, Turn
@@ -173,7 +173,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
             rack = game.bag_of(seat)[-RACK_SIZE:]  # never seen: any tiles will do
         if len(rack) != RACK_SIZE:
             raise RecordError(f"seat {seat} must start with {RACK_SIZE} tiles, not {len(rack)}")
-        _take_from_bag(game, seat, rack, "the starting rack of seat %d" % seat, None)
+        _take_from_bag(game, seat, rack, f"the starting rack of seat {seat}", None)
         game.racks[seat] = list(rack)
     if turns:
         first = turns[0].get("player")
@@ -261,8 +261,8 @@ def _check_end(game: Game, end: Any, count: int) -> None:
 def check_record(record: Any) -> Game:
     """Check a whole record; returns the game at its end or raises RecordError."""
     game = None
-    for _, _, game in iter_check(record):
-        pass
+    for _, _, last in iter_check(record):
+        game = last
     if game is None:
         rules, names, _ = _header(record)
         game = Game.new(names, rules, seed=record.get("seed") if isinstance(record.get("seed"),

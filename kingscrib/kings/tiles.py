@@ -8,8 +8,8 @@ the board a tile shows the face it was placed with.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from kingscrib.counting import RANKS, card_points, parse_rank, rank_char
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from kingscrib.players.kings.base import KingsPlayer
 from kingscrib.players.kings.simple import GreedyPlayer, RandomPlayer

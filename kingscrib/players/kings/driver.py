@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from kingscrib.kings.game import Game, Turn
 from kingscrib.kings.moves import Play, ScoredPlay

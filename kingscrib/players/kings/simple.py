@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from kingscrib.kings.game import PlayerView
-from kingscrib.kings.moves import Action, Exchange, Pass
 from kingscrib.kings.movegen import legal_plays
+from kingscrib.kings.moves import Action, Exchange, Pass
 from kingscrib.players.kings.base import ComputerPlayer
 
 
