@@ -1,0 +1,269 @@
+"""``kingscrib play``: Kings Cribbage in the terminal (people and computers, 2-4 seats).
+
+This module only reads lines and prints; the game is run by
+:class:`kingscrib.cli.terminal.session.Session` and drawn by
+:mod:`kingscrib.cli.terminal.render`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from kingscrib.cli.terminal import storage
+from kingscrib.cli.terminal.session import (
+    COMPUTER,
+    HANDOVER,
+    HUMAN,
+    OVER,
+    THINKING,
+    Reply,
+    Session,
+    default_level,
+    describe_seats,
+    make_seats,
+)
+from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
+from kingscrib.players.kings import PLAYERS
+
+_HUMAN_WORDS = {"human", "person", "me", "you", "h"}
+
+
+def _levels() -> str:
+    return ", ".join(PLAYERS)
+
+
+def _read_rules(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    source = text
+    if not text.lstrip().startswith("{") and Path(text).expanduser().is_file():
+        source = Path(text).expanduser().read_text(encoding="utf-8")
+    try:
+        data = json.loads(source)
+        RuleSet.from_json(data)
+    except (json.JSONDecodeError, ValueError, TypeError) as e:
+        raise click.BadParameter(str(e), param_hint="--rules") from None
+    return data
+
+
+def _seat_kinds(seats: tuple[str, ...], players: int | None) -> list[str]:
+    kinds = []
+    for s in seats:
+        word = s.strip().lower()
+        if word in _HUMAN_WORDS:
+            kinds.append(HUMAN)
+        elif word in ("computer", "cpu", "c"):
+            kinds.append(COMPUTER)
+        elif word in PLAYERS:
+            kinds.append(word)
+        else:
+            raise click.BadParameter(
+                f"{s!r} is neither human nor a computer level ({_levels()})",
+                param_hint="--seat")
+    count = players or max(len(kinds), 2)
+    if len(kinds) > count:
+        raise click.BadParameter(f"{len(kinds)} seats given for {count} players",
+                                 param_hint="--seat")
+    if not kinds:
+        kinds = [HUMAN]
+    return kinds + [COMPUTER] * (count - len(kinds))
+
+
+def _summary(data: dict[str, Any]) -> str:
+    try:
+        game = data["game"]
+        names = [p["name"] for p in game["players"]]
+        scores = [0] * len(names)
+        for t in game["turns"]:
+            scores[t["player"]] += t.get("claimed", t.get("score", 0))
+            if "joker" in t:
+                scores[t["joker"]["caller"]] += t["joker"]["points"]
+        who = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
+        return f"turn {len(game['turns']) + 1}: {who}"
+    except (KeyError, TypeError, IndexError):
+        return "it cannot be summarised"
+
+
+@click.command("play", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--players", "-n", type=click.IntRange(2, 4), default=None,
+              help="Number of seats, 2 to 4 (default: 2, or as many as --seat gives).")
+@click.option("--seat", "seats", multiple=True, metavar="human|LEVEL",
+              help="Who sits in the next seat: human, or a computer level. Repeat for each"
+                   " seat; seats left over are computers. Default: you, then computers.")
+@click.option("--names", default=None, metavar="A,B,...",
+              help="Names of the seats in order, separated by commas.")
+@click.option("--level", default=None, metavar="LEVEL",
+              help=f"Level of the computer seats ({_levels()}; default: the strongest,"
+                   f" {default_level()}).")
+@click.option("--seed", type=int, default=None, help="Seed of the shuffle (a game to replay).")
+@click.option("--rules", "rules_json", default=None, metavar="JSON",
+              help='Rules as a JSON object or a file holding one, e.g. {"joker": true}.')
+@click.option("--joker", is_flag=True, help="Joker rule: claim your own points; missed"
+              " points can be taken by calling joker.")
+@click.option("--servant", is_flag=True, help="Servant rule: the lowest scorer is named"
+              " after every round (and after every game of a match).")
+@click.option("--solitaire", is_flag=True, help="Two seats: Light draws light tiles, Dark"
+              " draws dark ones.")
+@click.option("--when-stuck", is_flag=True, help="Exchange or pass only when no play is"
+              " possible.")
+@click.option("--reduced-first-bonus", is_flag=True, help="The first-play and five-tile"
+              " bonuses do not combine.")
+@click.option("--games", type=click.IntRange(1, 99), default=1, show_default=True,
+              help="Play a match of this many games; scores are totalled.")
+@click.option("--resume", is_flag=True, help="Continue the game saved when you last quit.")
+@click.option("--new", "force_new", is_flag=True, help="Start a new game even though one is"
+              " saved (the saved one is kept in the games folder).")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write the finished game's record (a match: all its games) here.")
+@click.option("--no-color", is_flag=True, help="Draw without colour (tiles as 7L / 7D).")
+def play(players: int | None, seats: tuple[str, ...], names: str | None, level: str | None,
+         seed: int | None, rules_json: str | None, joker: bool, servant: bool,
+         solitaire: bool, when_stuck: bool, reduced_first_bonus: bool, games: int,
+         resume: bool, force_new: bool, record_file: str | None, no_color: bool) -> None:
+    """Play Kings Cribbage in the terminal: you against the computer, or any mix of
+    2 to 4 people and computers at one keyboard.
+
+    \b
+    At the prompt type a move in notation, or a command:
+      G7 across 7A7A     play tiles from G7 rightwards (down: downwards)
+      H8 3D              a single tile; colours L/D only when needed
+      exchange 7L KD     swap tiles with the bag (short: x 7 K)
+      pass, hint, undo, joker, rules, help, save, quit
+
+    The game is saved after every move: quit at any time and continue with
+    `kingscrib play --resume`. A finished game's record goes to the games
+    folder of the data directory ($KINGSCRIB_DATA_DIR).
+    """
+    console = Console(no_color=no_color or None, highlight=False)
+    if resume and force_new:
+        raise click.UsageError("--resume and --new do not go together")
+    if level is not None and level not in PLAYERS:
+        raise click.BadParameter(f"unknown level {level!r}; choose from {_levels()}",
+                                 param_hint="--level")
+    try:
+        saved = storage.read_autosave()
+    except ValueError as e:
+        saved = None
+        if resume:
+            raise click.ClickException(str(e)) from None
+        kept = storage.keep_autosave()
+        console.print(f"[yellow]The autosave could not be read ({escape(str(e))}); it was"
+                      f" moved to {escape(str(kept))}.[/]")
+
+    session: Session | None = None
+    if resume:
+        if saved is None:
+            raise click.ClickException(
+                f"there is no saved game to resume in {storage.autosave_path().parent};"
+                " start one with `kingscrib play`")
+        try:
+            session = Session.from_snapshot(saved)
+        except ValueError as e:
+            raise click.ClickException(f"{e} ({storage.autosave_path()})") from None
+    elif saved is not None and not force_new:
+        console.print(f"An unfinished game is saved ({escape(_summary(saved))}).")
+        console.print("Continue it with [bold]kingscrib play --resume[/], or start afresh"
+                      " with [bold]kingscrib play --new[/] (the old one is kept).")
+        choice = click.prompt("Resume it (r), start a new game (n) or quit (q)?",
+                              type=click.Choice(["r", "n", "q"]), default="r")
+        if choice == "q":
+            return
+        if choice == "r":
+            try:
+                session = Session.from_snapshot(saved)
+            except ValueError as e:
+                raise click.ClickException(f"{e} ({storage.autosave_path()})") from None
+        else:
+            force_new = True
+    if session is None:
+        rules = _read_rules(rules_json)
+        rules.update({k: True for k, on in (("joker", joker), ("servant", servant),
+                                            ("solitaire", solitaire),
+                                            ("reduced_first_bonus", reduced_first_bonus))
+                      if on})
+        if when_stuck:
+            rules["exchange"] = EXCHANGE_WHEN_STUCK
+        try:
+            rule_set = RuleSet.from_json(rules)
+            kinds = _seat_kinds(seats, players)
+            seat_list = make_seats(kinds, (names or "").split(",") if names else (), level)
+            session = Session.new(seat_list, rule_set, games=games, seed=seed)
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+        if force_new and saved is not None:
+            kept = storage.keep_autosave()
+            console.print(f"[dim]The unfinished game was kept as {escape(str(kept))}.[/]")
+        console.print(f"[bold]Kings Cribbage[/]: {escape(describe_seats(session.seats))}."
+                      " Type [bold]help[/] for the commands.")
+    storage.write_autosave(session.snapshot())
+    _run(console, session, record_file)
+
+
+def _run(console: Console, session: Session, record_file: str | None) -> None:
+    plain = console.color_system is None
+    session.plain = plain
+    _show(console, session.intro(), session)
+    while session.state != OVER:
+        state = session.state
+        if state == THINKING:
+            with console.status(f"{escape(session.to_move.name)} is thinking…",
+                                spinner="dots"):
+                reply = session.computer_turn()
+            if _show(console, reply, session):
+                return
+            continue
+        if state == HANDOVER and console.is_terminal:
+            console.clear()
+        elif session.needs_screen and state != HANDOVER:
+            console.print(session.screen(console.width, plain))
+            session.needs_screen = False
+        try:
+            line = console.input(f"[bold green]{escape(session.prompt())}[/] › ")
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            _saved_message(console)
+            return
+        if line.strip().lower() == "hint":
+            with console.status("Looking for the best plays…", spinner="dots"):
+                reply = session.handle(line)
+        else:
+            reply = session.handle(line)
+        if _show(console, reply, session):
+            return
+    storage.remove_autosave()
+    if record_file:
+        data = session.finished[-1] if session.match.games == 1 else session.match_record()
+        path = storage.write_file(record_file, data)
+        console.print(f"Record written to {escape(str(path))}")
+
+
+def _show(console: Console, reply: Reply, session: Session) -> bool:
+    """Print a reply and save; True when the user quits."""
+    for message in reply.messages:
+        console.print(message)
+    for record in reply.finished:
+        path = storage.save_record(record)
+        console.print(f"[dim]Game record saved to {escape(str(path))}[/]")
+    if reply.changed and session.state != OVER:
+        storage.write_autosave(session.snapshot())
+    if reply.save:
+        path = storage.write_autosave(session.snapshot())
+        console.print(f"Saved to {escape(str(path))}; the game is saved after every move too.")
+    if reply.quit:
+        storage.write_autosave(session.snapshot())
+        _saved_message(console)
+        return True
+    return False
+
+
+def _saved_message(console: Console) -> None:
+    console.print("The game is saved. Continue it with [bold]kingscrib play --resume[/].")
+
+
+__all__ = ["play"]

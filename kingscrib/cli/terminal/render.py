@@ -1,0 +1,327 @@
+"""Pure drawing for the terminal game: board, rack, scores, plays -> rich renderables.
+
+Nothing here reads input, prints or changes a game. ``plain=True`` draws for a
+terminal without colour: tiles are then written with their colour letter
+(``7L``, ``7D``) and the last play is marked with ``*``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from kingscrib.counting import rank_char
+from kingscrib.kings.board import (
+    CENTRE,
+    COLUMN_LETTERS,
+    PATCH_COLUMNS,
+    PATCH_ROWS,
+    SIZE,
+    Square,
+)
+from kingscrib.kings.game import Game, Turn
+from kingscrib.kings.moves import Play
+from kingscrib.kings.notation import format_play
+from kingscrib.kings.play import PlayScore
+from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
+from kingscrib.kings.tiles import DARK, LIGHT, Tile
+
+CELL = 3  # characters per board square
+LIGHT_STYLE = "bold grey11 on wheat1"
+DARK_STYLE = "bold bright_white on dark_orange3"
+MARK_STYLE = {LIGHT: "bold red3 on wheat1", DARK: "bold yellow1 on dark_orange3"}
+TILE_STYLE = {LIGHT: LIGHT_STYLE, DARK: DARK_STYLE}
+EMPTY_STYLE = "grey42"
+LABEL_STYLE = "bold cyan"
+PATCH_STYLE = "bold magenta"
+PATCH_TEXT = ("  KINGS  ", " CRIBBAGE")
+ERROR_STYLE = "bold red"
+GOOD_STYLE = "bold green"
+
+
+def tile_cell(tile: Tile, marked: bool = False, plain: bool = False) -> Text:
+    """One board square holding ``tile`` (``marked``: part of the last play)."""
+    face = rank_char(tile.rank)
+    if plain:
+        return Text(f"{face}{tile.colour}{'*' if marked else ' '}")
+    if marked:
+        text = Text("[", style=MARK_STYLE[tile.colour])
+        text.append(face, style=TILE_STYLE[tile.colour])
+        text.append("]", style=MARK_STYLE[tile.colour])
+        return text
+    return Text(f" {face} ", style=TILE_STYLE[tile.colour])
+
+
+def render_board(board: Mapping[Square, Tile], marked: Iterable[Square] = (),
+                 plain: bool = False) -> Text:
+    """The 13 x 13 board with column letters A-M and row numbers 1-13 on every side."""
+    marked = set(marked)
+    out = Text()
+    header = Text("    ")
+    for letter in COLUMN_LETTERS:
+        header.append(letter.center(CELL), style=LABEL_STYLE)
+    out.append_text(header)
+    out.append("\n")
+    for row in range(SIZE):
+        out.append(f"{row + 1:>3} ", style=LABEL_STYLE)
+        column = 0
+        while column < SIZE:
+            if row < PATCH_ROWS and column == 0:
+                out.append(PATCH_TEXT[row].ljust(PATCH_COLUMNS * CELL), style=PATCH_STYLE)
+                column = PATCH_COLUMNS
+                continue
+            square = row * SIZE + column
+            tile = board.get(square)
+            if tile is not None:
+                out.append_text(tile_cell(tile, square in marked, plain))
+            else:
+                out.append(" + " if square == CENTRE else " · ", style=EMPTY_STYLE)
+            column += 1
+        out.append(f" {row + 1:<3}", style=LABEL_STYLE)
+        out.append("\n")
+    out.append_text(header)
+    return out
+
+
+def tile_chip(tile: Tile, plain: bool = False) -> Text:
+    """A rack tile: a 6/9 tile shows ``6/9``."""
+    face = "6/9" if tile.is_six_nine else rank_char(tile.rank)
+    if plain:
+        return Text(f"{face}{tile.colour}")
+    return Text(f" {face} ", style=TILE_STYLE[tile.colour])
+
+
+def render_rack(rack: Sequence[Tile], plain: bool = False) -> Text:
+    """The tiles of a rack side by side, then their codes (``7L AD 6/9D``)."""
+    out = Text()
+    for i, tile in enumerate(sorted(rack, key=lambda t: (t.rank, t.colour))):
+        if i:
+            out.append(" ")
+        out.append_text(tile_chip(tile, plain))
+    if not rack:
+        out.append("(empty)", style="dim")
+    elif not plain:
+        codes = " ".join(("6/9" + t.colour) if t.is_six_nine else str(t)
+                         for t in sorted(rack, key=lambda t: (t.rank, t.colour)))
+        out.append(f"   {codes}", style="dim")
+    return out
+
+
+def bag_text(game: Game) -> str:
+    if game.rules.solitaire:
+        return f"light bag {len(game.bags[0])}, dark bag {len(game.bags[1])}"
+    n = game.tiles_in_bags
+    return f"{n} tile{'s' if n != 1 else ''} in the bag"
+
+
+def render_scores(game: Game, tags: Sequence[str] = (), to_move: int | None = None,
+                  totals: Sequence[int] | None = None,
+                  match_servant: int | None = None) -> Table:
+    """One line per seat: name (with a tag such as the level), score, rack size, the
+    Servant; ``totals`` adds the match totals before this game."""
+    table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1))
+    table.add_column("", width=1)
+    table.add_column("player", style="bold")
+    table.add_column("score", justify="right")
+    if totals is not None:
+        table.add_column("match", justify="right")
+    table.add_column("tiles", justify="right")
+    table.add_column("")
+    final = game.final_scores
+    for seat, name in enumerate(game.names):
+        label = Text(name)
+        if seat < len(tags) and tags[seat]:
+            label.append(f" {tags[seat]}", style="dim")
+        if game.rules.solitaire:
+            label.append(" (Light)" if seat == 0 else " (Dark)", style="dim")
+        notes = Text()
+        if game.rules.servant and game.servant == seat:
+            notes.append("Servant", style="bold yellow")
+        if match_servant == seat:
+            notes.append(" match Servant" if notes else "match Servant", style="yellow")
+        row: list[RenderableType] = [
+            Text("▶", style="bold green") if seat == to_move else Text(""),
+            label, Text(str(final[seat]), style="bold")]
+        if totals is not None:
+            row.append(Text(str(totals[seat] + final[seat])))
+        row += [Text(str(len(game.racks[seat])), style="dim"), notes]
+        table.add_row(*row)
+    return table
+
+
+def describe_score(score: PlayScore) -> list[str]:
+    """The breakdown of a play, one line per hand, then the bonuses."""
+    lines = [h.describe() for h in score.hands]
+    if score.five_tile_bonus:
+        lines.append(f"five tiles: {score.five_tile_bonus}")
+    if score.first_play_bonus:
+        lines.append(f"first play: {score.first_play_bonus}")
+    return lines
+
+
+def play_notation(turn: Turn, board: Mapping[Square, Tile]) -> str:
+    return format_play(Play.of(turn.tiles), board)
+
+
+def render_turn(game: Game, turn: Turn, name: str, hide_breakdown: bool = False) -> Text:
+    """What happened on ``turn`` (the board drawn as it is now), with the breakdown.
+
+    Under the joker rule ``hide_breakdown`` keeps the true value hidden while the
+    next player may still call Joker."""
+    out = Text()
+    if turn.action == "pass":
+        out.append(f"{name} passed.")
+        return out
+    if turn.action == "exchange":
+        n = len(turn.returned)
+        out.append(f"{name} exchanged {n} tile{'s' if n != 1 else ''}.")
+        return out
+    out.append(f"{name} played ")
+    out.append(play_notation(turn, game.board), style="bold")
+    if turn.claimed is not None:
+        if hide_breakdown:
+            out.append(f", claiming {turn.claimed}.")
+            out.append("\n  Count it: type joker if points were missed.", style="dim")
+        else:
+            out.append(f" for {turn.score}")
+            out.append(f" (claimed {turn.claimed})" if turn.claimed != turn.score
+                       else " (claimed in full)", style="dim")
+            out.append(".")
+    else:
+        out.append(f" for {turn.score}.")
+    if turn.detail is not None and not hide_breakdown:
+        for line in describe_score(turn.detail):
+            out.append(f"\n  {line}", style="dim")
+    if turn.joker is not None:
+        caller = game.names[turn.joker["caller"]]
+        points = turn.joker["points"]
+        if points > 0:
+            out.append(f"\n  Joker! {caller} took {points} missed point"
+                       f"{'s' if points != 1 else ''}.", style="yellow")
+        else:
+            out.append(f"\n  {caller} called Joker but nothing was missed: {points}.",
+                       style="yellow")
+    return out
+
+
+def render_result(game: Game, names: Sequence[str] | None = None) -> Table:
+    """The end of a game: scores, rack penalties, final scores, the winner."""
+    assert game.end is not None
+    names = list(names or game.names)
+    reasons = {"out": "a player went out", "blocked": "everybody passed with the bag empty",
+               "scoreless": "three rounds went by without a score"}
+    table = Table(title=f"Game over: {reasons.get(game.end.reason, game.end.reason)}",
+                  title_style="bold", box=None, padding=(0, 2))
+    table.add_column("player", style="bold")
+    table.add_column("score", justify="right")
+    table.add_column("rack", justify="right")
+    table.add_column("final", justify="right", style="bold")
+    table.add_column("")
+    winners = game.winners()
+    for seat, name in enumerate(names):
+        penalty = game.end.penalties[seat]
+        table.add_row(name, str(game.scores[seat]), f"-{penalty}" if penalty else "0",
+                      str(game.final_scores[seat]),
+                      Text("wins" if len(winners) == 1 else "shares the win", style=GOOD_STYLE)
+                      if seat in winners else "")
+    return table
+
+
+def render_match(names: Sequence[str], results: Sequence[Sequence[int]], games: int,
+                 servant: int | None = None) -> Table:
+    """The match so far: one column per game, then the totals."""
+    title = f"Match: {len(results)} of {games} game{'s' if games != 1 else ''} played"
+    table = Table(title=title, title_style="bold", box=None, padding=(0, 2))
+    table.add_column("player", style="bold")
+    for i in range(len(results)):
+        table.add_column(f"game {i + 1}", justify="right")
+    table.add_column("total", justify="right", style="bold")
+    table.add_column("")
+    totals = [sum(r[s] for r in results) for s in range(len(names))]
+    for seat, name in enumerate(names):
+        note = Text("Servant", style="yellow") if servant == seat else Text("")
+        table.add_row(name, *(str(r[seat]) for r in results), str(totals[seat]), note)
+    return table
+
+
+def render_legend(rules: RuleSet, plain: bool = False) -> Group:
+    """The tiles, the board and the rules in short, with the options in force."""
+    legend = Text()
+    legend.append("Tiles  ", style="bold")
+    if plain:
+        legend.append("7L light seven, 7D dark seven; * marks the last play")
+    else:
+        legend.append_text(tile_cell(Tile(7, LIGHT)))
+        legend.append(" light   ")
+        legend.append_text(tile_cell(Tile(7, DARK)))
+        legend.append(" dark   ")
+        legend.append_text(tile_cell(Tile(7, LIGHT), marked=True))
+        legend.append(" last play")
+    legend.append("\nRanks  A 2-9 T(=10) J Q K; A=1, T J Q K count 10. A 6/9 tile is played as"
+                  " 6 or 9.")
+    text = Text.from_markup(
+        "\n[bold]Board[/]  columns A-M, rows 1-13; the corner A1-C2 is not part of the board.\n"
+        "[bold]A turn[/]  play 1-5 tiles in one row or column, with no gap, touching the tiles"
+        " on the board (the first play: 2-5 tiles anywhere); or exchange 1-5 tiles; or pass.\n"
+        "[bold]Hands[/]  every unbroken line of 2-5 tiles your play forms or extends is a crib"
+        " hand and must be valid: each tile in a fifteen, a pair or the run. Lines of 6 are"
+        " never allowed.\n"
+        "[bold]Scoring[/]  fifteens 2 each, pairs 2 each, runs 1 a tile (double runs count"
+        " twice); Q K A is no run. You score the whole of every hand you form or extend,"
+        " +10 for a five-tile flush line, +10 for playing five tiles, +10 for the first play.\n"
+        "[bold]The end[/]  with the bag empty, when a player goes out or everyone passes in"
+        " turn; tiles left on a rack count against you."
+    )
+    options = []
+    if rules.joker:
+        options.append("Joker: you claim your own points; a short claim can be taken by the"
+                       " next player calling joker (a wrong call costs 5).")
+    if rules.servant:
+        options.append("Servant: after each round the lowest scorer is the Servant.")
+    if rules.solitaire:
+        options.append("Solitaire: the Light seat draws only light tiles, the Dark seat only"
+                       " dark ones.")
+    if rules.exchange == EXCHANGE_WHEN_STUCK:
+        options.append("When stuck: you may exchange or pass only when no play is possible.")
+    if rules.reduced_first_bonus:
+        options.append("Reduced first bonus: the first-play and five-tile bonuses do not"
+                       " combine.")
+    opt = Text("\nOptions  ", style="bold")
+    opt.append("\n         ".join(options) if options else "none (standard rules)")
+    return Group(legend, text, opt)
+
+
+HELP_LINES = [
+    ("G7 across 7A7A", "play: the first square, across or down, the tiles in board order"),
+    ("H8 3D", "one tile needs no direction; colours L/D only when your rack has both"),
+    ("F7 down 7 (8) 7", "tiles already on the board may be written in parentheses"),
+    ("exchange 7L KD", "swap tiles with the bag (short: x 7 K)"),
+    ("pass", "do nothing this turn"),
+    ("hint", "the best plays the engine finds"),
+    ("joker", "(joker rule) call Joker on the last play before your move"),
+    ("undo", "take back your last turn and the computer turns after it"),
+    ("rules", "the rules in short and the options in force (also: legend)"),
+    ("board", "draw the board again"),
+    ("save", "save now (the game is saved after every move anyway)"),
+    ("quit", "stop; resume later with kingscrib play --resume"),
+]
+
+
+def render_help() -> Table:
+    table = Table(box=None, padding=(0, 2), show_header=False)
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    for command, meaning in HELP_LINES:
+        table.add_row(command, meaning)
+    return table
+
+
+def error(message: str) -> Text:
+    return Text(f"✗ {message}", style=ERROR_STYLE)
+
+
+def note(message: str, style: str = "") -> Text:
+    return Text(message, style=style)

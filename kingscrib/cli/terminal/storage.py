@@ -1,0 +1,78 @@
+"""Where the terminal game keeps its files: the autosave and the saved game records.
+
+All paths are under :func:`kingscrib.paths.data_dir` (``$KINGSCRIB_DATA_DIR``
+overrides it): ``autosave-kings.json`` for the game in progress and
+``games/<date>-<time>.json`` for each finished game.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from kingscrib.paths import data_dir, write_atomically
+
+AUTOSAVE_NAME = "autosave-kings.json"
+GAMES_FOLDER = "games"
+
+
+def autosave_path() -> Path:
+    return data_dir() / AUTOSAVE_NAME
+
+
+def write_autosave(snapshot: dict[str, Any]) -> Path:
+    path = autosave_path()
+    write_atomically(path, json.dumps(snapshot, separators=(",", ":")))
+    return path
+
+
+def read_autosave() -> dict[str, Any] | None:
+    """The autosave, or None when there is none; raises ValueError when it is unreadable."""
+    path = autosave_path()
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path} cannot be read: {e}") from None
+    return data if isinstance(data, dict) else {"format": None}
+
+
+def remove_autosave() -> None:
+    autosave_path().unlink(missing_ok=True)
+
+
+def _free_path(stem: str) -> Path:
+    folder = data_dir() / GAMES_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
+
+
+def save_record(record: dict[str, Any], prefix: str = "") -> Path:
+    """Write a game record to ``games/<prefix><date>-<time>.json``; returns the path."""
+    path = _free_path(prefix + time.strftime("%Y%m%d-%H%M%S"))
+    write_atomically(path, json.dumps(record, indent=1) + "\n")
+    return path
+
+
+def keep_autosave() -> Path | None:
+    """Move the autosave aside to ``games/unfinished-...json`` (it is never just deleted)."""
+    path = autosave_path()
+    if not path.exists():
+        return None
+    target = _free_path("unfinished-" + time.strftime("%Y%m%d-%H%M%S"))
+    path.replace(target)
+    return target
+
+
+def write_file(path: str | Path, data: dict[str, Any]) -> Path:
+    target = Path(path).expanduser()
+    write_atomically(target, json.dumps(data, indent=1) + "\n")
+    return target
