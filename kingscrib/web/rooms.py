@@ -159,7 +159,8 @@ class Hub:
                 s.token_hash = hash_secret(token)
                 break
         invite = secrets.token_urlsafe(12)
-        room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite))
+        room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite),
+                    version=_people_seated(built))
         self._attach_players(room)
         await self._db_call(self.store.create_game, room.id, ruleset.to_json(), game.seed,
                             room.invite_hash,
@@ -201,7 +202,8 @@ class Hub:
             raise WebError(500, f"the stored game cannot be replayed: {e}") from None
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
         room = Room(game_id, game, seats, stored.invite_hash,
-                    version=len(stored.turns) + sum("joker" in t for t in stored.turns))
+                    version=len(stored.turns) + sum("joker" in t for t in stored.turns)
+                    + _people_seated(seats))
         self._attach_players(room)
         self.rooms.setdefault(game_id, room)
         room = self.rooms[game_id]
@@ -403,6 +405,10 @@ class Hub:
                 data["history"] = list(data["history"])
                 data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
         return data
+
+
+def _people_seated(seats: list[Seat]) -> int:
+    return sum(s.kind == HUMAN and s.token_hash is not None for s in seats)
 
 
 def public_state(room: Room) -> dict[str, Any]:
