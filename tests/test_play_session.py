@@ -76,7 +76,7 @@ def test_board_has_coordinates_corner_patch_and_marks_the_last_play():
     assert "KINGS" in lines[1] and "CRIBBAGE" in lines[2]
     row7 = lines[7]
     assert row7.split()[0] == "7" and row7.split()[-1] == "7"
-    assert "7L " in row7 and "AD*" in row7
+    assert " 7L" in row7 and "*AD" in row7
     assert "TL" in lines[13]
     # every row has the same width: 13 squares of 3 characters between the labels
     assert {len(line) for line in lines[1:14]} == {4 + 13 * 3 + 4}
@@ -127,6 +127,24 @@ def test_a_play_in_notation_then_the_computer_answers():
     screen = plain(session.screen(120, plain=True))
     assert "Last turn" in screen and "Computer played" in screen
     assert "*" in screen  # the computer's play is marked
+
+
+def test_hot_seat_screen_lists_every_turn_since_yours():
+    session = hot_seat(seed=0, players=3)
+    session.handle("")
+    first = session.game.turn
+    session.handle("pass")
+    session.handle("")
+    session.handle("pass")
+    session.handle("")
+    session.handle("pass")
+    session.handle("")
+    assert session.game.turn == first
+    screen = plain(session.screen(120, plain=True))
+    assert "Since your last turn" in screen
+    others = [session.game.names[(first + k) % 3] for k in (1, 2)]
+    assert all(f"{name} passed." in screen for name in others)
+    assert f"{session.game.names[first]} passed." not in screen
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -2,7 +2,7 @@
 
 Nothing here reads input, prints or changes a game. ``plain=True`` draws for a
 terminal without colour: tiles are then written with their colour letter
-(``7L``, ``7D``) and the last play is marked with ``*``.
+(``7L``, ``7D``) and the tiles of the last play are marked with ``*``.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from kingscrib.kings.tiles import DARK, LIGHT, Tile
 
 CELL = 3  # characters per board square
 LIGHT_STYLE = "bold grey11 on wheat1"
-DARK_STYLE = "bold bright_white on dark_orange3"
-MARK_STYLE = {LIGHT: "bold red3 on wheat1", DARK: "bold yellow1 on dark_orange3"}
+DARK_STYLE = "bold bright_white on #7b3f12"
+MARK_STYLE = {LIGHT: "bold red3 on wheat1", DARK: "bold yellow1 on #7b3f12"}
 TILE_STYLE = {LIGHT: LIGHT_STYLE, DARK: DARK_STYLE}
 EMPTY_STYLE = "grey42"
 LABEL_STYLE = "bold cyan"
@@ -46,7 +46,7 @@ def tile_cell(tile: Tile, marked: bool = False, plain: bool = False) -> Text:
     """One board square holding ``tile`` (``marked``: part of the last play)."""
     face = rank_char(tile.rank)
     if plain:
-        return Text(f"{face}{tile.colour}{'*' if marked else ' '}")
+        return Text(f"{'*' if marked else ' '}{face}{tile.colour}")
     if marked:
         text = Text("[", style=MARK_STYLE[tile.colour])
         text.append(face, style=TILE_STYLE[tile.colour])

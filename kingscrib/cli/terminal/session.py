@@ -323,8 +323,12 @@ class Session:
             side.append(Text(""))
             hide = (game.rules.joker and game.joker_open() and viewer is not None
                     and viewer == game.turn and last.player != viewer)
-            side.append(Text("Last turn", style="bold underline"))
-            side.append(render.render_turn(game, last, self.seats[last.player].name, hide))
+            recent = self._recent_turns(viewer)
+            side.append(Text("Last turn" if len(recent) == 1 else "Since your last turn",
+                             style="bold underline"))
+            for turn in recent:
+                side.append(render.render_turn(game, turn, self.seats[turn.player].name,
+                                               hide and turn is last))
         elif game.first_draws:
             side.append(Text(""))
             side.append(self._first_draw_text())
@@ -345,6 +349,17 @@ class Session:
             grid.add_row(board, side_group)
             return Group(Text(""), grid, rack, footer)
         return Group(Text(""), side_group, Text(""), board, rack, footer)
+
+    def _recent_turns(self, viewer: int | None) -> list[Turn]:
+        """The turns since ``viewer`` last moved (at most one round), else the last one."""
+        history = self.game.history
+        recent: list[Turn] = []
+        for turn in reversed(history[-(self.game.players - 1):] if viewer is not None
+                             else history[-1:]):
+            if turn.player == viewer:
+                break
+            recent.insert(0, turn)
+        return recent or history[-1:]
 
     def _first_draw_text(self) -> Text:
         game = self.game
@@ -646,20 +661,19 @@ class Session:
                       "bold yellow")
         else:
             reply.add(f"Nothing was missed: the call costs you {-points} points.", "yellow")
-        reply.add(render.render_turn(game, last, self.seats[last.player].name))
         reply.changed = True
         self.needs_screen = True
         return reply
 
 
 def distinct_plays(plays: Sequence[ScoredPlay], board: Mapping[int, Tile]) -> list[ScoredPlay]:
-    """Plays that differ in more than where the same tiles go for the same score (on an
-    empty board: the one nearest the centre); best first."""
+    """One play for each set of tiles on the same squares for the same score (on an empty
+    board, wherever they go: the one nearest the centre); best first."""
     groups: dict[tuple, list[ScoredPlay]] = {}
     for sp in plays:
         tiles = tuple(sorted(t for _, t in sp.play.tiles))
         key = (sp.total, tiles) if not board else (sp.total, tiles,
-                                                   tuple(h.text for h in sp.score.hands))
+                                                   tuple(s for s, _ in sp.play.tiles))
         groups.setdefault(key, []).append(sp)
 
     def spread(sp: ScoredPlay) -> int:
