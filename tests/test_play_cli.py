@@ -74,9 +74,11 @@ def test_quit_saves_and_resume_continues(data):
     assert "--resume" in result.output and "--new" in result.output
     assert autosave(data) == saved
 
-    result = run(["--resume"], "\npass\nquit\n")
+    result = run(["--resume", "--joker", "--seat", "greedy"], "\npass\nquit\n")
     assert result.exit_code == 0
     assert "Resumed: turn 2" in result.output
+    assert "--seat, --joker ignored" in result.output
+    assert autosave(data)["game"]["rules"]["joker"] is False
     assert len(autosave(data)["game"]["turns"]) == 2
 
 

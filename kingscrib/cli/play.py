@@ -17,9 +17,11 @@ from rich.markup import escape
 
 from kingscrib.cli.terminal import storage
 from kingscrib.cli.terminal.session import (
+    CLAIM,
     COMPUTER,
     HANDOVER,
     HUMAN,
+    MOVE,
     OVER,
     THINKING,
     Reply,
@@ -158,6 +160,14 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
 
     session: Session | None = None
     if resume:
+        ctx = click.get_current_context()
+        ignored = [param.opts[0] for param in ctx.command.params
+                   if param.name not in ("resume", "record_file", "no_color")
+                   and ctx.get_parameter_source(param.name)
+                   == click.core.ParameterSource.COMMANDLINE]
+        if ignored:
+            console.print(f"[yellow]The saved game keeps its own seats and rules:"
+                          f" {escape(', '.join(ignored))} ignored.[/]")
         if saved is None:
             raise click.ClickException(
                 f"there is no saved game to resume in {storage.autosave_path().parent};"
@@ -202,7 +212,11 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
         console.print(f"[bold]Kings Cribbage[/]: {escape(describe_seats(session.seats))}."
                       " Type [bold]help[/] for the commands.")
     storage.write_autosave(session.snapshot())
-    _run(console, session, record_file)
+    try:
+        _run(console, session, record_file)
+    except KeyboardInterrupt:  # e.g. while the computer thinks: the last action is saved
+        console.print()
+        _saved_message(console)
 
 
 def _run(console: Console, session: Session, record_file: str | None) -> None:
@@ -220,7 +234,7 @@ def _run(console: Console, session: Session, record_file: str | None) -> None:
             continue
         if state == HANDOVER and console.is_terminal:
             console.clear()
-        elif session.needs_screen and state != HANDOVER:
+        elif session.needs_screen and state in (MOVE, CLAIM):
             console.print(session.screen(console.width, plain))
             session.needs_screen = False
         try:

@@ -506,7 +506,8 @@ class Session:
         name = self.seats[turn.player].name
         reply.add(render.render_turn(game, turn, name))
         if turn.action == "play" and turn.claimed is not None and turn.claimed < turn.score:
-            reply.add(f"You missed {turn.score - turn.claimed} point"
+            who = "You" if name == "You" else name
+            reply.add(f"{who} missed {turn.score - turn.claimed} point"
                       f"{'s' if turn.score - turn.claimed != 1 else ''}.", "yellow")
         if game.joker_open():
             missed = game.missed_points()
@@ -543,7 +544,7 @@ class Session:
             if self.match.is_over:
                 winners = self.match.winners()
                 names = " and ".join(self.seats[w].name for w in winners)
-                verb = "share" if len(winners) > 1 or names == "You" else "wins"
+                verb = "share" if len(winners) > 1 else ("win" if names == "You" else "wins")
                 reply.add(f"{names} {verb} the match.", "bold green")
         else:
             winners = game.winners()
