@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -247,38 +247,41 @@ def render_match(names: Sequence[str], results: Sequence[Sequence[int]], games: 
     return table
 
 
-def render_legend(rules: RuleSet, plain: bool = False) -> Group:
+def render_legend(rules: RuleSet, plain: bool = False) -> Table:
     """The tiles, the board and the rules in short, with the options in force."""
-    legend = Text()
-    legend.append("Tiles  ", style="bold")
+    tiles = Text()
     if plain:
-        legend.append("7L light seven, 7D dark seven; * marks the last play")
+        tiles.append("7L light seven, 7D dark seven; * marks the last play")
     else:
-        legend.append_text(tile_cell(Tile(7, LIGHT)))
-        legend.append(" light   ")
-        legend.append_text(tile_cell(Tile(7, DARK)))
-        legend.append(" dark   ")
-        legend.append_text(tile_cell(Tile(7, LIGHT), marked=True))
-        legend.append(" last play")
-    legend.append("\nRanks  A 2-9 T(=10) J Q K; A=1, T J Q K count 10. A 6/9 tile is played as"
-                  " 6 or 9.")
-    text = Text.from_markup(
-        "\n[bold]Board[/]  columns A-M, rows 1-13; the corner A1-C2 is not part of the board.\n"
-        "[bold]A turn[/]  play 1-5 tiles in one row or column, with no gap, touching the tiles"
-        " on the board (the first play: 2-5 tiles anywhere); or exchange 1-5 tiles; or pass.\n"
-        "[bold]Hands[/]  every unbroken line of 2-5 tiles your play forms or extends is a crib"
-        " hand and must be valid: each tile in a fifteen, a pair or the run. Lines of 6 are"
-        " never allowed.\n"
-        "[bold]Scoring[/]  fifteens 2 each, pairs 2 each, runs 1 a tile (double runs count"
-        " twice); Q K A is no run. You score the whole of every hand you form or extend,"
-        " +10 for a five-tile flush line, +10 for playing five tiles, +10 for the first play.\n"
-        "[bold]The end[/]  with the bag empty, when a player goes out or everyone passes in"
-        " turn; tiles left on a rack count against you."
-    )
+        tiles.append_text(tile_cell(Tile(7, LIGHT)))
+        tiles.append(" light   ")
+        tiles.append_text(tile_cell(Tile(7, DARK)))
+        tiles.append(" dark   ")
+        tiles.append_text(tile_cell(Tile(7, LIGHT), marked=True))
+        tiles.append(" the last play")
+    rows: list[tuple[str, RenderableType]] = [
+        ("Tiles", tiles),
+        ("Ranks", "A 2-9 T(=10) J Q K; A counts 1, T J Q K count 10. A 6/9 tile is played"
+                  " as a 6 or a 9."),
+        ("Board", "columns A-M, rows 1-13; the corner A1-C2 is not part of the board."),
+        ("A turn", "play 1-5 tiles in one row or column, with no gap, touching a tile on the"
+                   " board (the first play: 2-5 tiles anywhere); or exchange 1-5 tiles; or"
+                   " pass. Then draw back up to 5."),
+        ("Hands", "every unbroken line of 2-5 tiles your play forms or extends is a crib hand"
+                  " and must be valid: each of its tiles in a fifteen, a pair or the run."
+                  " A line of 6 is never allowed."),
+        ("Scoring", "fifteens 2 each, pairs 2 each, runs 1 a tile (a double run counts"
+                    " twice); Q K A is no run. You score the whole of every hand you form or"
+                    " extend, +10 for a line of five of one colour, +10 for playing five"
+                    " tiles, +10 for the first play."),
+        ("The end", "once the bag is empty, when a player goes out or everyone passes in"
+                    " turn (and at any time after three rounds without a score); the tiles"
+                    " left on a rack count against you."),
+    ]
     options = []
     if rules.joker:
-        options.append("Joker: you claim your own points; a short claim can be taken by the"
-                       " next player calling joker (a wrong call costs 5).")
+        options.append("Joker: you claim your own points; the next player may call joker on"
+                       " a short claim and take the missed points (a wrong call costs 5).")
     if rules.servant:
         options.append("Servant: after each round the lowest scorer is the Servant.")
     if rules.solitaire:
@@ -289,9 +292,13 @@ def render_legend(rules: RuleSet, plain: bool = False) -> Group:
     if rules.reduced_first_bonus:
         options.append("Reduced first bonus: the first-play and five-tile bonuses do not"
                        " combine.")
-    opt = Text("\nOptions  ", style="bold")
-    opt.append("\n         ".join(options) if options else "none (standard rules)")
-    return Group(legend, text, opt)
+    rows.append(("Options", "\n".join(options) if options else "none (the standard rules)"))
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for label, body in rows:
+        table.add_row(label, body)
+    return table
 
 
 HELP_LINES = [

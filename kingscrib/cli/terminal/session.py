@@ -396,7 +396,7 @@ class Session:
             return reply
         if command == "rules":
             reply = Reply()
-            reply.add(render.render_legend(self.game.rules))
+            reply.add(render.render_legend(self.game.rules, self.plain))
             return reply
         if command == "save":
             return Reply(save=True)
