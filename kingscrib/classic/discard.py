@@ -26,6 +26,18 @@ from kingscrib.counting import JACK, count_hand
 RANKS = range(1, 14)
 
 
+_COMB = [[comb(n, k) for k in range(5)] for n in range(5)]
+
+
+@cache
+def _fills(u: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
+    """Every multiset of ``u`` ranks, with its (rank, multiplicity) pairs."""
+    return [
+        (fill, tuple(Counter(fill).items()))
+        for fill in combinations_with_replacement(RANKS, u)
+    ]
+
+
 @cache
 def rank_points(ranks: tuple[int, ...]) -> int:
     """Fifteens, pairs and runs of sorted ranks (cached)."""
@@ -90,26 +102,30 @@ def expected_crib(known_crib: Sequence[Card], unseen: Sequence[Card]) -> float:
     """
     u = 4 - len(known_crib)
     n = len(unseen)
-    counts = Counter(c.rank for c in unseen)
+    counts = [0] * 14
+    for c in unseen:
+        counts[c.rank] += 1
     known_ranks = tuple(c.rank for c in known_crib)
     total_weight = 0
     total_points = 0
+    fills = _fills(u)
     for s in RANKS:
-        cs = counts.get(s, 0)
+        cs = counts[s]
         if not cs:
             continue
-        left = dict(counts)
-        left[s] = cs - 1
-        for fill in combinations_with_replacement(RANKS, u):
+        counts[s] -= 1
+        for fill, items in fills:
             ways = cs
-            for r, m in Counter(fill).items():
-                ways *= comb(left.get(r, 0), m)
-                if not ways:
+            for r, m in items:
+                have = counts[r]
+                if have < m:
+                    ways = 0
                     break
-            if not ways:
-                continue
-            total_weight += ways
-            total_points += ways * rank_points(tuple(sorted(known_ranks + fill + (s,))))
+                ways *= _COMB[have][m]
+            if ways:
+                total_weight += ways
+                total_points += ways * rank_points(tuple(sorted(known_ranks + fill + (s,))))
+        counts[s] += 1
     expected = total_points / total_weight
     # nobs: a jack of the starter's suit in the crib
     nobs = 0.0

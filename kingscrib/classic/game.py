@@ -70,6 +70,7 @@ class Event:
     seat: int
     points: int = 0
     text: str = ""
+    cards: tuple[Card, ...] = ()  # the card laid, the hand shown, the starter
 
 
 @dataclass(frozen=True)
@@ -334,12 +335,14 @@ class ClassicGame:
             d.crib.insert(0, d.crib_card)
         d.starter = d.stock[0]
         d.record["starter"] = str(d.starter)
-        self.events.append(Event("starter", d.dealer, 0, f"the starter is {d.starter}"))
+        self.events.append(
+            Event("starter", d.dealer, 0, f"the starter is {d.starter}", (d.starter,))
+        )
         self.phase = "play"
         self.to_act = (d.dealer + 1) % self.rules.players
         if d.starter.rank == JACK:
             d.record["heels"] = 2
-            if self._add(d.dealer, 2, "heels", "two for his heels"):
+            if self._add(d.dealer, 2, "heels", "two for his heels", (d.starter,)):
                 return
 
     def _next_to_discard(self, d: _Deal) -> int | None:
@@ -381,10 +384,10 @@ class ClassicGame:
         text = f"{self.count}"
         if score.total:
             text += " for " + str(score.total) + " (" + ", ".join(score.reasons()) + ")"
-        if score.total and self._add(seat, score.total, "peg", text):
+        if score.total and self._add(seat, score.total, "peg", text, (card,)):
             return
         if not score.total:
-            self.events.append(Event("peg", seat, 0, text))
+            self.events.append(Event("peg", seat, 0, text, (card,)))
         self._advance()
 
     def _advance(self) -> None:
@@ -476,7 +479,7 @@ class ClassicGame:
         self._deal.record["show"].append(entry)
         label = "crib" if item.kind == "crib" else "hand"
         text = f"{label}: {score.explain()}" if claimed is None else f"{label}: claims {claimed}"
-        if self._add(item.seat, pegged, "show", text):
+        if self._add(item.seat, pegged, "show", text, item.cards):
             return True
         missed = score.total - pegged
         if missed > 0:
@@ -506,10 +509,12 @@ class ClassicGame:
     def _next_deal(self) -> None:
         self._deal = self._new_deal((self.dealer + 1) % self.rules.players)
 
-    def _add(self, seat: int, points: int, kind: str, text: str) -> bool:
+    def _add(
+        self, seat: int, points: int, kind: str, text: str, cards: tuple[Card, ...] = ()
+    ) -> bool:
         """Peg points for a seat's side; True if that wins the game."""
         side = self.rules.side_of(seat)
-        self.events.append(Event(kind, seat, points, text))
+        self.events.append(Event(kind, seat, points, text, cards))
         if points <= 0:
             return False
         self.scores[side] = min(WINNING_SCORE, self.scores[side] + points)

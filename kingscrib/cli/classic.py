@@ -254,3 +254,260 @@ def tournament(
         f"(95% CI {100 * low:.1f}-{100 * high:.1f}%), mean spread {summary['mean_spread']:+}, "
         f"first dealer wins {100 * summary['first_player_win_rate']:.1f}%"
     )
+
+
+# ------------------------------------------------------------- terminal game
+
+AUTOSAVE_NAME = "classic-autosave.json"
+
+
+def autosave_path():
+    """Where the terminal game keeps the game in progress."""
+    from kingscrib.paths import data_dir
+
+    return data_dir() / AUTOSAVE_NAME
+
+
+def _possessive(name: str) -> str:
+    return "your" if name == "you" else f"{name}'s"
+
+
+def _card_text(card):
+    from rich.text import Text
+
+    return Text(card.pretty(), style="bold red" if card.is_red else "bold")
+
+
+def _cards_text(cards, numbered: bool = False):
+    from rich.text import Text
+
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append("  ")
+        if numbered:
+            out.append(f"{i + 1}:", style="dim")
+        out.append_text(_card_text(c))
+    return out
+
+
+class TerminalGame:
+    """The terminal front end: shows the game, asks humans, lets computers move."""
+
+    def __init__(self, game, humans: list[int], level: str, console) -> None:
+        from kingscrib.players.classic import make_player
+
+        self.game = game
+        self.humans = humans
+        self.level = level
+        self.console = console
+        self.computers = {
+            s: make_player(level, game.seed * 10 + s)
+            for s in range(game.rules.players)
+            if s not in humans
+        }
+        self.seen = 0
+
+    # -- display
+    def board(self) -> None:
+        from rich.text import Text
+
+        g = self.game
+        for side, score in enumerate(g.scores):
+            filled = score * 40 // 121
+            line = Text(f"{g.side_name(side):>22} ")
+            line.append("■" * filled, style="green")
+            line.append("·" * (40 - filled), style="dim")
+            line.append(f" {score:>3}/121")
+            self.console.print(line)
+
+    def show_events(self) -> None:
+        g = self.game
+        for e in g.events[self.seen:]:
+            who = g.names[e.seat]
+            if e.kind == "go-said":
+                self.console.print(f"  {who}: go")
+            elif e.kind == "starter":
+                self.console.print("  Starter: ", _cards_text(e.cards))
+            elif e.kind == "peg":
+                self.console.print(f"  {who}: ", _cards_text(e.cards), f"  {e.text}")
+            elif e.kind == "show":
+                label, _, words = e.text.partition(": ")
+                self.console.print(
+                    f"  {_possessive(who)} {label}: ", _cards_text(e.cards),
+                    f"  {e.points}: {words}",
+                )
+            elif e.kind == "win":
+                self.console.print(f"[bold green]{e.text}![/]")
+            else:
+                pts = f" (+{e.points})" if e.points else ""
+                self.console.print(f"  {who}: {e.text}{pts}")
+        self.seen = len(g.events)
+
+    # -- saving
+    def save(self) -> None:
+        from kingscrib.paths import write_atomically
+
+        data = {"record": self.game.record(), "humans": self.humans, "level": self.level}
+        write_atomically(autosave_path(), json.dumps(data))
+
+    # -- loop
+    def run(self) -> None:
+        g = self.game
+        self.save()
+        while g.phase != "over":
+            self.show_events()
+            seat = g.to_act
+            assert seat is not None
+            if seat in self.computers:
+                g.apply(self.computers[seat].choose(g.view(seat)))
+                continue
+            self.human_turn(seat)
+            self.save()
+        self.show_events()
+        self.board()
+        end = g.record()["end"]
+        if g.rules.skunk and end["game_points"] > 1:
+            self.console.print(f"A {'double ' if end['game_points'] == 3 else ''}skunk!")
+        autosave_path().unlink(missing_ok=True)
+
+    def human_turn(self, seat: int) -> None:
+        from kingscrib.classic.game import Claim, Discard, IllegalAction, Play
+
+        g = self.game
+        view = g.view(seat)
+        name = g.names[seat]
+        if g.phase == "discard":
+            dealer = g.names[g.dealer]
+            self.console.rule(f"Deal: {dealer} {'deal' if dealer == 'you' else 'deals'}")
+            self.board()
+            n = g.rules.discards
+            whose = "your" if view.is_dealer or g.rules.side_of(g.dealer) == view.side else "their"
+            self.console.print(f"{name}, hand: ", _cards_text(sorted(view.hand), True))
+            prompt = f"{name}: lay away {n} card(s) to {whose} crib (numbers or cards, h = hint)"
+            while True:
+                answer = click.prompt(prompt).strip()
+                if answer.lower() in ("h", "hint"):
+                    self.hint(view)
+                    continue
+                try:
+                    cards = self.read_cards(answer, sorted(view.hand))
+                    g.apply(Discard(tuple(cards)))
+                    return
+                except (ValueError, IllegalAction) as exc:
+                    self.console.print(f"[red]{exc}[/]")
+        if g.phase == "play":
+            self.console.print(
+                f"Count {g.count}: ", _cards_text(g.pile), "   hand: ",
+                _cards_text(sorted(view.hand), True),
+            )
+            while True:
+                answer = click.prompt(f"{name}: your card").strip()
+                try:
+                    cards = self.read_cards(answer, sorted(view.hand))
+                    if len(cards) != 1:
+                        raise ValueError("lay one card")
+                    g.apply(Play(cards[0]))
+                    return
+                except (ValueError, IllegalAction) as exc:
+                    self.console.print(f"[red]{exc}[/]")
+        if g.phase == "show":
+            item = g.show_item
+            assert item is not None and g.starter is not None
+            self.console.print(
+                f"{name}, count your {item.kind}: ", _cards_text(item.cards), "  starter ",
+                _card_text(g.starter),
+            )
+            while True:
+                answer = click.prompt("Points", type=str).strip()
+                try:
+                    g.apply(Claim(int(answer)))
+                    return
+                except ValueError as exc:
+                    msg = str(exc) if "claim" in str(exc) else f"{answer!r} is not a number"
+                    self.console.print(f"[red]{msg}[/]")
+
+    def hint(self, view) -> None:
+        from kingscrib.classic.discard import analyse_discards
+        from kingscrib.players.classic.levels import owns_crib
+
+        for o in analyse_discards(list(view.hand), owns_crib(view), view.rules.discards)[:3]:
+            self.console.print(
+                "  lay away ", _cards_text(o.discard), f": hand {o.hand:.2f}, crib {o.crib:+.2f}"
+            )
+
+    @staticmethod
+    def read_cards(answer: str, hand: list) -> list:
+        """Cards by number in the hand shown (1-based) or by name (5H, 10D)."""
+        cards = []
+        for token in answer.replace(",", " ").split():
+            if token.isdigit() and token not in ("10",):
+                i = int(token)
+                if not 1 <= i <= len(hand):
+                    raise ValueError(f"there is no card number {i} (1 to {len(hand)})")
+                cards.append(hand[i - 1])
+            else:
+                from kingscrib.classic.cards import Card
+
+                cards.append(Card.parse(token))
+        if not cards:
+            raise ValueError("name at least one card")
+        return cards
+
+
+@classic.command()
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--humans", type=click.IntRange(1, 4), default=1, show_default=True,
+              help="Human seats (hot-seat); the others are the computer.")
+@click.option("--level", type=click.Choice(["easy", "medium", "hard", "expert"]),
+              default="expert", show_default=True)
+@click.option("--muggins", is_flag=True, help="Count your own hands; the computer takes what you miss.")
+@click.option("--skunk", is_flag=True, help="Score skunks (double and triple games).")
+@click.option("--seed", type=int, default=None, help="Seed of the deal (random by default).")
+@click.option("--name", default="you", show_default=True, help="Your name.")
+@click.option("--resume", is_flag=True, help="Resume the autosaved game.")
+def play(players: int, humans: int, level: str, muggins: bool, skunk: bool,
+         seed: int | None, name: str, resume: bool) -> None:
+    """Play classic Cribbage in the terminal against the computer (or hot-seat)."""
+    import random
+
+    from rich.console import Console
+
+    from kingscrib.classic.game import ClassicGame
+    from kingscrib.classic.record import RecordError, replay
+    from kingscrib.classic.rules import RuleSet
+
+    console = Console(highlight=False)
+    if resume:
+        path = autosave_path()
+        if not path.exists():
+            raise click.ClickException(f"no saved game to resume ({path} does not exist)")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            game = replay(data["record"])
+            humans_list = [int(h) for h in data["humans"]]
+            level = data.get("level", level)
+        except (RecordError, ValueError, KeyError, TypeError) as exc:
+            raise click.ClickException(f"the saved game {path} cannot be resumed: {exc}") from None
+        console.print(f"Resuming the game of seed {game.seed}.")
+        skip_events = len(game.events)
+    else:
+        if humans > players:
+            raise click.BadParameter(f"{humans} humans do not fit in a {players}-player game")
+        rules = RuleSet(players=players, muggins=muggins, skunk=skunk)
+        humans_list = list(range(humans))
+        names = [name if humans == 1 else f"{name} {i + 1}" for i in humans_list]
+        names += [f"computer {i + 1}" if players - humans > 1 else "computer"
+                  for i in range(players - humans)]
+        game = ClassicGame(rules, seed=seed if seed is not None else random.randrange(10**9),
+                           names=names)
+        cut = ", ".join(f"{n} {c}" for n, c in zip(names, game.cuts[-1]))
+        console.print(f"Cut for deal: {cut}. {names[game.first_dealer]} deal(s) first.")
+        skip_events = 0
+    front = TerminalGame(game, humans_list, level, console)
+    front.seen = skip_events
+    try:
+        front.run()
+    except click.Abort:
+        front.save()
+        console.print(f"\nSaved. Resume with: kingscrib classic play --resume ({autosave_path()})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from kingscrib.classic.cards import Card
@@ -13,26 +14,33 @@ def value(rank: int) -> int:
     return min(rank, 10)
 
 
-def ref_score(hand: list[Card], starter: Card, crib: bool = False) -> int:
-    """Score a show hand by trying every subset of the five cards."""
-    cards = list(hand) + [starter]
+@cache
+def ref_rank_points(ranks: tuple[int, ...]) -> int:
+    """Fifteens, pairs and runs of five ranks, by trying every subset."""
     points = 0
     for k in range(2, 6):
-        for combo in combinations(cards, k):
-            if sum(value(c.rank) for c in combo) == 15:
+        for combo in combinations(ranks, k):
+            if sum(value(r) for r in combo) == 15:
                 points += 2
-    for a, b in combinations(cards, 2):
-        if a.rank == b.rank:
+    for a, b in combinations(ranks, 2):
+        if a == b:
             points += 2
     for k in (5, 4, 3):
         runs = 0
-        for combo in combinations(cards, k):
-            ranks = sorted(c.rank for c in combo)
-            if all(ranks[i + 1] == ranks[i] + 1 for i in range(k - 1)):
+        for combo in combinations(ranks, k):
+            ordered = sorted(combo)
+            if all(ordered[i + 1] == ordered[i] + 1 for i in range(k - 1)):
                 runs += 1
         if runs:
             points += k * runs
             break
+    return points
+
+
+def ref_score(hand: list[Card], starter: Card, crib: bool = False) -> int:
+    """Score a show hand: every subset of the five ranks, then flush and nobs."""
+    cards = list(hand) + [starter]
+    points = ref_rank_points(tuple(sorted(c.rank for c in cards)))
     if len({c.suit for c in hand}) == 1:
         if starter.suit == hand[0].suit:
             points += 5

@@ -93,7 +93,7 @@ def test_card_notation():
 five_cards = st.lists(st.sampled_from(full_deck()), min_size=5, max_size=5, unique=True)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(five_cards, st.booleans())
 def test_matches_brute_force_reference(cards, crib):
     hand, starter = cards[:4], cards[4]

@@ -90,14 +90,16 @@ class LevelPlayer:
         if len(plays) == 1:
             return plays[0]
         pile = [c.rank for c in view.pile]
-        if self.level in ("easy", "medium"):
-            key = lambda a: (peg_score(pile + [a.card.rank]).total, self.rng.random())
-        elif self.level == "hard":
-            key = lambda a: (_heuristic(view, a.card), self.rng.random())
-        else:
-            unseen = unseen_by(view)
-            key = lambda a: (_lookahead(view, a.card, unseen), self.rng.random())
-        return max(plays, key=key)
+        unseen = unseen_by(view) if self.level == "expert" else []
+
+        def value(action: Play) -> float:
+            if self.level == "expert":
+                return _lookahead(view, action.card, unseen)
+            if self.level == "hard":
+                return _heuristic(view, action.card)
+            return float(peg_score(pile + [action.card.rank]).total)
+
+        return max(plays, key=lambda a: (value(a), self.rng.random()))
 
 
 def _static_value(keep: list[Card]) -> float:
