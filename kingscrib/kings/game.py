@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kingscrib.kings.board import Square
-from kingscrib.kings.movegen import legal_plays
+from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, PlayScore, check_play
 from kingscrib.kings.position import Position

@@ -1,0 +1,465 @@
+"""A fast generator of every legal Kings Cribbage play with its score.
+
+It returns exactly what :func:`kingscrib.kings.movegen.legal_plays` (the
+readable reference) returns, in the same order, only much faster. The ideas
+are those of the Scrabble engines (wolges, Macondo, Quackle):
+
+- **One table of hands.** A hand's value depends only on its multiset of
+  ranks, so the 8,554 hands of 2-5 ranks are kept in one dict keyed by an
+  integer that is the sum of one weight per rank (``6 ** (rank - 1)``): adding
+  a tile to a line is one addition, looking the line up is one dict lookup.
+- **Cross-check sets.** For an empty square and a direction, the tiles
+  already above and below (or left and right) decide which faces the square
+  accepts and what the perpendicular hand then scores, as a list indexed by
+  face. They are computed once per position, only for squares next to tiles.
+- **Lanes one at a time.** A play of two or more tiles fills every empty
+  square of one window of a row or column: the maximal line it makes. For
+  each window the line's existing tiles are one key; every sub-multiset of
+  the rack (with its 6/9 faces) is checked against the table with one lookup,
+  and only the valid ones are laid out in their distinct orders and checked
+  against the cross-check sets.
+- **The rack once.** The sub-multisets of a rack and their distinct orders
+  are computed once per rack (and cached), not once per window. On an empty
+  board there are no cross-checks, so the valid sequences are simply laid on
+  every span.
+
+The :class:`ScoredPlay` objects returned carry their total at once and build
+the full :class:`~kingscrib.kings.play.PlayScore` breakdown (via the rules'
+``check_play``) only when it is asked for.
+
+>>> from kingscrib.kings.tiles import parse_tiles
+>>> from kingscrib.kings.board import parse_square
+>>> board = {parse_square("G7"): Tile.parse("8L"), parse_square("H7"): Tile.parse("7D")}
+>>> best = legal_plays(board, parse_tiles("7L 6D AL KD 4L"))[0]
+>>> best.total
+16
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from itertools import permutations
+
+from kingscrib.kings.board import ACROSS, DOWN, PLAYABLE, SIZE, Square, lines, step
+from kingscrib.kings.hands import MAX_HAND, hand_table
+from kingscrib.kings.moves import Play, ScoredPlay
+from kingscrib.kings.play import BONUS, PlayScore, check_play
+from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import COLOURS, DARK, NINE, RACK_SIZE, SIX, Tile
+
+# ----- encodings -----------------------------------------------------------
+# A face is (rank, colour); its index is rank * 2 + colour, colour 0 = D, 1 = L
+# (the order of Tile: rank first, then "D" < "L").
+_COLOUR_INDEX = {DARK: 0, "L": 1}
+WEIGHT = [0] + [6 ** (r - 1) for r in range(1, 14)]  # rank -> weight in a hand key
+FACE_TILE: list[Tile | None] = [None] * 28
+for _r in range(1, 14):
+    for _c in COLOURS:
+        FACE_TILE[_r * 2 + _COLOUR_INDEX[_c]] = Tile(_r, _c)
+INVALID = -1
+
+
+def _build_table() -> dict[int, int]:
+    """Hand key -> total for every valid hand of 2 to 5 ranks (invalid hands are absent)."""
+    table: dict[int, int] = {}
+    for ranks, value in hand_table().items():
+        if value.valid:
+            table[sum(WEIGHT[r] for r in ranks)] = value.total
+    return table
+
+
+TABLE: dict[int, int] = _build_table()
+
+# Lanes: the maximal stretches of playable squares along each direction.
+_LANES = {d: [tuple(lane) for lane in lines(d)] for d in (ACROSS, DOWN)}
+
+
+def _rays() -> dict[str, list[tuple[tuple[Square, ...], tuple[Square, ...]]]]:
+    """For each direction and square: the squares before it (nearest first) and after it,
+    up to MAX_HAND steps each, stopping at the edge of the board."""
+    out: dict[str, list] = {}
+    for d in (ACROSS, DOWN):
+        table: list = [((), ())] * (SIZE * SIZE)
+        for s in PLAYABLE:
+            sides = []
+            for delta in (-1, 1):
+                found = []
+                q: Square | None = s
+                for _ in range(MAX_HAND):
+                    q = step(q, d, delta)
+                    if q is None:
+                        break
+                    found.append(q)
+                sides.append(tuple(found))
+            table[s] = (sides[0], sides[1])
+        out[d] = table
+    return out
+
+
+_RAYS = _rays()
+_ZERO = [0] * 28  # cross-check of a square with no perpendicular line: anything, 0 points
+
+
+# ----- the rack ------------------------------------------------------------
+class RackInfo:
+    """Every sub-multiset of a rack with its faces, grouped by size and rank key."""
+
+    __slots__ = ("by_size", "singles", "_fits")
+
+    def __init__(self, held: tuple[tuple[int, int], ...]) -> None:
+        # by_size[E] = list of (rank key, mono colour or -1, distinct orders as face tuples)
+        n = len(held)
+        options = [((SIX * 2 + c, NINE * 2 + c) if r == SIX else (r * 2 + c,)) for r, c in held]
+        seen: set[tuple[int, ...]] = set()
+        groups: dict[int, dict[tuple[int, ...], None]] = {}
+        for mask in range(1, 1 << n):
+            chosen = [options[i] for i in range(n) if mask >> i & 1]
+            combos: list[tuple[int, ...]] = [()]
+            for opts in chosen:
+                combos = [c + (f,) for c in combos for f in opts]
+            for combo in combos:
+                key = tuple(sorted(combo))
+                if key not in seen:
+                    seen.add(key)
+                    groups.setdefault(len(key), {})[key] = None
+        self.by_size: list[list[tuple[int, int, list[tuple[int, ...]]]]] = [
+            [] for _ in range(RACK_SIZE + 1)]
+        for size, multisets in groups.items():
+            for faces in multisets:
+                rkey = sum(WEIGHT[f >> 1] for f in faces)
+                colours = {f & 1 for f in faces}
+                mono = next(iter(colours)) if len(colours) == 1 else -1
+                self.by_size[size].append((rkey, mono, faces))
+        self.singles = sorted(f for (f,) in groups.get(1, {}))
+        self._fits: dict[tuple[int, int], list[tuple[int, int, tuple[int, ...]]]] = {}
+
+    def fits(self, size: int, key: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """The sub-multisets of ``size`` faces that make a valid hand with the tiles of hand
+        key ``key``: (hand total, mono colour or -1, faces)."""
+        found = self._fits.get((size, key))
+        if found is None:
+            get = TABLE.get
+            found = []
+            for rkey, mono, faces in self.by_size[size]:
+                v = get(key + rkey)
+                if v is not None:
+                    found.append((v, mono, faces))
+            self._fits[(size, key)] = found
+        return found
+
+
+# The reference order sorts plays by (-total, tiles placed, (square, face) pairs in order).
+# That order is folded into one integer: the pairs are digits sq * 28 + face in base _BASE,
+# and total and count sit above them. A window's squares and an order's faces are two
+# separate sums, so each play's sort code is one addition.
+_BASE = SIZE * SIZE * 28
+_PLACE = [[_BASE ** (n - 1 - k) for k in range(n)] for n in range(RACK_SIZE + 1)]
+_SPAN = _BASE ** RACK_SIZE
+_MAX_TOTAL = 1 << 12
+# Windows (first, last index) of a lane of n squares that hold 2 to MAX_HAND squares.
+_WINDOWS = [[(i, j) for i in range(n) for j in range(i + 1, min(i + MAX_HAND, n))]
+            for n in range(SIZE + 1)]
+
+
+def _head(total: int, n: int) -> int:
+    return ((_MAX_TOTAL - total) * 8 + n) * _SPAN
+
+
+@lru_cache(maxsize=1 << 17)
+def orders_of(faces: tuple[int, ...]) -> tuple[list, list]:
+    """The distinct orders of a multiset of faces, each with its sort code, and the same
+    orders grouped, for each position, by the face they put there."""
+    size = len(faces)
+    coded = [(sum(f * _PLACE[size][k] for k, f in enumerate(order)), order)
+             for order in sorted(set(permutations(faces)))]
+    by_pos = []
+    for k in range(size):
+        grouped: dict[int, list] = {}
+        for item in coded:
+            grouped.setdefault(item[1][k], []).append(item)
+        by_pos.append(sorted(grouped.items()))
+    return coded, by_pos
+
+
+@lru_cache(maxsize=65536)
+def rack_info(held: tuple[tuple[int, int], ...]) -> RackInfo:
+    """The sub-multisets of a rack (as sorted (rank, colour index) pairs), cached."""
+    return RackInfo(held)
+
+
+def _held_key(rack: Iterable[Tile]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted((SIX if t.rank == NINE else t.rank, _COLOUR_INDEX[t.colour])
+                        for t in rack))
+
+
+# ----- the generator -------------------------------------------------------
+def _cross(ranks: list[int], colours: list[int], square: Square, direction: str) -> list[int] | None:
+    """What each face scores at ``square`` in the line along ``direction`` through it:
+    a list indexed by face (INVALID when the line would be no hand), or None when the
+    square has no neighbour along ``direction``."""
+    before, after = _RAYS[direction][square]
+    key = 0
+    n = 0
+    cols = 0  # bit 0: a dark tile, bit 1: a light tile
+    for q in before:
+        r = ranks[q]
+        if not r:
+            break
+        key += WEIGHT[r]
+        n += 1
+        cols |= 1 << colours[q]
+    for q in after:
+        r = ranks[q]
+        if not r:
+            break
+        key += WEIGHT[r]
+        n += 1
+        cols |= 1 << colours[q]
+    if n == 0:
+        return None
+    out = [INVALID] * 28
+    if n + 1 > MAX_HAND:
+        return out
+    get = TABLE.get
+    for r in range(1, 14):
+        v = get(key + WEIGHT[r])
+        if v is not None:
+            if n + 1 == MAX_HAND and cols != 3:
+                # a five-tile line: a flush when the new tile matches the others
+                out[r * 2] = v + (BONUS if cols == 1 else 0)
+                out[r * 2 + 1] = v + (BONUS if cols == 2 else 0)
+            else:
+                out[r * 2] = out[r * 2 + 1] = v
+    return out
+
+
+# (sort code, total, squares, faces): sorting raw plays puts them in the reference order.
+RawPlay = tuple[int, int, tuple[Square, ...], tuple[int, ...]]
+
+
+def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
+             rules: RuleSet = RuleSet()) -> list[RawPlay]:
+    """Every legal play as ``(sort code, total, squares, faces)`` (faces as indexes),
+    unsorted; ``sorted()`` puts them best first, in the reference order.
+
+    ``squares`` are increasing; ``faces[i]`` goes on ``squares[i]``.
+    """
+    info = rack_info(_held_key(rack))
+    nrack = len(rack)
+    ranks = [0] * (SIZE * SIZE)
+    colours = [0] * (SIZE * SIZE)
+    for s, t in board.items():
+        ranks[s] = t.rank
+        colours[s] = _COLOUR_INDEX[t.colour]
+    first = not board
+    out: list[RawPlay] = []
+    append = out.append
+    fits = info.fits
+    # Cross-check sets, only for the empty squares beside a tile in each direction.
+    checks_of: dict[str, list[list[int] | None]] = {}
+    for d in (ACROSS, DOWN):
+        xc: list[list[int] | None] = [None] * (SIZE * SIZE)
+        rays = _RAYS[d]
+        for s in board:
+            for side in rays[s]:
+                if side:
+                    q = side[0]
+                    if not ranks[q] and xc[q] is None:
+                        xc[q] = _cross(ranks, colours, q, d)
+        checks_of[d] = xc
+    first_bonus = BONUS if first else 0
+    five_bonus = 0 if first and rules.reduced_first_bonus else BONUS
+
+    for direction, cross_dir in ((ACROSS, DOWN), (DOWN, ACROSS)):
+        xc = checks_of[cross_dir]
+        for lane in _LANES[direction]:
+            n = len(lane)
+            occ = [ranks[q] for q in lane]
+            # prefix counts of occupied squares and of squares that make a window touch
+            po = [0] * (n + 1)
+            pr = [0] * (n + 1)
+            for k in range(n):
+                q = lane[k]
+                po[k + 1] = po[k] + (1 if occ[k] else 0)
+                pr[k + 1] = pr[k] + (1 if occ[k] or xc[q] is not None else 0)
+            if not first and not pr[n]:
+                continue
+            for i, j in _WINDOWS[n]:
+                if (i and occ[i - 1]) or (j + 1 < n and occ[j + 1]):
+                    continue
+                if not first and pr[j + 1] == pr[i]:
+                    continue
+                length = j - i + 1
+                filled = po[j + 1] - po[i]
+                e = length - filled
+                if e < 2 or e > nrack:
+                    continue
+                akey = 0
+                acols = 0
+                empties = []
+                cons = []
+                for k in range(i, j + 1):
+                    r = occ[k]
+                    q = lane[k]
+                    if r:
+                        akey += WEIGHT[r]
+                        acols |= 1 << colours[q]
+                    else:
+                        c = xc[q]
+                        if c is not None:
+                            cons.append((len(empties), c))
+                        empties.append(q)
+                bonus = first_bonus + (five_bonus if e == RACK_SIZE else 0)
+                sq = tuple(empties)
+                place = _PLACE[e]
+                sqcode = sum(q * 28 * place[k] for k, q in enumerate(sq))
+                flush_ok = length == MAX_HAND and acols != 3
+                if cons:
+                    k0, c0 = cons[0]
+                    rest = cons[1:]
+                for v, mono, faceset in fits(e, akey):
+                    orders, by_pos = orders_of(faceset)
+                    base = v + bonus
+                    if flush_ok and mono >= 0 and (acols == 0 or acols == 1 << mono):
+                        base += BONUS
+                    if not cons:
+                        head = _head(base, e) + sqcode
+                        for code, faces in orders:
+                            append((head + code, base, sq, faces))
+                        continue
+                    for f, group in by_pos[k0]:
+                        x0 = c0[f]
+                        if x0 < 0:
+                            continue
+                        t0 = base + x0
+                        if not rest:
+                            head = _head(t0, e) + sqcode
+                            for code, faces in group:
+                                append((head + code, t0, sq, faces))
+                            continue
+                        for code, faces in group:
+                            total = t0
+                            for k, c in rest:
+                                x = c[faces[k]]
+                                if x < 0:
+                                    break
+                                total += x
+                            else:
+                                append((_head(total, e) + sqcode + code, total, sq, faces))
+    if first:
+        return out
+    # Single tiles: both lines through the square count.
+    singles = info.singles
+    xa, xd = checks_of[ACROSS], checks_of[DOWN]
+    seen: set[Square] = set()
+    for s in board:
+        for q in _NEIGHBOURS[s]:
+            if ranks[q] or q in seen:
+                continue
+            seen.add(q)
+            a = xa[q]
+            d = xd[q]
+            for f in singles:
+                x = 0
+                if a is not None:
+                    x = a[f]
+                    if x < 0:
+                        continue
+                if d is not None:
+                    y = d[f]
+                    if y < 0:
+                        continue
+                    x += y
+                append((_head(x, 1) + q * 28 + f, x, (q,), (f,)))
+    return out
+
+
+_NEIGHBOURS: list[tuple[Square, ...]] = [()] * (SIZE * SIZE)
+for _s in PLAYABLE:
+    _NEIGHBOURS[_s] = tuple(q for d in (ACROSS, DOWN) for side in _RAYS[d][_s] for q in side[:1])
+
+
+def to_play(squares: Sequence[Square], faces: Sequence[int]) -> Play:
+    """The :class:`Play` of a raw play."""
+    return Play(tuple(zip(squares, [FACE_TILE[f] for f in faces])))  # type: ignore[arg-type]
+
+
+class FastScoredPlay(ScoredPlay):
+    """A :class:`ScoredPlay` whose total is known at once; its :class:`Play` and its full
+    breakdown (by the rules' ``check_play``) are built only when asked for."""
+
+    __slots__ = ("_raw", "_context", "_play", "_score")
+
+    def __init__(self, raw: RawPlay, context: tuple[Mapping[Square, Tile], RuleSet]) -> None:
+        object.__setattr__(self, "_raw", raw)
+        object.__setattr__(self, "_context", context)
+
+    @property  # type: ignore[override]
+    def play(self) -> Play:
+        try:
+            return self._play
+        except AttributeError:
+            play = to_play(self._raw[2], self._raw[3])
+            object.__setattr__(self, "_play", play)
+            return play
+
+    @property  # type: ignore[override]
+    def score(self) -> PlayScore:
+        try:
+            return self._score
+        except AttributeError:
+            board, rules = self._context
+            score = check_play(board, self.play.placed, rules)
+            object.__setattr__(self, "_score", score)
+            return score
+
+    @property
+    def total(self) -> int:
+        return self._raw[1]
+
+    @property
+    def raw(self) -> RawPlay:
+        return self._raw
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ScoredPlay):
+            return self.play == other.play and self.total == other.total
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.play, self.total))
+
+    def __repr__(self) -> str:
+        return f"FastScoredPlay(play={self.play!r}, total={self.total})"
+
+
+def legal_plays(board: Mapping[Square, Tile], rack: Sequence[Tile],
+                rules: RuleSet = RuleSet()) -> list[ScoredPlay]:
+    """Every legal play with its score, each exactly once, best first (as the reference)."""
+    raw = generate(board, rack, rules)
+    raw.sort()
+    context = (dict(board), rules)
+    return [FastScoredPlay(r, context) for r in raw]
+
+
+def best_plays(board: Mapping[Square, Tile], rack: Sequence[Tile],
+               rules: RuleSet = RuleSet()) -> list[RawPlay]:
+    """Every legal play as raw ``(sort code, total, squares, faces)`` tuples, best first."""
+    raw = generate(board, rack, rules)
+    raw.sort()
+    return raw
+
+
+def face_tile(face: int) -> Tile:
+    tile = FACE_TILE[face]
+    assert tile is not None
+    return tile
+
+
+def face_index(tile: Tile) -> int:
+    return tile.rank * 2 + _COLOUR_INDEX[tile.colour]
+
+
+__all__ = ["FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_plays", "face_index",
+           "face_tile", "generate", "legal_plays", "rack_info", "to_play"]

@@ -1,0 +1,86 @@
+"""The fast generator returns exactly the reference generator's plays, scores and order."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kingscrib.kings import fastgen, movegen
+from kingscrib.kings.board import PLAYABLE
+from kingscrib.kings.game import Game
+from kingscrib.kings.moves import Pass
+from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import Tile, full_set, parse_tiles
+
+SETTINGS = settings(max_examples=20, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def same(board, rack, rules=RuleSet()) -> None:
+    ref = movegen.legal_plays(board, rack, rules)
+    fast = fastgen.legal_plays(board, rack, rules)
+    assert [(p.play, p.total) for p in fast] == [(p.play, p.total) for p in ref]
+
+
+def position_after(seed: int, turns: int) -> Game:
+    """A position reached by random legal play (the fast generator only picks the plays;
+    the game checks each one with the rules)."""
+    rng = random.Random(seed)
+    game = Game.new(2, seed=seed)
+    for _ in range(turns):
+        if game.is_over:
+            break
+        plays = fastgen.legal_plays(game.board, game.racks[game.turn], game.rules)
+        game.play(rng.choice(plays).play if plays else Pass())
+    return game
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), turns=st.integers(1, 40))
+def test_same_plays_in_game_positions(seed: int, turns: int) -> None:
+    game = position_after(seed, turns)
+    if not game.is_over:
+        same(game.board, game.racks[game.turn], game.rules)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), tiles=st.integers(1, 40), rack_size=st.integers(1, 5))
+def test_same_plays_on_scattered_boards(seed: int, tiles: int, rack_size: int) -> None:
+    """Tiles dropped anywhere (lines need not be valid hands): the rules still decide."""
+    rng = random.Random(seed)
+    pool = full_set()
+    rng.shuffle(pool)
+    squares = rng.sample(sorted(PLAYABLE), tiles)
+    board = {}
+    for s in squares:
+        t = pool.pop()
+        if t.is_six_nine and rng.random() < 0.5:
+            t = Tile(9, t.colour)
+        board[s] = t
+    rack = pool[:rack_size]
+    same(board, rack)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), reduced=st.booleans(), size=st.integers(1, 3))
+def test_same_first_plays(seed: int, reduced: bool, size: int) -> None:
+    rng = random.Random(seed)
+    rack = rng.sample(full_set(), size)
+    same({}, rack, RuleSet(reduced_first_bonus=reduced))
+
+
+def test_first_play_with_a_full_rack_and_flushes() -> None:
+    # 5 tiles of one colour score a flush and the five-tile bonus; both bonus rules.
+    for rules in (RuleSet(), RuleSet(reduced_first_bonus=True)):
+        same({}, parse_tiles("5L 5L 5L 5L TL"), rules)
+        same({}, parse_tiles("6D 6D 3D 3D"), rules)
+
+
+def test_breakdown_matches_the_rules() -> None:
+    game = position_after(11, 12)
+    fast = fastgen.legal_plays(game.board, game.racks[game.turn], game.rules)
+    for sp in fast[:30]:
+        assert sp.score.total == sp.total
+        assert sp.to_json()["score"] == sp.total
