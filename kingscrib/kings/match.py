@@ -1,6 +1,6 @@
 """A match of several Kings Cribbage games: totals carried, the Servant on the totals.
 
->>> m = Match(["Ann", "Bob"], games=2, seed=7)
+>>> m = Match(["Ann", "Bob"], games=2, rules=RuleSet(servant=True), seed=7)
 >>> game = m.new_game()
 >>> game.seed
 7
