@@ -7,9 +7,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from web_support import chromium, free_port, running_server
 
 from kingscrib.kings.record import check_record
-from web_support import chromium, free_port, running_server
 
 MY_TURN_OR_OVER = """() => document.querySelector('.turn-banner').classList.contains('mine')
                      || !document.getElementById('end').hidden"""

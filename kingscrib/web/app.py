@@ -46,6 +46,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
+        # Build the engine's hand table now rather than during someone's first move.
+        from kingscrib.kings.hands import hand_table
+
+        hand_table()
         hub = Hub(store, settings.computer_delay, settings.ai_threads, settings.allow_seed)
         app.state.hub = hub
         if settings.resume:
@@ -154,4 +158,4 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
     import uvicorn
 
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                ws_max_size=64 * 1024, proxy_headers=False)
+                ws_max_size=64 * 1024, ws_per_message_deflate=False, proxy_headers=False)

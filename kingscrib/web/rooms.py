@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import re
 import secrets
@@ -58,7 +59,7 @@ class Seat:
         return self.kind == COMPUTER or self.token_hash is not None
 
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[dict[str, Any] | str], Awaitable[None]]
 
 
 @dataclass(eq=False)
@@ -80,6 +81,8 @@ class Room:
     version: int = 0  # changes counted: turns, Joker calls, seats taken
     computer_task: asyncio.Task | None = None
     _public: tuple[int, dict[str, Any]] | None = None
+    _encoded: tuple[tuple, str] | None = None  # the public state as JSON text
+    _turns: dict[tuple[int, bool, bool], dict[str, Any]] = field(default_factory=dict)
     _hints: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
 
     def seat_of(self, token: str | None) -> int | None:
@@ -282,6 +285,7 @@ class Hub:
                                 turn_to_json(turn), game.is_over)
         except Exception:
             game.undo()
+            room._turns.clear()
             log.exception("could not store a turn of %s", room.id)
             raise WebError(503, "the move could not be saved; nothing changed, try again") from None
         room.version += 1
@@ -307,6 +311,7 @@ class Hub:
             await self._db_call(self.store.replace_turn, room.id, n, turn_to_json(game.history[n]))
         except Exception:
             game.undo()
+            room._turns.clear()
             raise WebError(503, "the Joker call could not be saved; nothing changed") from None
         room.version += 1
 
@@ -380,27 +385,62 @@ class Hub:
 
     # ----- what each seat sees -------------------------------------------------
     async def broadcast(self, room: Room) -> None:
+        """Push the game to every listener: the public part is encoded once per change."""
         for listener in list(room.listeners):
             try:
-                await listener.send({"type": "state", "state": self.state(room, listener.seat)})
+                await listener.send(self.state_message(room, listener.seat))
             except Exception:
                 room.listeners.discard(listener)
 
-    def state(self, room: Room, seat: int | None) -> dict[str, Any]:
+    def state_message(self, room: Room, seat: int | None) -> str:
+        """``{"type": "state", "state": ...}`` as JSON text for ``seat``."""
+        game = room.game
+        if seat is not None and game.joker_open() and game.history[-1].player == seat:
+            return json.dumps({"type": "state", "state": self.state(room, seat)},
+                              separators=(",", ":"))
+        online = tuple(self._online(room))
+        key = (room.version, online)
+        if room._encoded is None or room._encoded[0] != key:
+            data = self._public_of(room)
+            data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], online)]
+            room._encoded = (key, json.dumps(data, separators=(",", ":"))[:-1])
+        text = room._encoded[1]
+        if seat is None:
+            extra = ',"you":null'
+        else:
+            extra = json.dumps(self._private(room, seat), separators=(",", ":"))
+            extra = f',"you":{seat},' + extra[1:-1]
+        return '{"type":"state","state":' + text + extra + "}}"
+
+    def _public_of(self, room: Room) -> dict[str, Any]:
         if room._public is None or room._public[0] != room.version:
             room._public = (room.version, public_state(room))
-        data = dict(room._public[1])
-        online = [0] * len(room.seats)
+        return dict(room._public[1])
+
+    @staticmethod
+    def _online(room: Room) -> list[bool]:
+        online = [False] * len(room.seats)
         for listener in room.listeners:
             if listener.seat is not None:
-                online[listener.seat] += 1
-        data["seats"] = [dict(s, online=online[s["seat"]] > 0) for s in data["seats"]]
+                online[listener.seat] = True
+        return online
+
+    @staticmethod
+    def _private(room: Room, seat: int) -> dict[str, Any]:
+        game = room.game
+        return {"rack": [str(t) for t in game.racks[seat]],
+                "can_exchange": 0 if game.is_over else
+                min(len(game.bag_of(seat)), len(game.racks[seat]))}
+
+    def state(self, room: Room, seat: int | None) -> dict[str, Any]:
+        """The game as ``seat`` may see it (None: a spectator)."""
+        data = self._public_of(room)
+        online = self._online(room)
+        data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], online)]
         data["you"] = seat
         if seat is not None:
             game = room.game
-            data["rack"] = [str(t) for t in game.racks[seat]]
-            data["can_exchange"] = min(len(game.bag_of(seat)), len(game.racks[seat])) \
-                if not game.is_over else 0
+            data.update(self._private(room, seat))
             if game.joker_open() and data["history"] and game.history[-1].player == seat:
                 data["history"] = list(data["history"])
                 data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
@@ -448,6 +488,10 @@ def _turn_json(room: Room, index: int, hide: bool) -> dict[str, Any]:
     """A turn as anyone may see it: an exchange shows only how many tiles; under the joker
     rule a play's true value stays hidden while a Joker may still be called on it."""
     t = room.game.history[index]
+    key = (index, hide, t.joker is not None)
+    cached = room._turns.get(key)
+    if cached is not None:
+        return cached
     data: dict[str, Any] = {"n": index + 1, "seat": t.player, "action": t.action}
     if t.action == "play":
         data["tiles"] = {square_name(s): str(x) for s, x in sorted(t.tiles.items())}
@@ -464,6 +508,7 @@ def _turn_json(room: Room, index: int, hide: bool) -> dict[str, Any]:
         data["joker"] = dict(t.joker)
     if t.servant is not None:
         data["servant"] = t.servant
+    room._turns[key] = data
     return data
 
 

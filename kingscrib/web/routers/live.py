@@ -35,9 +35,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.send_json({"type": "error", "error": e.message, "status": e.status})
         await websocket.close(code=4404)
         return
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: dict[str, Any] | str) -> None:
         if queue.qsize() > QUEUE_LIMIT:
             raise ConnectionError("client too slow")
         queue.put_nowait(message)
@@ -47,7 +47,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             message = await queue.get()
             if message is None:
                 return
-            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+            if not isinstance(message, str):
+                message = json.dumps(message, separators=(",", ":"))
+            await websocket.send_text(message)
 
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     listener: Listener | None = None

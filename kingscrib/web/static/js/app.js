@@ -360,7 +360,7 @@ function renderScores(seatName) {
     const dot = document.createElement("span");
     dot.className = `dot${seat.kind === "computer" || seat.online ? " on" : ""}`;
     who.append(dot, seatName(seat.seat));
-    if (seat.kind === "computer") who.append(` · ${seat.level}`);
+    if (seat.kind === "computer" && !seatName(seat.seat).includes(seat.level)) who.append(` · ${seat.level}`);
     if (seat.seat === state.you) who.append(badge("you"));
     if (state.servant === seat.seat) who.append(badge("Servant"));
     const score = document.createElement("td");
