@@ -415,7 +415,9 @@ def ref_replay(record: dict, has_play: Callable[[dict, list], bool] | None = Non
         return bags[seat] if rules["solitaire"] else bags[0]
 
     def bag_size(seat: int) -> int:
-        return sum(bag_of(seat).values())
+        # Seats that never move in the record keep 5 unknown tiles from their bag.
+        unknown = sum(5 for s in range(n) if racks[s] is None and bag_of(s) is bag_of(seat))
+        return sum(bag_of(seat).values()) - unknown
 
     def take(seat: int, tiles: Iterable[object], what: str) -> None:
         bag = bag_of(seat)
@@ -458,7 +460,7 @@ def ref_replay(record: dict, has_play: Callable[[dict, list], bool] | None = Non
         where = f"turn {i + 1}"
         if end is not None:
             raise ReplayError(f"{where}: the game was over ({end})")
-        if t["player"] != seat:
+        if type(t["player"]) is not int or t["player"] != seat:
             raise ReplayError(f"{where}: it is seat {seat}'s turn")
         rack_tiles = [parse_tile(x) for x in t["rack"]]
         rack = racks[seat]
@@ -534,7 +536,7 @@ def ref_replay(record: dict, has_play: Callable[[dict, list], bool] | None = Non
                 raise ReplayError(f"{where}: a Joker call after no play")
         else:
             raise ReplayError(f"{where}: unknown action {action!r}")
-        total_in_bags = sum(sum(b.values()) for b in bags)
+        total_in_bags = sum(bag_size(s) for s in range(len(bags)))
         if end is None and total_in_bags == 0 and passes >= n:
             end = "blocked"
         if end is None and total_in_bags > 0 and scoreless >= 3 * n:
@@ -549,8 +551,7 @@ def ref_replay(record: dict, has_play: Callable[[dict, list], bool] | None = Non
         seat = (seat + 1) % n
     # Every tile accounted for.
     on_racks = sum(sum(r.values()) for r in racks if r is not None)
-    if len(board) + on_racks + sum(sum(b.values()) for b in bags) != 104 - sum(
-            5 for r in racks if r is None):
+    if len(board) + on_racks + sum(sum(b.values()) for b in bags) != 104:
         raise ReplayError("tiles lost or made")
     penalties = [sum(card_points(r) * c for (r, _), c in rack.items()) if rack else 0
                  for rack in racks]

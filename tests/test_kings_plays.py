@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kings_reference import full_bag, play_key, ref_check, ref_hand, ref_legal_plays
 
+from kingscrib.kings import fastgen, movegen
 from kingscrib.kings.board import parse_square, square_name
 from kingscrib.kings.game import Game
-from kingscrib.kings.movegen import legal_plays
 from kingscrib.kings.moves import Pass, Play
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.rules import RuleSet
@@ -31,9 +31,14 @@ def B(**squares: str) -> dict[int, Tile]:
     return {parse_square(k): Tile.parse(v) for k, v in squares.items()}
 
 
-def engine_set(board, rack, rules=RuleSet()) -> dict:
+# Both generators of the engine: movegen (Position.legal_moves) and fastgen (Game).
+GENERATORS = {"movegen": movegen.legal_plays, "fastgen": fastgen.legal_plays}
+legal_plays = movegen.legal_plays
+
+
+def engine_set(board, rack, rules=RuleSet(), generate=movegen.legal_plays) -> dict:
     """The engine's legal plays as {play key: score}; each play must come once."""
-    plays = legal_plays(board, rack, rules)
+    plays = generate(board, rack, rules)
     found = {}
     for sp in plays:
         key = play_key(sp.play.placed)
@@ -44,8 +49,12 @@ def engine_set(board, rack, rules=RuleSet()) -> dict:
 
 
 def assert_same_plays(board, rack, rules=RuleSet()):
-    mine = engine_set(board, rack, rules)
     ref = ref_legal_plays(board, rack, Tile, rules.reduced_first_bonus)
+    for name, generate in GENERATORS.items():
+        _same(board, rack, engine_set(board, rack, rules, generate), ref, name)
+
+
+def _same(board, rack, mine, ref, name):
     missing = {k: v for k, v in ref.items() if k not in mine}
     extra = {k: v for k, v in mine.items() if k not in ref}
     wrong = {k: (mine[k], ref[k]) for k in mine.keys() & ref.keys() if mine[k] != ref[k]}
@@ -54,9 +63,8 @@ def assert_same_plays(board, rack, rules=RuleSet()):
         return [(sorted((square_name(s), r, c) for s, r, c in k), v) for k, v in list(d.items())[:5]]
 
     assert not missing and not extra and not wrong, (
-        f"board {({square_name(s): str(t) for s, t in board.items()})} rack {rack}:"
+        f"{name}: board {({square_name(s): str(t) for s, t in board.items()})} rack {rack}:"
         f" missing {show(missing)} extra {show(extra)} wrong {show(wrong)}")
-    return mine
 
 
 def assert_scores(board, placed, total, rack=None, rules=RuleSet()):
@@ -66,8 +74,9 @@ def assert_scores(board, placed, total, rack=None, rules=RuleSet()):
     assert ref_check(board, placed, rules.reduced_first_bonus) == total
     if rack is None:
         rack = [t.held() for t in placed.values()]
-    plays = {sp.play: sp.total for sp in legal_plays(board, rack, rules)}
-    assert plays.get(Play.of(placed)) == total
+    for generate in GENERATORS.values():
+        plays = {sp.play: sp.total for sp in generate(board, rack, rules)}
+        assert plays.get(Play.of(placed)) == total
     return score
 
 
@@ -270,8 +279,9 @@ def test_first_plays_match_reference(rack):
 
 def test_first_plays_with_five_tiles_are_legal_and_scored_right():
     rack = parse_tiles("5L 5D 5L JD 5D")
-    for rules in (RuleSet(), REDUCED):
-        plays = legal_plays({}, rack, rules)
+    for rules, generate in ((RuleSet(), movegen.legal_plays), (REDUCED, movegen.legal_plays),
+                            (RuleSet(), fastgen.legal_plays), (REDUCED, fastgen.legal_plays)):
+        plays = generate({}, rack, rules)
         assert plays
         for sp in plays:
             assert ref_check({}, sp.play.placed, rules.reduced_first_bonus) == sp.total

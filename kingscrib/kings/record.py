@@ -177,14 +177,16 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
         game.racks[seat] = list(rack)
     if turns:
         first = turns[0].get("player")
-        if not isinstance(first, int) or not 0 <= first < game.players:
+        if not _is_seat(first, game.players):
             raise RecordError(f"player must be a seat from 0 to {game.players - 1}", 0)
+        if "first_draws" in record:
+            _check_first_draws(record["first_draws"], rules, game.players, first)
         game.turn = game.first_player = first
     game._undo.clear()
     for i, t in enumerate(turns):
         if game.is_over:
             raise RecordError(f"the game was already over ({game.end.reason})", i)
-        if t.get("player") != game.turn:
+        if t.get("player") != game.turn or isinstance(t.get("player"), bool):
             raise RecordError(f"it is seat {game.turn}'s turn, not {t.get('player')!r}'s", i)
         rack = _tile_list(t.get("rack"), "rack", i)
         if not _same_tiles(rack, game.racks[game.turn]):
@@ -210,11 +212,43 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
                               f" ({turn.detail.describe()})", i)
         if "joker" in t:
             _check_joker(game, t["joker"], i)
-        if rules.servant and "servant" in t and t["servant"] != game.history[-1].servant:
+        if rules.servant and "servant" in t and (
+                t["servant"] != game.history[-1].servant or isinstance(t["servant"], bool)):
             raise RecordError(f"the Servant is seat {game.history[-1].servant},"
                               f" not {t['servant']!r}", i)
         yield i, game.history[-1], game
     _check_end(game, record.get("end"), len(turns))
+
+
+def _is_seat(value: Any, players: int) -> bool:
+    """A seat number (JSON true/false are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+
+def _check_first_draws(draws: Any, rules: RuleSet, players: int, first: int) -> None:
+    """The draws for the first turn, when recorded: the lowest draw plays first
+    (a 6/9 counts 6), players who tie for lowest draw again."""
+    if not isinstance(draws, list) or not all(isinstance(d, dict) for d in draws):
+        raise RecordError("first_draws must be a list of objects of seats to tiles")
+    contenders = list(range(players))
+    for draw in draws:
+        if len(contenders) < 2:
+            raise RecordError("first_draws: a draw again without a tie")
+        if sorted(draw) != sorted(str(s) for s in contenders):
+            raise RecordError(f"first_draws: seats {contenders} draw, not {sorted(draw)}")
+        try:
+            tiles = {int(s): Tile.parse(t).held() for s, t in draw.items()}
+        except (ValueError, TypeError) as e:
+            raise RecordError(f"first_draws: {e}") from None
+        if rules.solitaire and any(t.colour != "LD"[s] for s, t in tiles.items()):
+            raise RecordError("first_draws: under the solitaire rule each seat draws its colour")
+        low = min(t.rank for t in tiles.values())
+        contenders = [s for s in contenders if tiles[s].rank == low]
+    if len(contenders) != 1:
+        raise RecordError("first_draws: the draw for the first turn ends in a tie")
+    if contenders[0] != first:
+        raise RecordError(f"first_draws: seat {contenders[0]} drew lowest and plays first,"
+                          f" not seat {first}")
 
 
 def _take_from_bag(game: Game, seat: int, tiles: Sequence[Tile], what: str,
@@ -229,7 +263,7 @@ def _take_from_bag(game: Game, seat: int, tiles: Sequence[Tile], what: str,
 
 
 def _check_joker(game: Game, joker: Any, index: int) -> None:
-    if not isinstance(joker, dict) or not isinstance(joker.get("caller"), int):
+    if not isinstance(joker, dict) or not _is_seat(joker.get("caller"), game.players):
         raise RecordError('joker must be {"caller": seat, "points": n}', index)
     try:
         points = game.call_joker(joker["caller"])
