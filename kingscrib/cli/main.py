@@ -22,6 +22,10 @@ def _register() -> None:
 
     for command in kings_commands.COMMANDS:
         cli.add_command(command)
+    from kingscrib.cli import ai_commands
+
+    for command in ai_commands.COMMANDS:
+        cli.add_command(command)
     from kingscrib.cli.classic import classic
 
     cli.add_command(classic)

@@ -73,6 +73,8 @@ TABLE: dict[int, int] = _build_table()
 
 # Lanes: the maximal stretches of playable squares along each direction.
 _LANES = {d: [tuple(lane) for lane in lines(d)] for d in (ACROSS, DOWN)}
+_CENTRE_LANE = tuple(range((SIZE // 2) * SIZE, (SIZE // 2 + 1) * SIZE))  # the centre row
+_CENTRED = [((SIZE - n) // 2, (SIZE - n) // 2 + n - 1) for n in range(2, MAX_HAND + 1)]
 
 
 def _rays() -> dict[str, list[tuple[tuple[Square, ...], tuple[Square, ...]]]]:
@@ -239,11 +241,13 @@ RawPlay = tuple[int, int, tuple[Square, ...], tuple[int, ...]]
 
 
 def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
-             rules: RuleSet = RuleSet()) -> list[RawPlay]:
+             rules: RuleSet = RuleSet(), one_span: bool = False) -> list[RawPlay]:
     """Every legal play as ``(sort code, total, squares, faces)`` (faces as indexes),
     unsorted; ``sorted()`` puts them best first, in the reference order.
 
-    ``squares`` are increasing; ``faces[i]`` goes on ``squares[i]``.
+    ``squares`` are increasing; ``faces[i]`` goes on ``squares[i]``. With ``one_span``,
+    a first play (empty board) is laid only once per tile sequence, across the centre
+    row and centred: where it goes changes neither its score nor what it leaves.
     """
     info = rack_info(_held_key(rack))
     nrack = len(rack)
@@ -271,9 +275,12 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
     first_bonus = BONUS if first else 0
     five_bonus = 0 if first and rules.reduced_first_bonus else BONUS
 
+    lanes = _LANES
+    if first and one_span:
+        lanes = {ACROSS: [_CENTRE_LANE], DOWN: []}
     for direction, cross_dir in ((ACROSS, DOWN), (DOWN, ACROSS)):
         xc = checks_of[cross_dir]
-        for lane in _LANES[direction]:
+        for lane in lanes[direction]:
             n = len(lane)
             occ = [ranks[q] for q in lane]
             # prefix counts of occupied squares and of squares that make a window touch
@@ -285,7 +292,8 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
                 pr[k + 1] = pr[k] + (1 if occ[k] or xc[q] is not None else 0)
             if not first and not pr[n]:
                 continue
-            for i, j in _WINDOWS[n]:
+            windows = _CENTRED if first and one_span else _WINDOWS[n]
+            for i, j in windows:
                 if (i and occ[i - 1]) or (j + 1 < n and occ[j + 1]):
                     continue
                 if not first and pr[j + 1] == pr[i]:

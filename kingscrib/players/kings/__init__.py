@@ -15,7 +15,14 @@ from kingscrib.players.kings.simple import GreedyPlayer, RandomPlayer
 PLAYERS: dict[str, Callable[[int | None], KingsPlayer]] = {
     "random": lambda seed: RandomPlayer(seed),
     "greedy": lambda seed: GreedyPlayer(),
+    "equity": lambda seed: _equity(),
 }
+
+
+def _equity() -> KingsPlayer:
+    from kingscrib.players.kings.equity import EquityPlayer
+
+    return EquityPlayer()
 
 
 def make_player(name: str, seed: int | None = None) -> KingsPlayer:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from kingscrib.kings.fastgen import generate, legal_plays, to_play
 from kingscrib.kings.game import PlayerView
-from kingscrib.kings.movegen import legal_plays
 from kingscrib.kings.moves import Action, Exchange, Pass
 from kingscrib.players.kings.base import ComputerPlayer
 
@@ -41,9 +41,10 @@ class GreedyPlayer(ComputerPlayer):
 
     def choose(self, view: PlayerView) -> Action:
         p = view.position
-        plays = legal_plays(p.board, p.rack, p.rules)
-        if plays:
-            return plays[0].play
+        raw = generate(p.board, p.rack, p.rules, one_span=True)
+        if raw:
+            best = min(raw)  # the first in the reference order (an opening goes in the centre)
+            return to_play(best[2], best[3])
         return fallback(view)
 
 

@@ -1,0 +1,150 @@
+"""Kings Cribbage move generation and self-play speed: medians and ratios.
+
+    python benchmarks/kings_speed.py            # full run
+    python benchmarks/kings_speed.py --quick    # a smaller sample
+
+Measures, on one core:
+- all legal plays of mid-game positions (turns 10-30 of greedy self-play games) with the
+  fast generator (cold: its caches cleared before every call; warm: a second call), the
+  reference generator, and a brute-force generator (every ordered choice of rack tiles
+  and faces laid from every square in both directions, each checked by the rules);
+- the first play on an empty board (rack 5 5 5 J T: 40,542 plays);
+- greedy-vs-greedy self-play, full games per second.
+Both wall-clock and CPU (process) time are shown; CPU time is the fairer figure on a
+shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from itertools import permutations, product
+
+from kingscrib.kings import fastgen, movegen
+from kingscrib.kings.board import ACROSS, DIRECTIONS, PLAYABLE, step
+from kingscrib.kings.game import Game
+from kingscrib.kings.moves import Play
+from kingscrib.kings.play import check_play
+from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import parse_tiles
+from kingscrib.players.kings import make_player
+from kingscrib.players.kings.driver import play_game
+
+
+def brute_force(board, rack, rules=None):
+    """Every legal play by trying every placement: the obviously-correct slow way."""
+    rules = rules or RuleSet()
+    held = [t.held() for t in rack]
+    found = {}
+    for k in range(1, len(held) + 1):
+        orders = set(permutations(held, k))
+        faced = {f for o in orders for f in product(*[t.faces() for t in o])}
+        for start in sorted(PLAYABLE):
+            if start in board:
+                continue
+            for d in DIRECTIONS:
+                if k == 1 and d != ACROSS:
+                    continue
+                squares, s = [], start
+                while s is not None and len(squares) < k:
+                    if s not in board:
+                        squares.append(s)
+                    s = step(s, d)
+                if len(squares) < k:
+                    continue
+                for faces in faced:
+                    placed = dict(zip(squares, faces))
+                    try:
+                        score = check_play(board, placed, rules)
+                    except ValueError:
+                        continue
+                    found[Play.of(placed)] = score.total
+    return found
+
+
+def positions(games: int) -> list[tuple[dict, list]]:
+    out = []
+    for seed in range(games):
+        game = Game.new(2, seed=1000 + seed)
+        players = [make_player("greedy"), make_player("greedy")]
+        while not game.is_over:
+            if 10 <= len(game.history) <= 30:
+                out.append((dict(game.board), list(game.racks[game.turn])))
+            view = game.view()
+            game.play(players[game.turn].choose(view))
+    return out
+
+
+def clock(fn, *args):
+    w, c = time.perf_counter(), time.process_time()
+    result = fn(*args)
+    return time.perf_counter() - w, time.process_time() - c, result
+
+
+def clear_caches() -> None:
+    fastgen.rack_info.cache_clear()
+    fastgen.orders_of.cache_clear()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--games", type=int, default=None, help="self-play games to time")
+    args = ap.parse_args()
+    pos_games = 3 if args.quick else 8
+    brute_n = 3 if args.quick else 8
+    selfplay = args.games or (10 if args.quick else 60)
+
+    pos = positions(pos_games)
+    print(f"mid-game positions: {len(pos)} (turns 10-30 of {pos_games} greedy games)")
+    cold_w, cold_c, warm_w, warm_c, ref_c, counts = [], [], [], [], [], []
+    for board, rack in pos:
+        clear_caches()
+        w, c, plays = clock(fastgen.legal_plays, board, rack)
+        cold_w.append(w)
+        cold_c.append(c)
+        w, c, _ = clock(fastgen.legal_plays, board, rack)
+        warm_w.append(w)
+        warm_c.append(c)
+        counts.append(len(plays))
+    for board, rack in pos[:: max(1, len(pos) // 12)]:
+        ref_c.append(clock(movegen.legal_plays, board, rack)[1])
+    ms = 1000.0
+    print(f"  plays per position, median: {statistics.median(counts):.0f}")
+    print(f"  fastgen cold  median {statistics.median(cold_c) * ms:7.2f} ms CPU"
+          f" ({statistics.median(cold_w) * ms:.2f} ms wall)")
+    print(f"  fastgen warm  median {statistics.median(warm_c) * ms:7.2f} ms CPU"
+          f" ({statistics.median(warm_w) * ms:.2f} ms wall)")
+    print(f"  reference     median {statistics.median(ref_c) * ms:7.2f} ms CPU"
+          f" ({len(ref_c)} positions)")
+
+    ratios = []
+    for board, rack in pos[:: max(1, len(pos) // brute_n)][:brute_n]:
+        _, slow, found = clock(brute_force, board, rack)
+        clear_caches()
+        _, fast, plays = clock(fastgen.legal_plays, board, rack)
+        assert found == {p.play: p.total for p in plays}, "brute force disagrees"
+        ratios.append(slow / fast)
+    print(f"  brute force / fastgen (cold), median over {len(ratios)} positions:"
+          f" {statistics.median(ratios):.0f}x")
+
+    rack = parse_tiles("5L 5D 5L JD TL")
+    clear_caches()
+    w, c, plays = clock(fastgen.legal_plays, {}, rack)
+    _, c1, seqs = clock(fastgen.generate, {}, rack, RuleSet(), True)
+    print(f"first play, rack 5 5 5 J T: {len(plays)} plays, all listed in {c * ms:.0f} ms CPU;"
+          f" one per tile sequence ({len(seqs)}, what the players use) in {c1 * ms:.1f} ms CPU")
+
+    w0, c0 = time.perf_counter(), time.process_time()
+    turns = 0
+    for seed in range(selfplay):
+        g = play_game([make_player("greedy"), make_player("greedy")], seed=seed)
+        turns += len(g.history)
+    w, c = time.perf_counter() - w0, time.process_time() - c0
+    print(f"greedy v greedy self-play: {selfplay} games, {turns / selfplay:.1f} turns a game:"
+          f" {selfplay / c:.1f} games/s CPU ({selfplay / w:.1f} games/s wall)")
+
+
+if __name__ == "__main__":
+    main()

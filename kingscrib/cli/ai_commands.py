@@ -1,0 +1,81 @@
+"""Computer-player sub-commands of ``kingscrib``: tournament, train-leaves, analyze."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+COMMANDS: list[click.Command] = []
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=Console(stderr=True), disable=not enabled,
+                    transient=False)
+
+
+def _check_player(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from kingscrib.players.kings import PLAYERS
+
+    if value not in PLAYERS:
+        raise click.BadParameter(f"unknown player {value!r}; choose from {', '.join(PLAYERS)}")
+    return value
+
+
+@click.command()
+@click.option("--a", "a", required=True, callback=_check_player, help="First player (PLAYERS).")
+@click.option("--b", "b", required=True, callback=_check_player, help="Second player.")
+@click.option("--pairs", type=click.IntRange(1), default=100, show_default=True,
+              help="Mirrored pairs of games (same seed, seats swapped).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="Seats per game; A and B alternate seats.")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Processes (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def tournament(a: str, b: str, pairs: int, seed: int, players: int, workers: int | None,
+               as_json: bool) -> None:
+    """Play mirrored pairs of Kings Cribbage games between two computer players."""
+    from kingscrib.players.kings.tournament import tournament as run
+
+    with _progress(sys.stderr.isatty()) as progress:
+        result = run(a, b, pairs, seed, players, workers, progress=progress)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    lo, hi = result["ci95"]
+    click.echo(f"{a} v {b}: {result['games']} games ({pairs} mirrored pairs, seed {seed})")
+    click.echo(f"  {a} wins {result['a_wins']}, {b} wins {result['b_wins']},"
+               f" draws {result['draws']}")
+    click.echo(f"  {a} win rate {result['a_win_rate']:.1%} (95% CI {lo:.1%} - {hi:.1%}),"
+               f" mean spread {result['mean_spread']:+}")
+    click.echo(f"  first player wins {result['first_player_win_rate']:.1%}")
+
+
+@click.command("train-leaves")
+@click.option("--games", type=click.IntRange(10), default=2000, show_default=True,
+              help="Self-play games per round.")
+@click.option("--rounds", type=click.IntRange(1), default=2, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(1), default=None)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the table (default: the one shipped in the package).")
+def train_leaves(games: int, rounds: int, seed: int, workers: int | None,
+                 out: Path | None) -> None:
+    """Learn the equity player's leave values by self-play (reproducible from the seed)."""
+    from kingscrib.players.kings.leaves import shipped_path, train
+
+    with _progress(sys.stderr.isatty()) as progress:
+        table = train(games, seed, rounds, workers, progress)
+    path = out or shipped_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(table.to_json(), indent=1) + "\n")
+    click.echo(f"wrote {path} ({table.meta['samples_last_round']} samples in the last round)")
+
+
+COMMANDS += [tournament, train_leaves]

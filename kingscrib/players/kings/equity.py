@@ -1,0 +1,146 @@
+"""The static-equity player: score now plus the value of the tiles kept.
+
+Every legal play is valued at its score plus the learned value of its leave (see
+:mod:`kingscrib.players.kings.leaves`); every exchange at the value of the tiles it
+keeps. Once the bag is empty the leave is worth minus its penalty instead, and going
+out is worth the tiles the others are left holding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from kingscrib.kings.fastgen import RawPlay, generate, to_play
+from kingscrib.kings.game import PlayerView
+from kingscrib.kings.moves import Action, Exchange, Pass
+from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK
+from kingscrib.kings.tiles import NINE, SIX, Tile
+from kingscrib.players.kings.base import ComputerPlayer
+from kingscrib.players.kings.leaves import LeaveTable, shipped
+
+GOING_OUT_BONUS = 5.0  # besides the others' penalties: they lose their last turn
+
+
+def _penalty(rank: int) -> int:
+    rank = SIX if rank == NINE else rank
+    return rank if rank < 10 else 10
+
+
+class Candidate:
+    """One option of a turn with its static equity."""
+
+    __slots__ = ("action", "equity", "score", "leave", "raw", "order")
+
+    def __init__(self, action: Action, equity: float, score: int, leave: tuple, raw: RawPlay | None,
+                 order: int) -> None:
+        self.action = action
+        self.equity = equity
+        self.score = score
+        self.leave = leave  # sorted (held rank, colour) pairs kept
+        self.raw = raw
+        self.order = order  # tie-break: reference order for plays, then exchanges
+
+    @property
+    def leave_value(self) -> float:
+        return self.equity - self.score
+
+
+def rack_key(rack: Sequence[Tile]) -> tuple[tuple[int, str], ...]:
+    return tuple(sorted((t.held().rank, t.colour) for t in rack))
+
+
+def leave_of(rack: tuple[tuple[int, str], ...], faces: Sequence[int]) -> tuple:
+    """What stays on ``rack`` once the faces (fastgen indexes) are played."""
+    left = list(rack)
+    for f in faces:
+        r = f >> 1
+        left.remove((SIX if r == NINE else r, "D" if f & 1 == 0 else "L"))
+    return tuple(left)
+
+
+def opponents_penalty(view: PlayerView) -> int:
+    """The points the others would lose if the game ended now. With an empty bag, the unseen
+    tiles are exactly the other racks."""
+    return sum(_penalty(t.rank) * n for t, n in view.unseen.items())
+
+
+def candidates(view: PlayerView, table: LeaveTable, with_exchanges: bool = True,
+               raw: list[RawPlay] | None = None) -> list[Candidate]:
+    """Every play (and, when allowed, every exchange) with its static equity, best first."""
+    p = view.position
+    bag = p.bag or 0
+    rk = rack_key(p.rack)
+    if raw is None:
+        raw = generate(p.board, p.rack, p.rules, one_span=True)
+    raw.sort()
+    out: list[Candidate] = []
+    endgame = bag == 0
+    out_bonus = opponents_penalty(view) + GOING_OUT_BONUS if endgame else 0.0
+    cache: dict[tuple, float] = {}
+    value = table.value_key
+    for i, r in enumerate(raw):
+        faces = r[3]
+        lk = tuple(sorted(faces))
+        lv = cache.get(lk)
+        leave = leave_of(rk, faces)
+        if lv is None:
+            if endgame:
+                lv = out_bonus if not leave else -float(sum(_penalty(x) for x, _ in leave))
+            else:
+                lv = value(leave)
+                if bag < len(faces):
+                    lv *= bag / len(faces)  # the bag cannot refill the rack: the leave matters less
+            cache[lk] = lv
+        out.append(Candidate(None, r[1] + lv, r[1], leave, r, i))  # type: ignore[arg-type]
+    allowed = with_exchanges and not (p.rules.exchange == EXCHANGE_WHEN_STUCK and raw)
+    if allowed and bag > 0:
+        seen: set[tuple] = set()
+        held = [(t.held().rank, t.colour) for t in p.rack]
+        n = len(held)
+        for size in range(1, n + 1):
+            if size > bag:
+                break
+            for idx in combinations(range(n), size):
+                keep = tuple(sorted(held[i] for i in range(n) if i not in idx))
+                if keep in seen:
+                    continue
+                seen.add(keep)
+                returned = [Tile(*held[i]) for i in idx]
+                out.append(Candidate(Exchange.of(returned), value(keep), 0, keep, None,
+                                     len(raw) + len(seen)))
+    out.sort(key=lambda c: (-c.equity, c.order))
+    return out
+
+
+def materialise(c: Candidate) -> Action:
+    if c.action is None:
+        assert c.raw is not None
+        c.action = to_play(c.raw[2], c.raw[3])
+    return c.action
+
+
+class EquityPlayer(ComputerPlayer):
+    """Plays the option with the best score plus leave value (static equity)."""
+
+    name = "equity"
+
+    def __init__(self, table: LeaveTable | None = None) -> None:
+        self.table = table or shipped()
+
+    def choose(self, view: PlayerView) -> Action:
+        options = candidates(view, self.table)
+        if not options:
+            return Pass()
+        best = options[0]
+        if view.position.bag == 0 and best.raw is not None and best.equity < _pass_equity(view):
+            return Pass()
+        return materialise(best)
+
+
+def _pass_equity(view: PlayerView) -> float:
+    """Passing with an empty bag keeps the whole rack: worth minus its penalty."""
+    return -float(sum(_penalty(t.rank) for t in view.position.rack))
+
+
+__all__ = ["Candidate", "EquityPlayer", "candidates", "leave_of", "materialise", "rack_key"]
