@@ -347,3 +347,35 @@ def test_a_crowded_board_with_many_sixes_and_nines():
     board = B(F6="6L", G6="9D", F7="9L", G7="6D", H7="6L", E9="5L", E10="TL")
     # board hands: 69 across, 96 down, 966 across (F7..H7): 9+6 twice, 66 pair
     assert_same_plays(board, parse_tiles("6L 6D 9L 5D"))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.randoms(use_true_random=False), st.integers(1, 5),
+       st.booleans(), st.booleans())
+def test_check_play_agrees_with_reference_on_any_placement(index, rnd, size, across, near):
+    """Arbitrary placements, mostly illegal: legal exactly when the reference says so,
+    with the same score; an illegal one raises IllegalPlay with a message."""
+    pool = position_pool()
+    board = pool[index % len(pool)] if index % 7 else {}
+    squares = [r * 13 + c for r in range(13) for c in range(13) if not (r < 2 and c < 3)]
+    if near and board:
+        anchor = rnd.choice(sorted(board))
+    else:
+        anchor = rnd.choice(squares)
+    step = 1 if across else 13
+    start = anchor - step * rnd.randint(0, size)
+    line = [start + step * i for i in range(size + rnd.randint(0, 2))]
+    line = [s for s in line if s in squares and s not in board]
+    if rnd.random() < 0.2 and line:
+        line[-1] = rnd.choice(squares)  # likely off the line
+    faces = [Tile(rnd.randint(1, 13), rnd.choice("LD")) for _ in line]
+    placed = dict(zip(line, faces))
+    if not placed:
+        return
+    expected = ref_check(board, placed)
+    try:
+        got = check_play(board, placed).total
+    except IllegalPlay as err:
+        assert str(err)
+        got = None
+    assert got == expected, (placed, board)
