@@ -8,7 +8,7 @@ applied to it::
     >>> game.phase
     'discard'
     >>> while game.phase != "over":
-    ...     game.apply(game.legal_actions()[0])
+    ...     events = game.apply(game.legal_actions()[0])
     >>> max(game.scores)
     121
 
