@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
@@ -27,6 +27,28 @@ RANKS = range(1, 14)
 
 
 _COMB = [[comb(n, k) for k in range(5)] for n in range(5)]
+
+
+@lru_cache(maxsize=64)
+def _fill_weights(counts: tuple[int, ...], k: int) -> list[tuple[tuple[int, ...], int]]:
+    """Each multiset of ``k`` ranks (the crib's unseen cards and the starter) and the
+    number of (starter, crib cards) deals giving it, from ``counts`` unseen per rank.
+
+    The rank score does not care which of the ``k`` cards is the starter, so a set
+    of ``k`` cards stands for ``k`` deals.
+    """
+    out = []
+    for fill, items in _fills(k):
+        ways = k
+        for r, m in items:
+            have = counts[r]
+            if have < m:
+                ways = 0
+                break
+            ways *= _COMB[have][m]
+        if ways:
+            out.append((fill, ways))
+    return out
 
 
 @cache
@@ -108,24 +130,9 @@ def expected_crib(known_crib: Sequence[Card], unseen: Sequence[Card]) -> float:
     known_ranks = tuple(c.rank for c in known_crib)
     total_weight = 0
     total_points = 0
-    fills = _fills(u)
-    for s in RANKS:
-        cs = counts[s]
-        if not cs:
-            continue
-        counts[s] -= 1
-        for fill, items in fills:
-            ways = cs
-            for r, m in items:
-                have = counts[r]
-                if have < m:
-                    ways = 0
-                    break
-                ways *= _COMB[have][m]
-            if ways:
-                total_weight += ways
-                total_points += ways * rank_points(tuple(sorted(known_ranks + fill + (s,))))
-        counts[s] += 1
+    for fill, ways in _fill_weights(tuple(counts), u + 1):
+        total_weight += ways
+        total_points += ways * rank_points(tuple(sorted(known_ranks + fill)))
     expected = total_points / total_weight
     # nobs: a jack of the starter's suit in the crib
     nobs = 0.0
