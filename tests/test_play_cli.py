@@ -118,13 +118,18 @@ def test_a_finished_game_is_saved_and_the_autosave_removed(data, tmp_path):
     result = run(HOT_SEAT + ["--record", str(out)], "\npass\n" * 6)
     assert result.exit_code == 0, result.output
     assert "Game over" in result.output
-    assert "share the win" in result.output
     assert "Game record saved to" in result.output
     assert not (data / AUTOSAVE).exists()
     saved = list((data / "games").glob("*.json"))
     assert len(saved) == 1
     record = json.loads(saved[0].read_text())
     assert record["end"]["reason"] == "scoreless"
+    # Nobody scored, so the rack penalties alone decide the standings shown.
+    final = record["end"]["scores"]
+    assert final == [-p for p in record["end"]["penalties"]]
+    tied = final[0] == final[1]
+    assert ("share the win" in result.output) == tied
+    assert ("wins" in result.output) != tied
     assert json.loads(out.read_text()) == record
     check_record(record)
 
@@ -144,9 +149,9 @@ def test_a_match_of_two_games(data, tmp_path):
 
 
 def test_against_the_computer_with_the_joker_rule(data):
-    # seed 0: you play first with TD 4L 4D 4D 6D; 4L 4D at G7-H7 is worth 12.
-    result = run(["--seed", "0", "--joker", "--no-color"],
-                 "G7 across 4L 4D\n20\n10\nquit\n")
+    # seed 9: you play first with KL KD 6D 4L 5L; KL KD at G7-H7 is worth 12.
+    result = run(["--seed", "9", "--joker", "--no-color"],
+                 "G7 across KL KD\n20\n10\nquit\n")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "count it yourself" in out

@@ -52,8 +52,8 @@ def opening(game: Game) -> tuple[str, int]:
     raise AssertionError("no two-tile opening on this rack")
 
 
-def vs_computer(seed: int = 0, **rules) -> Session:
-    """You (seat 0) against the greedy computer; with seed 0 or 3 you play first."""
+def vs_computer(seed: int = 9, **rules) -> Session:
+    """You (seat 0) against the greedy computer; with seed 9 or 1 you play first."""
     seats = [Seat("You"), Seat("Computer", "computer", "greedy")]
     session = Session.new(seats, RuleSet(**rules), seed=seed)
     assert session.game.turn == 0
@@ -112,7 +112,7 @@ def test_screen_shows_scores_bag_rack_and_whose_turn():
 # ----- moves and errors ---------------------------------------------------------
 
 def test_a_play_in_notation_then_the_computer_answers():
-    session = vs_computer(seed=0)
+    session = vs_computer(seed=9)
     move, value = opening(session.game)
     reply = session.handle(move)
     assert "played" in reply.text and f"for {value}" in reply.text
@@ -159,7 +159,7 @@ def test_hot_seat_screen_lists_every_turn_since_yours():
     ("", "type a move"),
 ])
 def test_bad_input_gives_a_precise_message_and_changes_nothing(text, expected):
-    session = vs_computer(seed=0)  # rack TD 4L 4D 4D 6D
+    session = vs_computer(seed=9)  # rack KL KD 6D 4L 5L
     before = session.snapshot()
     reply = session.handle(text)
     assert expected in reply.text
@@ -186,14 +186,14 @@ def test_exchange_and_pass():
 
 
 def test_when_stuck_rule_refuses_a_pass_when_a_play_exists():
-    session = vs_computer(seed=0, exchange="when-stuck")
+    session = vs_computer(seed=9, exchange="when-stuck")
     reply = session.handle("pass")
     assert "when-stuck" in reply.text
     assert not session.game.history
 
 
 def test_hint_lists_distinct_best_plays():
-    session = vs_computer(seed=3)
+    session = vs_computer(seed=1)
     move, _ = opening(session.game)
     session.handle(move)
     session.computer_turn()
@@ -214,7 +214,7 @@ def test_help_and_rules_change_nothing():
 
 
 def test_undo_takes_back_your_turn_and_the_computer_reply():
-    session = vs_computer(seed=0)
+    session = vs_computer(seed=9)
     move, _ = opening(session.game)
     session.handle(move)
     session.computer_turn()
@@ -239,7 +239,7 @@ def test_undo_in_hot_seat_stops_at_another_person():
 # ----- the joker rule ------------------------------------------------------------
 
 def test_joker_claim_comes_before_the_breakdown_and_the_computer_takes_missed_points():
-    session = vs_computer(seed=0, joker=True)
+    session = vs_computer(seed=9, joker=True)
     move, value = opening(session.game)
     reply = session.handle(move)
     assert session.state == CLAIM
@@ -260,7 +260,7 @@ def test_joker_claim_comes_before_the_breakdown_and_the_computer_takes_missed_po
 
 
 def test_joker_cancel_takes_the_play_back():
-    session = vs_computer(seed=0, joker=True)
+    session = vs_computer(seed=9, joker=True)
     move, _ = opening(session.game)
     session.handle(move)
     assert session.state == CLAIM
@@ -269,7 +269,7 @@ def test_joker_cancel_takes_the_play_back():
 
 
 def test_you_call_joker_on_the_computer_which_claims_honestly():
-    session = vs_computer(seed=0, joker=True)
+    session = vs_computer(seed=9, joker=True)
     move, value = opening(session.game)
     session.handle(move)
     session.handle(str(value))
@@ -288,7 +288,7 @@ def test_you_call_joker_on_the_computer_which_claims_honestly():
 
 
 def test_joker_without_the_rule():
-    session = vs_computer(seed=0)
+    session = vs_computer(seed=9)
     assert "joker rule is off" in session.handle("joker").text
 
 
@@ -375,7 +375,7 @@ def test_match_class():
 # ----- saving and resuming ------------------------------------------------------------
 
 def test_snapshot_resumes_the_same_game_with_its_joker_calls_and_undo_history():
-    session = vs_computer(seed=0, joker=True)
+    session = vs_computer(seed=9, joker=True)
     move, value = opening(session.game)
     session.handle(move)
     session.handle(str(value - 1))

@@ -140,7 +140,10 @@ class Game:
         while len(contenders) > 1:
             for bag in self.bags:
                 self._rng.shuffle(bag)
-            draws = {seat: self._rng.choice(self.bag_of(seat)) for seat in contenders}
+            # Each contender takes a different tile off the shuffled bag; all go back after.
+            draws = {seat: self.bag_of(seat).pop() for seat in contenders}
+            for seat, tile in draws.items():
+                self.bag_of(seat).append(tile)
             self.first_draws.append(draws)
             low = min(t.rank for t in draws.values())
             contenders = [s for s in contenders if draws[s].rank == low]
