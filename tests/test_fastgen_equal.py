@@ -22,6 +22,10 @@ def same(board, rack, rules=RuleSet()) -> None:
     ref = movegen.legal_plays(board, rack, rules)
     fast = fastgen.legal_plays(board, rack, rules)
     assert [(p.play, p.total) for p in fast] == [(p.play, p.total) for p in ref]
+    # The pure-Python path (the fallback when the C core is not built) agrees too.
+    python = sorted(fastgen.generate(board, rack, rules, use_core=False))
+    assert [(fastgen.to_play(r[2], r[3]), r[1]) for r in python] == \
+        [(p.play, p.total) for p in ref]
 
 
 def position_after(seed: int, turns: int) -> Game:
@@ -76,6 +80,21 @@ def test_first_play_with_a_full_rack_and_flushes() -> None:
     for rules in (RuleSet(), RuleSet(reduced_first_bonus=True)):
         same({}, parse_tiles("5L 5L 5L 5L TL"), rules)
         same({}, parse_tiles("6D 6D 3D 3D"), rules)
+
+
+def test_one_span_first_plays_are_the_distinct_sequences() -> None:
+    rack = parse_tiles("5L 5D 5L JD TL")
+    every = fastgen.generate({}, rack)
+    one = fastgen.generate({}, rack, one_span=True)
+    assert {r[3] for r in one} == {r[3] for r in every}
+    assert len({r[3] for r in one}) == len(one)
+    best = max(r[1] for r in every)
+    assert max(r[1] for r in one) == best
+
+
+def test_the_c_core_is_built_or_the_fallback_is_used() -> None:
+    # Either way legal_plays works; NATIVE tells which path ran.
+    assert isinstance(fastgen.NATIVE, bool)
 
 
 def test_breakdown_matches_the_rules() -> None:

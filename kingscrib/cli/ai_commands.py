@@ -79,3 +79,64 @@ def train_leaves(games: int, rounds: int, seed: int, workers: int | None,
 
 
 COMMANDS += [tournament, train_leaves]
+
+
+@click.command()
+@click.argument("source")
+@click.option("--top", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--sim", "sim_seconds", type=click.FloatRange(0), default=0.0,
+              help="Also simulate the options for this many seconds.")
+@click.option("--json", "as_json", is_flag=True)
+def analyze(source: str, top: int, sim_seconds: float, as_json: bool) -> None:
+    """Best plays of a position, or a saved game reviewed turn by turn.
+
+    SOURCE is a position (JSON text or a file holding it) or a game record file
+    (kingscrib-game/1).
+    """
+    from kingscrib.kings.position import Position, PositionError
+    from kingscrib.players.kings.analysis import analyse_position, review_record
+
+    text = source
+    path = Path(source)
+    if not source.lstrip().startswith("{"):
+        if not path.is_file():
+            raise click.BadParameter(f"{source!r} is neither JSON nor a file", param_hint="SOURCE")
+        text = path.read_text()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise click.BadParameter(f"not JSON: {e}", param_hint="SOURCE") from None
+    if isinstance(data, dict) and "turns" in data:
+        try:
+            rows = review_record(data)
+        except ValueError as e:
+            raise click.ClickException(f"bad game record: {e}") from None
+        if as_json:
+            click.echo(json.dumps(rows))
+            return
+        lost = 0
+        for r in rows:
+            mark = ""
+            if r.get("points_lost"):
+                mark = f"   best: {r['best']} = {r['best_score']} (-{r['points_lost']})"
+                lost += r["points_lost"]
+            click.echo(f"{r['turn']:3} {r['name']:<12} {r['played']:<28} {r['score']:>3}{mark}")
+        click.echo(f"points given up against the best score each turn: {lost}")
+        return
+    try:
+        position = Position.from_json(data)
+    except PositionError as e:
+        raise click.BadParameter(str(e), param_hint="SOURCE") from None
+    rows = analyse_position(position, top, sim_seconds)
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    sim = any("sim" in r for r in rows)
+    head = f"{'move':<30} {'score':>5} {'leave':>6} {'equity':>7}" + ("   sim" if sim else "")
+    click.echo(head)
+    for r in rows:
+        extra = f" {r['sim']:>6}" if sim else ""
+        click.echo(f"{r['move']:<30} {r['score']:>5} {r['leave']:>6} {r['equity']:>7}{extra}")
+
+
+COMMANDS.append(analyze)

@@ -241,14 +241,19 @@ RawPlay = tuple[int, int, tuple[Square, ...], tuple[int, ...]]
 
 
 def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
-             rules: RuleSet = RuleSet(), one_span: bool = False) -> list[RawPlay]:
+             rules: RuleSet = RuleSet(), one_span: bool = False,
+             use_core: bool = True) -> list[RawPlay]:
     """Every legal play as ``(sort code, total, squares, faces)`` (faces as indexes),
     unsorted; ``sorted()`` puts them best first, in the reference order.
 
     ``squares`` are increasing; ``faces[i]`` goes on ``squares[i]``. With ``one_span``,
     a first play (empty board) is laid only once per tile sequence, across the centre
     row and centred: where it goes changes neither its score nor what it leaves.
+    When the optional C core is built (``NATIVE``), it does the same work for boards
+    that are not empty; ``use_core=False`` forces the pure-Python path.
     """
+    if board and _core is not None and use_core:
+        return _core_generate(board, rack)
     info = rack_info(_held_key(rack))
     nrack = len(rack)
     ranks = [0] * (SIZE * SIZE)
@@ -383,6 +388,26 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
     return out
 
 
+# ----- the optional C core -------------------------------------------------------
+try:  # built by setup.py when a C compiler is there; pure Python otherwise
+    from kingscrib.kings import _fastgen_core as _core  # type: ignore[attr-defined]
+
+    _core.init(SIZE * SIZE, _LANES[ACROSS], _LANES[DOWN], _BASE)
+except ImportError:  # pragma: no cover - depends on the build
+    _core = None
+NATIVE = _core is not None
+
+
+def _core_generate(board: Mapping[Square, Tile], rack: Sequence[Tile]) -> list[RawPlay]:
+    ranks = bytearray(SIZE * SIZE)
+    colours = bytearray(SIZE * SIZE)
+    for s, t in board.items():
+        ranks[s] = t.rank
+        colours[s] = _COLOUR_INDEX[t.colour]
+    held = bytes((SIX if t.rank == NINE else t.rank) * 2 + _COLOUR_INDEX[t.colour] for t in rack)
+    return _core.generate(bytes(ranks), bytes(colours), held, BONUS)
+
+
 _NEIGHBOURS: list[tuple[Square, ...]] = [()] * (SIZE * SIZE)
 for _s in PLAYABLE:
     _NEIGHBOURS[_s] = tuple(q for d in (ACROSS, DOWN) for side in _RAYS[d][_s] for q in side[:1])
@@ -469,5 +494,5 @@ def face_index(tile: Tile) -> int:
     return tile.rank * 2 + _COLOUR_INDEX[tile.colour]
 
 
-__all__ = ["FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_plays", "face_index",
+__all__ = ["NATIVE", "FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_plays", "face_index",
            "face_tile", "generate", "legal_plays", "rack_info", "to_play"]

@@ -1,5 +1,9 @@
 """Kings Cribbage players. :func:`make_player` builds one by name.
 
+Engines: ``random``, ``greedy`` (highest score now), ``equity`` (score plus the value of
+the tiles kept), ``sim`` (Monte Carlo over the unseen tiles, exact endgames). Levels for
+people: ``easy``, ``medium``, ``hard``, ``expert`` (see :mod:`.levels`).
+
 >>> make_player("greedy").name
 'greedy'
 """
@@ -11,18 +15,41 @@ from collections.abc import Callable
 from kingscrib.players.kings.base import KingsPlayer
 from kingscrib.players.kings.simple import GreedyPlayer, RandomPlayer
 
+SIM_BUDGET = 1.0  # seconds a move for the "sim" engine
+
+
+def _equity(seed: int | None) -> KingsPlayer:
+    from kingscrib.players.kings.equity import EquityPlayer
+
+    return EquityPlayer()
+
+
+def _sim(seed: int | None) -> KingsPlayer:
+    from kingscrib.players.kings.sim import SimPlayer
+
+    return SimPlayer(seed, time_budget=SIM_BUDGET)
+
+
+def _level(name: str) -> Callable[[int | None], KingsPlayer]:
+    def make(seed: int | None) -> KingsPlayer:
+        from kingscrib.players.kings.levels import level
+
+        return level(name, seed)
+
+    return make
+
+
 # name -> factory(seed); stronger players register here too.
 PLAYERS: dict[str, Callable[[int | None], KingsPlayer]] = {
     "random": lambda seed: RandomPlayer(seed),
     "greedy": lambda seed: GreedyPlayer(),
-    "equity": lambda seed: _equity(),
+    "equity": _equity,
+    "sim": _sim,
+    "easy": _level("easy"),
+    "medium": _level("medium"),
+    "hard": _level("hard"),
+    "expert": _level("expert"),
 }
-
-
-def _equity() -> KingsPlayer:
-    from kingscrib.players.kings.equity import EquityPlayer
-
-    return EquityPlayer()
 
 
 def make_player(name: str, seed: int | None = None) -> KingsPlayer:

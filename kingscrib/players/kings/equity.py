@@ -70,21 +70,30 @@ def candidates(view: PlayerView, table: LeaveTable, with_exchanges: bool = True,
     """Every play (and, when allowed, every exchange) with its static equity, best first."""
     p = view.position
     bag = p.bag or 0
-    rk = rack_key(p.rack)
+    return rank_options(p.board, p.rack, bag, p.rules, table,
+                        opponents_penalty(view) if bag == 0 else 0, with_exchanges, raw)
+
+
+def rank_options(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
+                 opp_penalty: int = 0, with_exchanges: bool = True,
+                 raw: list[RawPlay] | None = None) -> list[Candidate]:
+    """:func:`candidates` from the parts of a position; ``opp_penalty`` is what the others
+    hold (it matters only once the bag is empty)."""
+    rk = rack_key(rack)
     if raw is None:
-        raw = generate(p.board, p.rack, p.rules, one_span=True)
+        raw = generate(board, rack, rules, one_span=True)
     raw.sort()
     out: list[Candidate] = []
     endgame = bag == 0
-    out_bonus = opponents_penalty(view) + GOING_OUT_BONUS if endgame else 0.0
+    out_bonus = opp_penalty + GOING_OUT_BONUS if endgame else 0.0
     cache: dict[tuple, float] = {}
     value = table.value_key
     for i, r in enumerate(raw):
         faces = r[3]
         lk = tuple(sorted(faces))
         lv = cache.get(lk)
-        leave = leave_of(rk, faces)
         if lv is None:
+            leave = leave_of(rk, faces)
             if endgame:
                 lv = out_bonus if not leave else -float(sum(_penalty(x) for x, _ in leave))
             else:
@@ -92,11 +101,11 @@ def candidates(view: PlayerView, table: LeaveTable, with_exchanges: bool = True,
                 if bag < len(faces):
                     lv *= bag / len(faces)  # the bag cannot refill the rack: the leave matters less
             cache[lk] = lv
-        out.append(Candidate(None, r[1] + lv, r[1], leave, r, i))  # type: ignore[arg-type]
-    allowed = with_exchanges and not (p.rules.exchange == EXCHANGE_WHEN_STUCK and raw)
+        out.append(Candidate(None, r[1] + lv, r[1], (), r, i))  # type: ignore[arg-type]
+    allowed = with_exchanges and not (rules.exchange == EXCHANGE_WHEN_STUCK and raw)
     if allowed and bag > 0:
         seen: set[tuple] = set()
-        held = [(t.held().rank, t.colour) for t in p.rack]
+        held = [(t.held().rank, t.colour) for t in rack]
         n = len(held)
         for size in range(1, n + 1):
             if size > bag:
@@ -111,6 +120,37 @@ def candidates(view: PlayerView, table: LeaveTable, with_exchanges: bool = True,
                                      len(raw) + len(seen)))
     out.sort(key=lambda c: (-c.equity, c.order))
     return out
+
+
+def best_static(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
+                opp_penalty: int = 0) -> tuple[float, RawPlay | None]:
+    """The best play by static equity (no exchanges), quickly: (equity, raw play or None)."""
+    raw = generate(board, rack, rules, one_span=True)
+    if not raw:
+        return 0.0, None
+    rk = rack_key(rack)
+    value = table.value_key
+    endgame = bag == 0
+    cache: dict[tuple, float] = {}
+    best_eq, best = -1e18, None
+    for r in raw:
+        faces = r[3]
+        lk = tuple(sorted(faces))
+        lv = cache.get(lk)
+        if lv is None:
+            leave = leave_of(rk, faces)
+            if endgame:
+                lv = opp_penalty + GOING_OUT_BONUS if not leave else \
+                    -float(sum(_penalty(x) for x, _ in leave))
+            else:
+                lv = value(leave)
+                if bag < len(faces):
+                    lv *= bag / len(faces)
+            cache[lk] = lv
+        eq = r[1] + lv
+        if eq > best_eq or (eq == best_eq and r[0] < best[0]):  # type: ignore[index]
+            best_eq, best = eq, r
+    return best_eq, best
 
 
 def materialise(c: Candidate) -> Action:
@@ -143,4 +183,4 @@ def _pass_equity(view: PlayerView) -> float:
     return -float(sum(_penalty(t.rank) for t in view.position.rack))
 
 
-__all__ = ["Candidate", "EquityPlayer", "candidates", "leave_of", "materialise", "rack_key"]
+__all__ = ["Candidate", "EquityPlayer", "candidates", "leave_of", "materialise", "rack_key", "rank_options", "best_static"]

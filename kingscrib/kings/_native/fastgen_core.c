@@ -1,0 +1,355 @@
+/* The inner loop of kingscrib.kings.fastgen in C: every legal play of a position whose
+ * board is not empty, as (sort code, total, squares, faces) tuples. The Python module
+ * keeps an equivalent pure-Python path and is the documentation; this file only makes
+ * it faster. Board geometry (lanes) is given by Python through init(). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#define MAXSQ 256
+#define MAXLANES 64
+#define MAXLEN 32
+#define MAX_HAND 5
+#define RACK 5
+#define BONUS 10
+#define INVALID (-1)
+
+static int nsq = 0;
+static int nlanes[2];
+static int lane_len[2][MAXLANES];
+static int lane_sq[2][MAXLANES][MAXLEN];
+static int lane_of[2][MAXSQ];   /* -1: not playable */
+static int pos_of[2][MAXSQ];
+static int nb[MAXSQ][4];        /* orthogonal neighbours, -1 none */
+static PyObject *span_obj = NULL; /* BASE ** RACK */
+static unsigned long long base_pow[RACK + 1][RACK];
+
+/* ----- hands ------------------------------------------------------------ */
+#define HSLOTS 65536
+static unsigned long long hkey[HSLOTS];
+static int hval[HSLOTS]; /* total, or -1 invalid; slot empty when hkey == 0 */
+static const unsigned long long W[14] = {0ULL, 1ULL, 6ULL, 36ULL, 216ULL, 1296ULL, 7776ULL,
+    46656ULL, 279936ULL, 1679616ULL, 10077696ULL, 60466176ULL, 362797056ULL, 2176782336ULL};
+
+static int compute_hand(const int *r, int n) {
+    int covered = 0, fifteens = 0, pairs = 0, i, j, m;
+    int pts[MAX_HAND];
+    if (n < 2 || n > MAX_HAND) return -1;
+    for (i = 0; i < n; i++) pts[i] = r[i] < 10 ? r[i] : 10;
+    for (m = 1; m < (1 << n); m++) {
+        int s = 0, c = 0;
+        for (i = 0; i < n; i++) if (m >> i & 1) { s += pts[i]; c++; }
+        if (c >= 2 && s == 15) { fifteens++; covered |= m; }
+    }
+    for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)
+        if (r[i] == r[j]) { pairs++; covered |= (1 << i) | (1 << j); }
+    int mult[15] = {0};
+    for (i = 0; i < n; i++) mult[r[i]]++;
+    int best_lo = 0, best_len = 0, start = 0;
+    for (int k = 1; k <= 14; k++) {
+        int present = k <= 13 && mult[k] > 0;
+        if (present) { if (!start) start = k; }
+        else if (start) {
+            int len = k - start;
+            if (len >= 3 && len > best_len) { best_len = len; best_lo = start; }
+            start = 0;
+        }
+    }
+    int runs = 0;
+    if (best_len) {
+        int ways = 1;
+        for (int k = best_lo; k < best_lo + best_len; k++) ways *= mult[k];
+        runs = ways * best_len;
+        for (i = 0; i < n; i++) if (r[i] >= best_lo && r[i] < best_lo + best_len) covered |= 1 << i;
+    }
+    if (covered != (1 << n) - 1) return -1;
+    return 2 * fifteens + 2 * pairs + runs;
+}
+
+static int hand(const int *r, int n) {
+    unsigned long long key = 0;
+    for (int i = 0; i < n; i++) key += W[r[i]];
+    key = key * 8 + n; /* never 0 */
+    unsigned long h = (unsigned long)((key * 11400714819323198485ULL) >> 48) & (HSLOTS - 1);
+    while (hkey[h]) {
+        if (hkey[h] == key) return hval[h];
+        h = (h + 1) & (HSLOTS - 1);
+    }
+    int v = compute_hand(r, n);
+    hkey[h] = key;
+    hval[h] = v;
+    return v;
+}
+
+/* ----- position state for one call ------------------------------------- */
+static int R[MAXSQ], C[MAXSQ];
+static int xc[2][MAXSQ][28];
+static int has_xc[2][MAXSQ]; /* 0 unknown, 1 none, 2 present */
+
+static void cross(int q, int d) {
+    int l = lane_of[d][q], p = pos_of[d][q];
+    int ranks[MAX_HAND + 1], n = 0, cols = 0, k;
+    int *out = xc[d][q];
+    int too_long = 0;
+    for (k = p - 1; k >= 0; k--) {
+        int s = lane_sq[d][l][k];
+        if (!R[s]) break;
+        if (n < MAX_HAND) ranks[n] = R[s]; else too_long = 1;
+        n++; cols |= 1 << C[s];
+    }
+    for (k = p + 1; k < lane_len[d][l]; k++) {
+        int s = lane_sq[d][l][k];
+        if (!R[s]) break;
+        if (n < MAX_HAND) ranks[n] = R[s]; else too_long = 1;
+        n++; cols |= 1 << C[s];
+    }
+    if (n == 0) { has_xc[d][q] = 1; return; }
+    has_xc[d][q] = 2;
+    for (k = 0; k < 28; k++) out[k] = INVALID;
+    if (too_long || n + 1 > MAX_HAND) return;
+    for (int r = 1; r <= 13; r++) {
+        ranks[n] = r;
+        int v = hand(ranks, n + 1);
+        if (v < 0) continue;
+        if (n + 1 == MAX_HAND && cols != 3) {
+            out[r * 2] = v + (cols == 1 ? BONUS : 0);
+            out[r * 2 + 1] = v + (cols == 2 ? BONUS : 0);
+        } else {
+            out[r * 2] = out[r * 2 + 1] = v;
+        }
+    }
+}
+
+static int *xcheck(int q, int d) {
+    if (!has_xc[d][q]) cross(q, d);
+    return has_xc[d][q] == 2 ? xc[d][q] : NULL;
+}
+
+/* ----- output ----------------------------------------------------------- */
+static PyObject *out_list;
+static int out_error;
+
+static void emit(int total, int n, const int *sq, const int *faces) {
+    if (out_error) return;
+    unsigned long long code = 0;
+    for (int k = 0; k < n; k++) code += (unsigned long long)(sq[k] * 28 + faces[k]) * base_pow[n][k];
+    long head = (long)((4096 - total) * 8 + n);
+    PyObject *h = PyLong_FromLong(head);
+    PyObject *hs = h ? PyNumber_Multiply(h, span_obj) : NULL;
+    PyObject *c = PyLong_FromUnsignedLongLong(code);
+    PyObject *key = (hs && c) ? PyNumber_Add(hs, c) : NULL;
+    Py_XDECREF(h); Py_XDECREF(hs); Py_XDECREF(c);
+    PyObject *sqt = PyTuple_New(n), *ft = PyTuple_New(n);
+    if (!key || !sqt || !ft) { out_error = 1; Py_XDECREF(key); Py_XDECREF(sqt); Py_XDECREF(ft); return; }
+    for (int k = 0; k < n; k++) {
+        PyTuple_SET_ITEM(sqt, k, PyLong_FromLong(sq[k]));
+        PyTuple_SET_ITEM(ft, k, PyLong_FromLong(faces[k]));
+    }
+    PyObject *t = Py_BuildValue("(NiNN)", key, total, sqt, ft);
+    if (!t || PyList_Append(out_list, t) < 0) out_error = 1;
+    Py_XDECREF(t);
+}
+
+/* ----- the window search ------------------------------------------------ */
+static int rack_f[RACK], nrack; /* held faces (6/9 as 6), sorted */
+static int used[RACK];
+static int w_e, w_len, w_exn, w_ex[MAX_HAND], w_acols, w_bonus;
+static int w_sq[MAX_HAND];
+static int *w_chk[MAX_HAND];
+static int cur_f[MAX_HAND];
+
+static void dfs(int k, int cross_total) {
+    if (k == w_e) {
+        int ranks[MAX_HAND], n = 0, cols = w_acols;
+        for (int i = 0; i < w_exn; i++) ranks[n++] = w_ex[i];
+        for (int i = 0; i < w_e; i++) { ranks[n++] = cur_f[i] >> 1; cols |= 1 << (cur_f[i] & 1); }
+        int v = hand(ranks, n);
+        if (v < 0) return;
+        int total = v + w_bonus + cross_total;
+        if (n == MAX_HAND && cols != 3) total += BONUS;
+        emit(total, w_e, w_sq, cur_f);
+        return;
+    }
+    int *chk = w_chk[k];
+    for (int i = 0; i < nrack; i++) {
+        if (used[i]) continue;
+        if (i > 0 && rack_f[i] == rack_f[i - 1] && !used[i - 1]) continue;
+        used[i] = 1;
+        int f0 = rack_f[i];
+        int faces[2] = {f0, -1};
+        if ((f0 >> 1) == 6) faces[1] = 18 + (f0 & 1); /* a 6/9 tile may show 9 */
+        for (int j = 0; j < 2 && faces[j] >= 0; j++) {
+            int f = faces[j], x = 0;
+            if (chk) { x = chk[f]; if (x < 0) continue; }
+            cur_f[k] = f;
+            dfs(k + 1, cross_total + x);
+        }
+        used[i] = 0;
+    }
+}
+
+static PyObject *py_generate(PyObject *self, PyObject *args) {
+    Py_buffer rb, cb, kb;
+    int five_bonus;
+    if (!PyArg_ParseTuple(args, "y*y*y*i", &rb, &cb, &kb, &five_bonus)) return NULL;
+    if (rb.len != nsq || cb.len != nsq || kb.len > RACK) {
+        PyBuffer_Release(&rb); PyBuffer_Release(&cb); PyBuffer_Release(&kb);
+        PyErr_SetString(PyExc_ValueError, "bad board or rack");
+        return NULL;
+    }
+    const unsigned char *rr = rb.buf, *cc = cb.buf, *kk = kb.buf;
+    int any = 0;
+    for (int q = 0; q < nsq; q++) { R[q] = rr[q]; C[q] = cc[q]; any |= R[q]; }
+    nrack = (int)kb.len;
+    for (int i = 0; i < nrack; i++) rack_f[i] = kk[i];
+    PyBuffer_Release(&rb); PyBuffer_Release(&cb); PyBuffer_Release(&kb);
+    /* sort the rack so equal tiles sit together */
+    for (int i = 1; i < nrack; i++) for (int j = i; j > 0 && rack_f[j - 1] > rack_f[j]; j--) {
+        int t = rack_f[j]; rack_f[j] = rack_f[j - 1]; rack_f[j - 1] = t;
+    }
+    memset(has_xc, 0, sizeof(has_xc));
+    memset(used, 0, sizeof(used));
+    out_list = PyList_New(0);
+    if (!out_list) return NULL;
+    out_error = 0;
+    if (!any) return out_list; /* the first play is laid by Python */
+    for (int d = 0; d < 2; d++) {
+        int cd = 1 - d;
+        for (int l = 0; l < nlanes[d]; l++) {
+            int n = lane_len[d][l];
+            const int *lane = lane_sq[d][l];
+            int occ[MAXLEN], rel[MAXLEN + 1], po[MAXLEN + 1];
+            po[0] = rel[0] = 0;
+            for (int k = 0; k < n; k++) {
+                int q = lane[k];
+                occ[k] = R[q];
+                int near = 0;
+                if (!R[q]) {
+                    int *ch = xcheck(q, cd);
+                    near = ch != NULL;
+                }
+                po[k + 1] = po[k] + (R[q] ? 1 : 0);
+                rel[k + 1] = rel[k] + ((R[q] || near) ? 1 : 0);
+            }
+            if (!rel[n]) continue;
+            for (int i = 0; i < n; i++) {
+                if (i && occ[i - 1]) continue;
+                for (int j = i + 1; j < n && j < i + MAX_HAND; j++) {
+                    if (j + 1 < n && occ[j + 1]) continue;
+                    if (rel[j + 1] == rel[i]) continue;
+                    int len = j - i + 1, e = len - (po[j + 1] - po[i]);
+                    if (e < 2 || e > nrack) continue;
+                    w_e = 0; w_exn = 0; w_acols = 0; w_len = len;
+                    for (int k = i; k <= j; k++) {
+                        int q = lane[k];
+                        if (occ[k]) { w_ex[w_exn++] = occ[k]; w_acols |= 1 << C[q]; }
+                        else { w_sq[w_e] = q; w_chk[w_e] = xcheck(q, cd); w_e++; }
+                    }
+                    w_bonus = e == RACK ? five_bonus : 0;
+                    dfs(0, 0);
+                    if (out_error) { Py_DECREF(out_list); return NULL; }
+                }
+            }
+        }
+    }
+    /* single tiles */
+    static int seen[MAXSQ];
+    memset(seen, 0, sizeof(seen));
+    for (int s = 0; s < nsq; s++) {
+        if (!R[s]) continue;
+        for (int k = 0; k < 4; k++) {
+            int q = nb[s][k];
+            if (q < 0 || R[q] || seen[q]) continue;
+            seen[q] = 1;
+            int *a = xcheck(q, 0), *dn = xcheck(q, 1);
+            for (int i = 0; i < nrack; i++) {
+                if (i > 0 && rack_f[i] == rack_f[i - 1]) continue;
+                int f0 = rack_f[i];
+                int faces[2] = {f0, -1};
+                if ((f0 >> 1) == 6) faces[1] = 18 + (f0 & 1);
+                for (int j = 0; j < 2 && faces[j] >= 0; j++) {
+                    int f = faces[j], x = 0;
+                    if (a) { if (a[f] < 0) continue; x += a[f]; }
+                    if (dn) { if (dn[f] < 0) continue; x += dn[f]; }
+                    int sq1[1] = {q}, f1[1] = {f};
+                    emit(x, 1, sq1, f1);
+                }
+            }
+        }
+    }
+    if (out_error) { Py_DECREF(out_list); return NULL; }
+    return out_list;
+}
+
+/* init(nsq, lanes_across, lanes_down, base): lanes are sequences of square sequences. */
+static PyObject *py_init(PyObject *self, PyObject *args) {
+    PyObject *lanes[2];
+    long base;
+    if (!PyArg_ParseTuple(args, "iOOl", &nsq, &lanes[0], &lanes[1], &base)) return NULL;
+    if (nsq <= 0 || nsq > MAXSQ) { PyErr_SetString(PyExc_ValueError, "board too big"); return NULL; }
+    for (int d = 0; d < 2; d++) {
+        for (int q = 0; q < MAXSQ; q++) lane_of[d][q] = -1;
+        PyObject *seq = PySequence_Fast(lanes[d], "lanes must be a sequence");
+        if (!seq) return NULL;
+        nlanes[d] = (int)PySequence_Fast_GET_SIZE(seq);
+        if (nlanes[d] > MAXLANES) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "too many lanes"); return NULL; }
+        for (int l = 0; l < nlanes[d]; l++) {
+            PyObject *lane = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, l), "lane");
+            if (!lane) { Py_DECREF(seq); return NULL; }
+            lane_len[d][l] = (int)PySequence_Fast_GET_SIZE(lane);
+            for (int k = 0; k < lane_len[d][l]; k++) {
+                int q = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(lane, k));
+                lane_sq[d][l][k] = q;
+                lane_of[d][q] = l;
+                pos_of[d][q] = k;
+            }
+            Py_DECREF(lane);
+        }
+        Py_DECREF(seq);
+    }
+    for (int q = 0; q < nsq; q++) {
+        for (int k = 0; k < 4; k++) nb[q][k] = -1;
+        for (int d = 0; d < 2; d++) {
+            int l = lane_of[d][q];
+            if (l < 0) continue;
+            int p = pos_of[d][q];
+            if (p > 0) nb[q][d * 2] = lane_sq[d][l][p - 1];
+            if (p + 1 < lane_len[d][l]) nb[q][d * 2 + 1] = lane_sq[d][l][p + 1];
+        }
+    }
+    for (int n = 0; n <= RACK; n++) {
+        for (int k = 0; k < n; k++) {
+            unsigned long long v = 1;
+            for (int m = 0; m < n - 1 - k; m++) v *= (unsigned long long)base;
+            base_pow[n][k] = v;
+        }
+    }
+    Py_XDECREF(span_obj);
+    PyObject *b = PyLong_FromLong(base), *r = PyLong_FromLong(RACK);
+    span_obj = PyNumber_Power(b, r, Py_None);
+    Py_DECREF(b); Py_DECREF(r);
+    if (!span_obj) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_hand(PyObject *self, PyObject *args) {
+    PyObject *seq;
+    if (!PyArg_ParseTuple(args, "O", &seq)) return NULL;
+    PyObject *f = PySequence_Fast(seq, "ranks");
+    if (!f) return NULL;
+    int n = (int)PySequence_Fast_GET_SIZE(f), r[MAX_HAND];
+    if (n < 2 || n > MAX_HAND) { Py_DECREF(f); return PyLong_FromLong(-1); }
+    for (int i = 0; i < n; i++) r[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+    Py_DECREF(f);
+    return PyLong_FromLong(hand(r, n));
+}
+
+static PyMethodDef methods[] = {
+    {"init", py_init, METH_VARARGS, "Set the board geometry."},
+    {"generate", py_generate, METH_VARARGS, "Every legal play of a non-empty board."},
+    {"hand", py_hand, METH_VARARGS, "A hand's total, or -1 when it is not a valid hand."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_fastgen_core", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__fastgen_core(void) { return PyModule_Create(&moduledef); }
