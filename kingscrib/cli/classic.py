@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from kingscrib.classic.cards import parse_cards
+from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
@@ -23,7 +23,8 @@ def classic() -> None:
     """Classic six-card Cribbage: play, score hands, analyse discards."""
 
 
-def _read_hand(text: str, where: str) -> tuple[list, object]:
+def _read_hand(text: str, where: str) -> tuple[list[Card], Card]:
+    """Four hand cards and the starter from one line; a precise error otherwise."""
     try:
         cards = parse_cards(text)
     except ValueError as exc:
@@ -53,7 +54,7 @@ def score(crib: bool, as_json: bool, cards: tuple[str, ...]) -> None:
     else:
         hands = [_read_hand(" ".join(cards), "")]
     for hand, starter in hands:
-        result = score_show(hand, starter, crib=crib)  # type: ignore[arg-type]
+        result = score_show(hand, starter, crib=crib)
         if as_json:
             click.echo(json.dumps(result.to_json()))
         else:
@@ -447,8 +448,6 @@ class TerminalGame:
                     raise ValueError(f"there is no card number {i} (1 to {len(hand)})")
                 cards.append(hand[i - 1])
             else:
-                from kingscrib.classic.cards import Card
-
                 cards.append(Card.parse(token))
         if not cards:
             raise ValueError("name at least one card")
