@@ -269,3 +269,39 @@ def test_skunk_game_points():
     assert RuleSet().game_points(0, [121, 10]) == 1
     with pytest.raises(ValueError):
         RuleSet(players=5)
+
+
+def test_three_players_go_passes_round_the_table():
+    g = StackedGame(
+        ["KH 9H 2C 3C 4C", "QS 8S 6S 5S 4S", "JD 9D 8D 7D 4D"], starter="AS", crib_card="4H"
+    )
+    a, b, c = g.order_from_left()
+    discard_all(g, ["4C", "4S", "4D"])
+    assert sorted(g.crib) == sorted(parse_cards("4C 4S 4D 4H"))
+    play_cards(g, "KH QS JD")
+    # nobody can lay a card on 30: A and B say go, and C, who laid the last card, pegs one
+    plays = g.deals[0]["plays"]
+    assert plays[-3:] == [
+        {"player": a, "action": "go"},
+        {"player": b, "action": "go"},
+        {"player": c, "action": "go", "score": 1},
+    ]
+    assert g.count == 0 and g.to_act == a
+    play_cards(g, "9H 8S 7D")  # 9 8 7: a run of three for C at 24
+    assert g.deals[0]["plays"][-1]["score"] == 3 and g.deals[0]["plays"][-1]["player"] == c
+
+
+def test_four_players_go_with_partners():
+    g = StackedGame(
+        ["TH TS 9C AC KD", "JH JS 8C 2D 6D", "QH QS 7C 3D 6C", "KH KS 5C 4D 7D"], starter="2C"
+    )
+    order = g.order_from_left()
+    discard_all(g, ["KD", "6D", "6C", "7D"])
+    play_cards(g, "TH JH QH")  # 30
+    # only the first player's ace fits (31): the others say go in turn
+    assert g.to_act == order[0]
+    play_cards(g, "AC")
+    assert g.deals[0]["plays"][-1] == {
+        "player": order[0], "action": "play", "card": "AC", "count": 31, "score": 2,
+        "why": ["thirty-one"]}
+    assert g.count == 0 and g.to_act == order[1]
