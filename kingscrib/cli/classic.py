@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,6 +19,12 @@ from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+    from kingscrib.classic.game import ClassicGame, PlayerView
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -120,7 +129,7 @@ def _seating(a: str, b: str, players: int, swapped: bool) -> list[str]:
     return [a if s in seats else b for s in range(players)]
 
 
-def _run_game(names: list[str], players: int, seed: int):
+def _run_game(names: list[str], players: int, seed: int) -> ClassicGame:
     from kingscrib.classic.rules import RuleSet
     from kingscrib.players.classic import make_player, play_game
 
@@ -262,7 +271,7 @@ def tournament(
 AUTOSAVE_NAME = "classic-autosave.json"
 
 
-def autosave_path():
+def autosave_path() -> Path:
     """Where the terminal game keeps the game in progress."""
     from kingscrib.paths import data_dir
 
@@ -273,13 +282,13 @@ def _possessive(name: str) -> str:
     return "your" if name == "you" else f"{name}'s"
 
 
-def _card_text(card):
+def _card_text(card: Card) -> Text:
     from rich.text import Text
 
     return Text(card.pretty(), style="bold red" if card.is_red else "bold")
 
 
-def _cards_text(cards, numbered: bool = False):
+def _cards_text(cards: Sequence[Card], numbered: bool = False) -> Text:
     from rich.text import Text
 
     out = Text()
@@ -295,7 +304,9 @@ def _cards_text(cards, numbered: bool = False):
 class TerminalGame:
     """The terminal front end: shows the game, asks humans, lets computers move."""
 
-    def __init__(self, game, humans: list[int], level: str, console) -> None:
+    def __init__(
+        self, game: ClassicGame, humans: list[int], level: str, console: Console
+    ) -> None:
         from kingscrib.players.classic import make_player
 
         self.game = game
@@ -428,7 +439,7 @@ class TerminalGame:
                     msg = str(exc) if "claim" in str(exc) else f"{answer!r} is not a number"
                     self.console.print(f"[red]{msg}[/]")
 
-    def hint(self, view) -> None:
+    def hint(self, view: PlayerView) -> None:
         from kingscrib.classic.discard import analyse_discards
         from kingscrib.players.classic.levels import owns_crib
 
@@ -438,7 +449,7 @@ class TerminalGame:
             )
 
     @staticmethod
-    def read_cards(answer: str, hand: list) -> list:
+    def read_cards(answer: str, hand: list[Card]) -> list[Card]:
         """Cards by number in the hand shown (1-based) or by name (5H, 10D)."""
         cards = []
         for token in answer.replace(",", " ").split():
