@@ -8,8 +8,10 @@ serve`` (SQLite in a temporary folder), each seat a websocket client sending
 its computer's moves, so the computer's thinking time is left out. A move's
 latency is from sending it to the server's reply: checked by the engine,
 stored in the database and pushed to both seats. ``--think`` adds a pause
-before each move (the thinking time of a real opponent). Prints the median and
-99th percentile latency and the server's memory (resident set, peak).
+before each move (the thinking time of a real opponent); games then start at
+random moments within the first ``--think`` seconds, so their moves are not in
+lockstep. Prints the median and 99th percentile latency, the server's memory
+(resident set, peak) and the CPU time the server and this client used.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -53,6 +56,12 @@ def computer_game(args: tuple[int, str]) -> tuple[int, list[dict]]:
     return seed, actions
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (seconds)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kb(pid: int) -> tuple[int, int]:
     """(current, peak) resident memory of a process in kB."""
     fields = {}
@@ -80,7 +89,10 @@ async def run_game(url: str, seed: int, actions: list[dict], think: float,
         sockets[seat] = ws
     turn = created["state"]["turn"]
     ready[0] += 1
+    order = ready[0]
     await start_gate.wait()
+    if think:  # games start out of step, as real ones do: not all first moves at once
+        await asyncio.sleep(random.Random(order).uniform(0, think))
     try:
         for n, action in enumerate(actions):
             if think:
@@ -89,7 +101,10 @@ async def run_game(url: str, seed: int, actions: list[dict], think: float,
             sent = time.perf_counter()
             await ws.send(json.dumps({"type": "action", "ref": n, **action}))
             while True:
-                message = json.loads(await ws.recv())
+                text = await ws.recv()
+                if text.startswith('{"type":"update"'):
+                    continue  # the other seat's pushes: not parsed, to keep the client cheap
+                message = json.loads(text)
                 if message.get("ref") == n:
                     break
             if message["type"] != "ok":
@@ -118,13 +133,24 @@ async def drive(url: str, games: list[tuple[int, list[dict]]], think: float,
                 raise t.exception()
     peak = 0
     started = time.perf_counter()
+    cpu = cpu_seconds(pid), time.process_time()
     gate.set()
     running = asyncio.gather(*tasks)
     while not running.done():
         await asyncio.sleep(0.25)
         peak = max(peak, rss_kb(pid)[0])
     await running
-    return latencies, time.perf_counter() - started, peak
+    cpu_used = cpu_seconds(pid) - cpu[0], time.process_time() - cpu[1]
+    return latencies, time.perf_counter() - started, peak, cpu_used
+
+
+def run(coroutine):  # noqa: ANN001, ANN201
+    """Run the client on uvloop when installed (uvicorn's standard extra brings it)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
 
 
 def main() -> None:
@@ -147,7 +173,8 @@ def main() -> None:
         try:
             pid = server.process.pid
             idle = rss_kb(pid)[0]
-            latencies, elapsed, peak = asyncio.run(drive(server.url, games, args.think, pid))
+            latencies, elapsed, peak, (server_cpu, client_cpu) = run(
+                drive(server.url, games, args.think, pid))
             current, hwm = rss_kb(pid)
         finally:
             server.stop()
@@ -160,7 +187,11 @@ def main() -> None:
           f" max {latencies[-1] * 1000:.1f} ms")
     print(f"server memory (RSS): idle {idle / 1024:.0f} MB, during the run up to"
           f" {max(peak, current) / 1024:.0f} MB, peak {hwm / 1024:.0f} MB")
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    moves = max(1, len(latencies))
+    print(f"CPU during the run: server {server_cpu:.1f} s ({server_cpu / moves * 1000:.2f} ms a"
+          f" move), client {client_cpu:.1f} s ({client_cpu / moves * 1000:.2f} ms a move)")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs,"
+          f" load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

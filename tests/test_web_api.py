@@ -277,6 +277,67 @@ def receive_until(ws, kind: str, limit: int = 20) -> dict:
     raise AssertionError(f"no {kind} message")
 
 
+def watcher_turn(update: dict) -> dict:
+    return update["history"][-1]
+
+
+def merge(state: dict, update: dict) -> dict:
+    """Apply an update as the page does (static/js/api.js)."""
+    fields = dict(update)
+    base, start = fields.pop("base"), fields.pop("history_from")
+    turns, board = fields.pop("history"), fields.pop("board")
+    assert base <= state["version"] and start <= len(state["history"])
+    return {**state, **fields, "history": state["history"][:start] + turns,
+            "board": {**state["board"], **board}}
+
+
+def test_websocket_updates_carry_only_changes_and_rebuild_the_state(client: TestClient) -> None:
+    """Under the joker rule (hidden values, Joker calls): each listener's state, rebuilt from
+    its first full state and the updates, is what a fresh request shows that seat."""
+    gid, t0, t1 = two_people(client, rules={"joker": True})
+    engine = mirror({"joker": True})
+    tokens = {0: t0, 1: t1}
+    with client.websocket_connect(f"/api/games/{gid}/ws") as s0, \
+            client.websocket_connect(f"/api/games/{gid}/ws") as s1, \
+            client.websocket_connect(f"/api/games/{gid}/ws") as watcher:
+        sockets = {0: s0, 1: s1, None: watcher}
+        states = {}
+        for seat, ws in sockets.items():
+            ws.send_json({"type": "hello", "token": tokens.get(seat)})
+            assert receive_until(ws, "welcome")["seat"] == seat
+            states[seat] = receive_until(ws, "state")["state"]
+        for i, (seat, ws) in enumerate(sockets.items()):  # who is online: its own + later
+            for _ in range(3 - i):
+                states[seat] = merge(states[seat], receive_until(ws, "update")["update"])
+
+        def drain(expect_ok: int | None) -> None:
+            for seat, ws in sockets.items():
+                update = receive_until(ws, "update")["update"]
+                assert len(update["history"]) <= 2  # never the whole history
+                states[seat] = merge(states[seat], update)
+                if seat == expect_ok:
+                    assert receive_until(ws, "ok")["version"] == states[seat]["version"]
+            for seat in sockets:
+                full = client.get(f"/api/games/{gid}",
+                                  headers=auth(tokens[seat]) if seat is not None else {}).json()
+                assert states[seat] == full, seat
+
+        for n in range(8):
+            mover = engine.turn
+            best = legal_plays(engine.board, engine.racks[mover], engine.rules)[0]
+            claim = max(0, best.total - 2) if n % 2 else best.total
+            sockets[mover].send_json({"type": "action", "ref": n, "action": "play",
+                                      "tiles": best.play.tiles_json(), "claim": claim})
+            engine.play(best.play, claim)
+            drain(mover)
+            if n % 2:
+                other = 1 - mover
+                sockets[other].send_json({"type": "action", "ref": 100 + n, "action": "joker"})
+                engine.call_joker(other)
+                drain(other)
+        assert len(states[None]["history"]) == 8 and states[None]["history"][-1]["joker"]
+
+
 def test_websocket_actions_reach_every_listener(client: TestClient) -> None:
     gid, t0, t1 = two_people(client)
     engine = mirror()
@@ -294,10 +355,11 @@ def test_websocket_actions_reach_every_listener(client: TestClient) -> None:
         a.send_json({"type": "action", "ref": 2, "action": "play", "tiles": tiles})
         ok = receive_until(a, "ok")
         assert ok["ref"] == 2
-        seen = receive_until(watcher, "state")
-        while len(seen["state"]["history"]) < 1:
-            seen = receive_until(watcher, "state")
-        assert "rack" not in seen["state"] and seen["state"]["history"][0]["tiles"] == tiles
+        seen = receive_until(watcher, "update")["update"]
+        while len(seen["history"]) < 1:
+            seen = receive_until(watcher, "update")["update"]
+        assert "rack" not in seen and seen["history"] == [watcher_turn(seen)]
+        assert seen["history"][0]["tiles"] == tiles and seen["board"] == tiles
         a.send_json({"type": "action", "ref": 3, "action": "pass"})
         error = receive_until(a, "error")
         assert error["ref"] == 3 and error["status"] == 409
@@ -329,3 +391,53 @@ def test_websocket_refuses_bad_messages_and_floods(web_db: Path) -> None:
                 if len(statuses) == 30:
                     break
             assert 429 in statuses and 200 in statuses
+
+
+# ----- storage ------------------------------------------------------------------------
+
+def test_a_batch_of_turns_is_stored_together_and_a_bad_write_sinks_only_itself(
+        web_db: Path) -> None:
+    from kingscrib.web.storage import Store, StoredSeat, TurnWrite
+
+    store = Store(f"sqlite:///{web_db}")
+    try:
+        for gid in ("a", "b"):
+            store.create_game(gid, RuleSet().to_json(), 1, "x",
+                              [StoredSeat(0, "A", "human", None, None),
+                               StoredSeat(1, "B", "human", None, None)])
+        results = store.write_batch([
+            TurnWrite("a", 0, {"player": 0, "action": "pass"}),
+            TurnWrite("b", 0, {"player": 0, "action": "pass"}),
+            TurnWrite("a", 0, {"player": 0, "action": "pass"}),  # turn 0 again: refused
+            TurnWrite("b", 1, {"player": 1, "action": "pass"}, over=True),
+            TurnWrite("a", 0, {"player": 0, "action": "pass", "joker": {}}, new=False),
+        ])
+        assert [r is None for r in results] == [True, True, False, True, True]
+        assert store.load("a").turns == [{"player": 0, "action": "pass", "joker": {}}]
+        assert len(store.load("b").turns) == 2 and store.load("b").over
+        assert store.unfinished() == ["a"]
+    finally:
+        store.close()
+
+
+def test_a_move_the_database_refuses_changes_nothing(client: TestClient, monkeypatch) -> None:
+    gid, t0, t1 = two_people(client)
+    engine = mirror()
+    hub = client.app.state.hub
+
+    def refuse(writes):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(hub.store, "write_batch", refuse)
+    mover = tokens_by_seat(engine, t0, t1)
+    before = client.get(f"/api/games/{gid}", headers=auth(mover)).json()
+    r = client.post(f"/api/games/{gid}/actions",
+                    json={"action": "play", "tiles": best_tiles(engine)}, headers=auth(mover))
+    assert r.status_code == 503 and "nothing changed" in r.json()["error"]
+    assert client.get(f"/api/games/{gid}", headers=auth(mover)).json() == before
+    assert hub.rooms[gid].game._undo == []
+    monkeypatch.undo()
+    r = client.post(f"/api/games/{gid}/actions",
+                    json={"action": "play", "tiles": best_tiles(engine)}, headers=auth(mover))
+    assert r.status_code == 200 and len(r.json()["history"]) == 1
+    assert hub.rooms[gid].game._undo == []  # a server game keeps no undo snapshots

@@ -28,7 +28,7 @@ from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_t
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.players.kings import PLAYERS, make_player
-from kingscrib.web.storage import Store, StoredSeat, hash_secret
+from kingscrib.web.storage import Store, StoredSeat, TurnWrite, hash_secret
 
 log = logging.getLogger("kingscrib.web")
 
@@ -84,6 +84,9 @@ class Room:
     _encoded: tuple[tuple, str] | None = None  # the public state as JSON text
     _turns: dict[tuple[int, bool, bool], dict[str, Any]] = field(default_factory=dict)
     _hints: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    # What the listeners were last sent: updates carry only what changed since.
+    sent_version: int = 0
+    sent_turns: int = 0
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens (None: no such seat; a spectator)."""
@@ -113,10 +116,40 @@ class Hub:
         self._db = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-db")
         self._ai = ThreadPoolExecutor(ai_threads, thread_name_prefix="kingscrib-ai")
         self._loading: dict[str, asyncio.Future] = {}
+        self._writes: list[tuple[TurnWrite, asyncio.Future]] = []
+        self._flushing = False
 
     # ----- helpers ---------------------------------------------------------------
     async def _db_call(self, fn: Callable, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _store(self, write: TurnWrite) -> None:
+        """Store a turn; returns once it is committed. Turns arriving while a batch is being
+        committed wait and go together in the next transaction (group commit)."""
+        future = asyncio.get_running_loop().create_future()
+        self._writes.append((write, future))
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().create_task(self._flush())
+        await future
+
+    async def _flush(self) -> None:
+        try:
+            while self._writes:
+                batch, self._writes = self._writes, []
+                try:
+                    results = await self._db_call(self.store.write_batch, [w for w, _ in batch])
+                except Exception as e:  # the executor itself failed
+                    results = [e] * len(batch)
+                for (_, future), problem in zip(batch, results):
+                    if future.done():
+                        continue
+                    if problem is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(problem)
+        finally:
+            self._flushing = False
 
     async def _think(self, fn: Callable, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._ai, fn, *args)
@@ -164,6 +197,7 @@ class Hub:
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite),
                     version=_people_seated(built))
+        room.sent_version = room.version
         self._attach_players(room)
         await self._db_call(self.store.create_game, room.id, ruleset.to_json(), game.seed,
                             room.invite_hash,
@@ -203,10 +237,12 @@ class Hub:
         except RecordError as e:
             log.error("game %s cannot be replayed: %s", game_id, e)
             raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+        game._undo.clear()  # the server never takes back a stored action
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
         room = Room(game_id, game, seats, stored.invite_hash,
                     version=len(stored.turns) + sum("joker" in t for t in stored.turns)
                     + _people_seated(seats))
+        room.sent_version, room.sent_turns = room.version, len(game.history)
         self._attach_players(room)
         self.rooms.setdefault(game_id, room)
         room = self.rooms[game_id]
@@ -281,13 +317,17 @@ class Hub:
         except IllegalAction as e:
             raise WebError(400, str(e)) from None
         try:
-            await self._db_call(self.store.add_turn, room.id, len(game.history) - 1,
-                                turn_to_json(turn), game.is_over)
+            await self._store(TurnWrite(room.id, len(game.history) - 1, turn_to_json(turn),
+                                        over=game.is_over))
         except Exception:
             game.undo()
             room._turns.clear()
             log.exception("could not store a turn of %s", room.id)
             raise WebError(503, "the move could not be saved; nothing changed, try again") from None
+        finally:
+            # Stored (or taken back): the undo snapshot (board, racks, bags and a 25 kB
+            # random state) is no longer needed; a long game would otherwise keep one per turn.
+            game._undo.clear()
         room.version += 1
         # Computer seats call Joker at once when points were missed.
         if game.joker_open():
@@ -308,11 +348,13 @@ class Hub:
             raise WebError(409, str(e)) from None
         n = len(game.history) - 1
         try:
-            await self._db_call(self.store.replace_turn, room.id, n, turn_to_json(game.history[n]))
+            await self._store(TurnWrite(room.id, n, turn_to_json(game.history[n]), new=False))
         except Exception:
             game.undo()
             room._turns.clear()
             raise WebError(503, "the Joker call could not be saved; nothing changed") from None
+        finally:
+            game._undo.clear()
         room.version += 1
 
     def preview(self, room: Room, seat: int | None, tiles: Any) -> dict[str, Any]:
@@ -385,12 +427,63 @@ class Hub:
 
     # ----- what each seat sees -------------------------------------------------
     async def broadcast(self, room: Room) -> None:
-        """Push the game to every listener: the public part is encoded once per change."""
-        for listener in list(room.listeners):
-            try:
-                await listener.send(self.state_message(room, listener.seat))
-            except Exception:
-                room.listeners.discard(listener)
+        """Push what changed since the last push to every listener, as
+        ``{"type": "update", "update": ...}``: the public part is encoded once, then each
+        seat's rack is added (see :meth:`update_message`)."""
+        game = room.game
+        if room.listeners:
+            base, start = room.sent_version, max(0, room.sent_turns - 1)
+            public = self._delta(room, base, start)
+            text = json.dumps(public, separators=(",", ":"))[:-1]
+            mover_sees = (game.history[-1].player if game.joker_open() else None)
+            for listener in list(room.listeners):
+                seat = listener.seat
+                if seat is None:
+                    message = '{"type":"update","update":' + text + ',"you":null}}'
+                elif seat == mover_sees:  # the mover sees the true value of their play
+                    data = dict(public, history=list(public["history"]))
+                    data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
+                    data.update(you=seat, **self._private(room, seat))
+                    message = json.dumps({"type": "update", "update": data},
+                                         separators=(",", ":"))
+                else:
+                    extra = json.dumps(self._private(room, seat), separators=(",", ":"))
+                    message = ('{"type":"update","update":' + text + f',"you":{seat},'
+                               + extra[1:-1] + "}}")
+                try:
+                    await listener.send(message)
+                except Exception:
+                    room.listeners.discard(listener)
+        room.sent_version, room.sent_turns = room.version, len(game.history)
+
+    def _delta(self, room: Room, base: int, start: int) -> dict[str, Any]:
+        """The public fields of the game, with only turns ``start`` onwards (earlier ones are
+        unchanged since version ``base``: only the last turn sent can change, by a Joker
+        call or when its value is shown) and the squares those turns filled."""
+        game = room.game
+        n = len(game.history)
+        hide_last = game.joker_open()
+        history = [_turn_json(room, i, hide=hide_last and i == n - 1) for i in range(start, n)]
+        board: dict[str, str] = {}
+        for t in history:
+            if t["action"] == "play":
+                board.update(t["tiles"])
+        online = self._online(room)
+        return {
+            "version": room.version,
+            "base": base,
+            "turn": None if game.is_over else game.turn,
+            "over": game.is_over,
+            "bag": game.tiles_in_bags,
+            "seats": [dict(s, online=o) for s, o in zip(_seats_json(room), online)],
+            "board": board,
+            "last_play": _last_play(game),
+            "history_from": start,
+            "history": history,
+            "joker_open": hide_last,
+            "servant": game.servant if game.rules.servant else None,
+            "end": _end_json(game),
+        }
 
     def state_message(self, room: Room, seat: int | None) -> str:
         """``{"type": "state", "state": ...}`` as JSON text for ``seat``."""
@@ -454,15 +547,6 @@ def _people_seated(seats: list[Seat]) -> int:
 def public_state(room: Room) -> dict[str, Any]:
     """The part of a game everyone may see: never a rack nor the bag's order."""
     game = room.game
-    last_play: list[str] = []
-    for t in reversed(game.history):
-        if t.action == "play":
-            last_play = [square_name(s) for s in t.tiles]
-            break
-    end = None
-    if game.end is not None:
-        end = {"reason": game.end.reason, "penalties": list(game.end.penalties),
-               "scores": game.final_scores, "winners": game.winners()}
     hide_last = game.joker_open()
     return {
         "id": room.id,
@@ -471,17 +555,36 @@ def public_state(room: Room) -> dict[str, Any]:
         "turn": None if game.is_over else game.turn,
         "over": game.is_over,
         "bag": game.tiles_in_bags,
-        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
-                   "joined": s.taken, "score": game.scores[s.seat],
-                   "rack_size": len(game.racks[s.seat])} for s in room.seats],
+        "seats": _seats_json(room),
         "board": {square_name(s): str(t) for s, t in sorted(game.board.items())},
-        "last_play": last_play,
+        "last_play": _last_play(game),
         "history": [_turn_json(room, i, hide=hide_last and i == len(game.history) - 1)
                     for i in range(len(game.history))],
         "joker_open": game.joker_open(),
         "servant": game.servant if game.rules.servant else None,
-        "end": end,
+        "end": _end_json(game),
     }
+
+
+def _seats_json(room: Room) -> list[dict[str, Any]]:
+    game = room.game
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
+             "joined": s.taken, "score": game.scores[s.seat],
+             "rack_size": len(game.racks[s.seat])} for s in room.seats]
+
+
+def _last_play(game: Game) -> list[str]:
+    for t in reversed(game.history):
+        if t.action == "play":
+            return [square_name(s) for s in t.tiles]
+    return []
+
+
+def _end_json(game: Game) -> dict[str, Any] | None:
+    if game.end is None:
+        return None
+    return {"reason": game.end.reason, "penalties": list(game.end.penalties),
+            "scores": game.final_scores, "winners": game.winners()}
 
 
 def _turn_json(room: Room, index: int, hide: bool) -> dict[str, Any]:

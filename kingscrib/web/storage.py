@@ -24,6 +24,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -84,6 +85,18 @@ class StoredSeat:
 
 
 @dataclass
+class TurnWrite:
+    """A turn to store: ``new`` (the game's turn ``n``, and whether the game is now over)
+    or a rewrite of turn ``n`` (a Joker call)."""
+
+    game_id: str
+    n: int
+    data: dict[str, Any]
+    new: bool = True
+    over: bool = False
+
+
+@dataclass
 class StoredGame:
     id: str
     rules: dict[str, Any]
@@ -137,6 +150,54 @@ class Store:
             conn.execute(update(turns).where(turns.c.game_id == game_id, turns.c.n == n)
                          .values(data=data))
             conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
+
+    def write_batch(self, writes: list[TurnWrite]) -> list[Exception | None]:
+        """Store many turns (of any games) in one transaction: one ``executemany`` per kind
+        of statement, one commit. Returns, for each write, None (stored) or why it failed;
+        when the batch fails as a whole each write is retried alone, so one bad write does
+        not sink the others."""
+        try:
+            with self.engine.begin() as conn:
+                self._write(conn, writes)
+            return [None] * len(writes)
+        except Exception as e:
+            if len(writes) == 1:
+                return [e]
+        results: list[Exception | None] = []
+        for w in writes:
+            try:
+                with self.engine.begin() as conn:
+                    self._write(conn, [w])
+                results.append(None)
+            except Exception as e:
+                results.append(e)
+        return results
+
+    @staticmethod
+    def _write(conn: Any, writes: list[TurnWrite]) -> None:
+        now = time.time()
+        added = [{"game_id": w.game_id, "n": w.n, "data": w.data} for w in writes if w.new]
+        replaced = [{"b_game": w.game_id, "b_n": w.n, "b_data": w.data}
+                    for w in writes if not w.new]
+        over: dict[str, bool] = {}
+        touched: set[str] = set()
+        for w in writes:
+            if w.new:
+                over[w.game_id] = w.over
+            touched.add(w.game_id)
+        if added:
+            conn.execute(insert(turns), added)
+        if replaced:
+            conn.execute(update(turns).where(turns.c.game_id == bindparam("b_game"),
+                                             turns.c.n == bindparam("b_n"))
+                         .values(data=bindparam("b_data")), replaced)
+        if over:
+            conn.execute(update(games).where(games.c.id == bindparam("b_game"))
+                         .values(updated=now, over=bindparam("b_over")),
+                         [{"b_game": g, "b_over": o} for g, o in over.items()])
+        if touched - over.keys():
+            conn.execute(update(games).where(games.c.id == bindparam("b_game"))
+                         .values(updated=now), [{"b_game": g} for g in touched - over.keys()])
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as conn:

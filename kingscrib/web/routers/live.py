@@ -1,10 +1,13 @@
 """The websocket of a game: live updates out, actions in.
 
 The client's first message is ``{"type": "hello", "token": "..."}`` (no token:
-a spectator). Then ``{"type": "action", "action": ...}``, ``{"type": "preview",
-"tiles": {...}}`` and ``{"type": "hint"}``; each gets a reply, and every change
-to the game reaches every listener as ``{"type": "state", "state": {...}}``.
-Errors come back as ``{"type": "error", "error": "...", "status": n}``.
+a spectator); the reply is ``{"type": "welcome"}`` then the whole game as
+``{"type": "state", "state": {...}}``. Then ``{"type": "action", "action": ...}``,
+``{"type": "preview", "tiles": {...}}``, ``{"type": "hint"}``, ``{"type": "ping"}``
+and ``{"type": "sync"}`` (the whole state again); each gets a reply. Every change
+reaches every listener as ``{"type": "update", "update": {...}}``: only what changed
+since the last update (see ``Hub.broadcast``). Errors come back as ``{"type":
+"error", "error": "...", "status": n}``.
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                     listener = Listener(seat, send)
                     room.listeners.add(listener)
                     await send({"type": "welcome", "seat": seat})
+                    await send(hub.state_message(room, seat))
                     await hub.broadcast(room)  # everyone sees who is online
                     continue
                 if listener is None:
@@ -99,6 +103,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 elif kind == "hint":
                     await send({"type": "hint", "ref": ref,
                                 "hint": await hub.hint(room, listener.seat)})
+                elif kind == "sync":
+                    await send(hub.state_message(room, listener.seat))
                 elif kind == "ping":
                     await send({"type": "pong", "ref": ref})
                 else:

@@ -38,6 +38,7 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
+      this.state = null; // the whole state follows the hello
       ws.send(JSON.stringify({ type: "hello", token: this.token || undefined }));
       this.handlers.onStatus(true);
     };
@@ -54,7 +55,8 @@ export class GameSocket {
   }
 
   receive(message) {
-    if (message.type === "state") { this.handlers.onState(message.state); return; }
+    if (message.type === "state") { this.state = message.state; this.handlers.onState(this.state); return; }
+    if (message.type === "update") { this.update(message.update); return; }
     const waiting = message.ref !== undefined ? this.pending.get(message.ref) : undefined;
     if (waiting) {
       this.pending.delete(message.ref);
@@ -63,6 +65,24 @@ export class GameSocket {
       return;
     }
     if (message.type === "error") this.handlers.onError(message.error);
+  }
+
+  // An update holds only what changed since the previous one: the fields it names, the
+  // turns from history_from on, and the squares those turns filled. A gap (an update
+  // built on a version this page never saw) asks for the whole state again.
+  update(u) {
+    const old = this.state;
+    const { base, history_from: from, history: turns, board, ...fields } = u;
+    if (!old || base > old.version || from > old.history.length) {
+      if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "sync" }));
+      return;
+    }
+    this.state = {
+      ...old, ...fields,
+      history: old.history.slice(0, from).concat(turns),
+      board: { ...old.board, ...board },
+    };
+    this.handlers.onState(this.state);
   }
 
   call(type, body = {}) {
