@@ -15,7 +15,9 @@ from collections.abc import Callable
 from kingscrib.players.kings.base import KingsPlayer
 from kingscrib.players.kings.simple import GreedyPlayer, RandomPlayer
 
-SIM_BUDGET = 1.0  # seconds a move for the "sim" engine
+# The "sim" engine: play-outs per candidate (reproducible from the seed), with a clock cap.
+SIM_ITERATIONS = 24
+SIM_TIME_CAP = 3.0
 
 
 def _equity(seed: int | None) -> KingsPlayer:
@@ -27,7 +29,7 @@ def _equity(seed: int | None) -> KingsPlayer:
 def _sim(seed: int | None) -> KingsPlayer:
     from kingscrib.players.kings.sim import SimPlayer
 
-    return SimPlayer(seed, time_budget=SIM_BUDGET)
+    return SimPlayer(seed, time_budget=SIM_TIME_CAP, max_iterations=SIM_ITERATIONS)
 
 
 def _level(name: str) -> Callable[[int | None], KingsPlayer]:

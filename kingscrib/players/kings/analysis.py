@@ -19,7 +19,7 @@ from kingscrib.kings.position import Position
 from kingscrib.kings.tiles import RACK_SIZE, full_set, held_counts
 from kingscrib.players.kings.equity import Candidate, candidates, materialise
 from kingscrib.players.kings.leaves import LeaveTable, shipped
-from kingscrib.players.kings.sim import SimPlayer
+from kingscrib.players.kings.sim import SimPlayer, distinct
 
 
 def view_of(position: Position, players: int = 2) -> PlayerView:
@@ -51,7 +51,7 @@ def analyse_position(position: Position, top: int = 10, sim_seconds: float = 0.0
     """The best options with score, leave value and equity (and simulated value)."""
     table = table or shipped()
     view = view_of(position)
-    options = candidates(view, table)[:top]
+    options = distinct(candidates(view, table), top)
     rows = [{"move": describe(c, position.board), "score": c.score,
              "leave": round(c.leave_value, 2), "equity": round(c.equity, 2)} for c in options]
     if sim_seconds > 0 and options and (view.position.bag or 0) > 0:

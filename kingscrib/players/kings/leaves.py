@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -68,36 +68,57 @@ class LeaveTable:
 
     weights: tuple[float, ...]
     meta: dict[str, Any]
+    # corrections by the ranks kept (e.g. "55J"): what the linear model missed, shrunk
+    corrections: tuple[tuple[str, float], ...] = ()
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     def value(self, leave: Iterable[Tile]) -> float:
         tiles = sorted(t.held() for t in leave)
-        return _value(self.weights, tuple((t.rank, t.colour) for t in tiles))
+        return self.value_key(tuple((t.rank, t.colour) for t in tiles))
 
     def value_key(self, key: tuple[tuple[int, str], ...]) -> float:
         """The value of a leave given as sorted (held rank, colour) pairs."""
-        return _value(self.weights, key)
+        v = self._cache.get(key)
+        if v is None:
+            if not self._cache:
+                self._cache[None] = dict(self.corrections)
+            v = self._cache[key] = _value(self.weights, self._cache[None], key)
+        return v
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "features": feature_names(),
-                "weights": [round(w, 4) for w in self.weights], "meta": self.meta}
+                "weights": [round(w, 4) for w in self.weights],
+                "corrections": {k: round(v, 3) for k, v in self.corrections},
+                "meta": self.meta}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LeaveTable:
         if data.get("format") != FORMAT or data.get("features") != feature_names():
             raise ValueError(f"not a {FORMAT} leave table with the current features")
-        return cls(tuple(float(w) for w in data["weights"]), dict(data.get("meta", {})))
+        corrections = tuple(sorted((str(k), float(v))
+                                   for k, v in data.get("corrections", {}).items()))
+        return cls(tuple(float(w) for w in data["weights"]), dict(data.get("meta", {})),
+                   corrections)
 
     @classmethod
     def zero(cls) -> LeaveTable:
         return cls(tuple(0.0 for _ in feature_names()), {"trained": False})
 
 
-@lru_cache(maxsize=1 << 16)
-def _value(weights: tuple[float, ...], key: tuple[tuple[int, str], ...]) -> float:
+def ranks_key(ranks: Iterable[int]) -> str:
+    """The ranks of a leave as sorted rank characters (6 for a 6/9 tile): ``55J``."""
+    from kingscrib.counting import rank_char
+
+    return "".join(rank_char(r) for r in sorted(SIX if r == NINE else r for r in ranks))
+
+
+def _value(weights: tuple[float, ...], corrections: dict[str, float],
+           key: tuple[tuple[int, str], ...]) -> float:
     if not key:
         return 0.0
     f = features([r for r, _ in key], [c for _, c in key])
-    return sum(w * x for w, x in zip(weights, f))
+    return sum(w * x for w, x in zip(weights, f)) + corrections.get(ranks_key(r for r, _ in key),
+                                                                    0.0)
 
 
 @lru_cache(maxsize=1)
@@ -117,16 +138,16 @@ def shipped_path() -> Path:
 # ----- training ---------------------------------------------------------------
 def _samples_from_game(args: tuple[int, str, tuple[float, ...] | None]) -> list[tuple]:
     """Play one self-play game and return (features, next-turn points) samples."""
-    seed, player_name, weights = args
+    seed, player_name, table = args
     from kingscrib.players.kings.driver import play_game
     from kingscrib.players.kings.equity import EquityPlayer
 
     def make() -> Any:
-        if weights is None:
+        if table is None:
             from kingscrib.players.kings.simple import GreedyPlayer
 
             return GreedyPlayer()
-        return EquityPlayer(LeaveTable(weights, {}))
+        return EquityPlayer(table)
 
     game = play_game([make(), make()], seed=seed)
     samples = []
@@ -149,7 +170,7 @@ def _samples_from_game(args: tuple[int, str, tuple[float, ...] | None]) -> list[
             continue
         kept.sort()
         samples.append((features([t.rank for t in kept], [t.colour for t in kept]),
-                        float(nxt.score)))
+                        float(nxt.score), ranks_key(t.rank for t in kept)))
     return samples
 
 
@@ -188,31 +209,49 @@ def _solve(rows: list[list[float]], ys: list[float], ridge: float = 1.0) -> list
     return w[1:]
 
 
+SHRINK = 30.0  # a rank multiset's correction counts fully after many more samples than this
+
+
 def train(games: int = 2000, seed: int = 1, rounds: int = 2, workers: int | None = None,
           progress: Any = None) -> LeaveTable:
-    """Learn leave weights by self-play: round 1 from greedy games, each later round from
-    games between equity players using the previous round's weights. Reproducible: game
-    seeds come from ``seed`` and samples are gathered in game order."""
+    """Learn leave values by self-play: round 1 from greedy games, each later round from
+    games between equity players using the previous round's table. Each round fits the
+    linear weights by least squares, then a correction per multiset of ranks kept: the
+    mean residual, shrunk towards 0 (``n / (n + SHRINK)``). Reproducible: game seeds
+    come from ``seed`` and samples are gathered in game order."""
     from kingscrib.players.kings.parallel import run_parallel
 
-    weights: tuple[float, ...] | None = None
+    table: LeaveTable | None = None
     rng = random.Random(seed)
     total_samples = 0
     for rnd in range(rounds):
         seeds = [rng.randrange(2**31) for _ in range(games)]
-        results = run_parallel(_samples_from_game, [(s, "self", weights) for s in seeds],
+        results = run_parallel(_samples_from_game, [(s, "self", table) for s in seeds],
                                workers=workers, progress=progress,
                                description=f"leaves round {rnd + 1}/{rounds}")
         rows: list[list[float]] = []
         ys: list[float] = []
+        keys: list[str] = []
         for samples in results:
-            for f, y in samples:
+            for f, y, k in samples:
                 rows.append(f)
                 ys.append(y)
-        weights = tuple(_solve(rows, ys))
+                keys.append(k)
+        weights = _solve(rows, ys)
+        intercept = sum(ys) / len(ys) - sum(
+            sum(w * x for w, x in zip(weights, row)) for row in rows) / len(ys)
+        sums: dict[str, list[float]] = {}
+        for row, y, k in zip(rows, ys, keys):
+            residual = y - intercept - sum(w * x for w, x in zip(weights, row))
+            acc = sums.setdefault(k, [0.0, 0.0])
+            acc[0] += residual
+            acc[1] += 1
+        corrections = tuple(sorted((k, total / (n + SHRINK)) for k, (total, n) in sums.items()
+                                   if k and abs(total / (n + SHRINK)) >= 0.05))
+        table = LeaveTable(tuple(weights), {}, corrections)
         total_samples = len(ys)
-    assert weights is not None
+    assert table is not None
     meta = {"trained": True, "games_per_round": games, "rounds": rounds, "seed": seed,
             "samples_last_round": total_samples,
             "command": f"kingscrib train-leaves --games {games} --rounds {rounds} --seed {seed}"}
-    return LeaveTable(weights, meta)
+    return LeaveTable(table.weights, meta, table.corrections)

@@ -88,14 +88,32 @@ def _apply_raw(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile], raw
     return total
 
 
+def distinct(options: Sequence[Candidate], width: int) -> list[Candidate]:
+    """The best ``width`` options, keeping one of the plays that only reorder the same tiles
+    on the same squares for the same score (they are nearly always equivalent)."""
+    out: list[Candidate] = []
+    seen: set[tuple] = set()
+    for c in options:
+        key = (c.raw[2], tuple(sorted(c.raw[3])), c.raw[1]) if c.raw is not None else \
+            ("x", c.leave)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(c)
+        if len(out) == width:
+            break
+    return out
+
+
 class SimPlayer(ComputerPlayer):
     """Monte Carlo simulation of the top candidates, with exact endgames."""
 
     name = "sim"
 
     def __init__(self, seed: int | None = None, time_budget: float = 1.0,
-                 candidates: int = 8, max_iterations: int = 400, min_iterations: int = 12,
-                 table: LeaveTable | None = None, endgame: bool = True) -> None:
+                 candidates: int = 8, max_iterations: int = 400, min_iterations: int = 8,
+                 table: LeaveTable | None = None, endgame: bool = True,
+                 endgame_nodes: int = 4000) -> None:
         self.rng = random.Random(seed)
         self.time_budget = time_budget
         self.width = candidates
@@ -103,6 +121,7 @@ class SimPlayer(ComputerPlayer):
         self.min_iterations = min_iterations
         self.table = table or shipped()
         self.endgame = endgame
+        self.endgame_nodes = endgame_nodes
         self.last: list[SimStats] = []
 
     def choose(self, view: PlayerView) -> Action:
@@ -117,7 +136,7 @@ class SimPlayer(ComputerPlayer):
                 return action
         if bag == 0 or len(options) == 1:
             return materialise(options[0])
-        stats = self.simulate(view, options[: self.width], start + self.time_budget)
+        stats = self.simulate(view, distinct(options, self.width), start + self.time_budget)
         best = max(stats, key=lambda s: (s.mean, -s.candidate.order))
         return materialise(best.candidate)
 
@@ -126,7 +145,8 @@ class SimPlayer(ComputerPlayer):
         left = self.time_budget - (time.perf_counter() - start)
         try:
             result = solve(view.position.board, view.position.rack, other, view.position.rules,
-                           passes=view.passes_in_a_row, time_limit=max(0.05, left))
+                           passes=view.passes_in_a_row, max_nodes=self.endgame_nodes,
+                           time_limit=max(0.05, left))
         except SearchAborted:
             return None
         return result.action
