@@ -77,7 +77,7 @@ def state(game: Game) -> dict:
         "board": game.board, "racks": game.racks, "bags": game.bags, "scores": game.scores,
         "turn": game.turn, "servant": game.servant, "end": game.end,
         "passes": game.passes_in_a_row, "scoreless": game.scoreless_in_a_row,
-        "record": game_to_record(game), "rng": game._rng.getstate(),
+        "record": game_to_record(game),
     })
 
 

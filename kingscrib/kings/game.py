@@ -100,7 +100,6 @@ class Game:
         self.end: End | None = None
         self.passes_in_a_row = 0
         self.scoreless_in_a_row = 0
-        self._rng = random.Random()
         self._undo: list[tuple] = []
 
     # ----- starting -------------------------------------------------------
@@ -119,27 +118,27 @@ class Game:
         game.rules = rules
         game.seed = seed if seed is not None else random.randrange(2**31)
         game.names = names
-        game._rng = random.Random(game.seed)
+        rng = random.Random(game.seed)
         game.scores = [0] * len(names)
         game.racks = [[] for _ in names]
         if rules.solitaire:
             game.bags = [full_set([LIGHT]), full_set([DARK])]
         else:
             game.bags = [full_set(COLOURS)]
-        game._draw_for_first()
+        game._draw_for_first(rng)
         for bag in game.bags:
-            game._rng.shuffle(bag)
+            rng.shuffle(bag)
         for k in range(len(names)):
             seat = (game.first_player + k) % len(names)
             game._draw(seat, RACK_SIZE)
         game.turn = game.first_player
         return game
 
-    def _draw_for_first(self) -> None:
+    def _draw_for_first(self, rng: random.Random) -> None:
         contenders = list(range(len(self.names)))
         while len(contenders) > 1:
             for bag in self.bags:
-                self._rng.shuffle(bag)
+                rng.shuffle(bag)
             # Each contender takes a different tile off the shuffled bag; all go back after.
             draws = {seat: self.bag_of(seat).pop() for seat in contenders}
             for seat, tile in draws.items():
@@ -282,7 +281,9 @@ class Game:
             rack.remove(tile)
         bag = self.bag_of(seat)
         bag.extend(exchange.tiles)
-        self._rng.shuffle(bag)
+        # Each shake of the bag has its own generator, derived from the seed and the turn,
+        # so the game is still fixed by its seed and undo need not keep a generator state.
+        random.Random(f"{self.seed}/shake/{len(self.history)}").shuffle(bag)
         self.passes_in_a_row = 0
         self.scoreless_in_a_row += 1
         return self._finish_turn(turn)
@@ -371,17 +372,20 @@ class Game:
         self._undo.append((
             dict(self.board), [list(r) for r in self.racks], [list(b) for b in self.bags],
             list(self.scores), self.turn, len(self.history), self.servant, self.end,
-            self.passes_in_a_row, self.scoreless_in_a_row, self._rng.getstate(),
+            self.passes_in_a_row, self.scoreless_in_a_row,
             replace(last) if last else None,
         ))
+
+    def forget_undo(self) -> None:
+        """Drop the undo history (a server that never takes back a stored action)."""
+        self._undo.clear()
 
     def undo(self) -> None:
         """Take back the last action (a turn or a Joker call)."""
         if not self._undo:
             raise IllegalAction("there is nothing to undo")
         (self.board, self.racks, self.bags, self.scores, self.turn, n, self.servant,
-         self.end, self.passes_in_a_row, self.scoreless_in_a_row, rng, last) = self._undo.pop()
-        self._rng.setstate(rng)
+         self.end, self.passes_in_a_row, self.scoreless_in_a_row, last) = self._undo.pop()
         del self.history[n:]
         if last is not None:
             self.history[-1] = last

@@ -182,7 +182,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
         if "first_draws" in record:
             _check_first_draws(record["first_draws"], rules, game.players, first)
         game.turn = game.first_player = first
-    game._undo.clear()
+    game.forget_undo()
     for i, t in enumerate(turns):
         if game.is_over:
             raise RecordError(f"the game was already over ({game.end.reason})", i)

@@ -237,7 +237,7 @@ class Hub:
         except RecordError as e:
             log.error("game %s cannot be replayed: %s", game_id, e)
             raise WebError(500, f"the stored game cannot be replayed: {e}") from None
-        game._undo.clear()  # the server never takes back a stored action
+        game.forget_undo()  # the server never takes back a stored action
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
         room = Room(game_id, game, seats, stored.invite_hash,
                     version=len(stored.turns) + sum("joker" in t for t in stored.turns)
@@ -327,7 +327,7 @@ class Hub:
         finally:
             # Stored (or taken back): the undo snapshot (board, racks, bags and a 25 kB
             # random state) is no longer needed; a long game would otherwise keep one per turn.
-            game._undo.clear()
+            game.forget_undo()
         room.version += 1
         # Computer seats call Joker at once when points were missed.
         if game.joker_open():
@@ -354,7 +354,7 @@ class Hub:
             room._turns.clear()
             raise WebError(503, "the Joker call could not be saved; nothing changed") from None
         finally:
-            game._undo.clear()
+            game.forget_undo()
         room.version += 1
 
     def preview(self, room: Room, seat: int | None, tiles: Any) -> dict[str, Any]:
