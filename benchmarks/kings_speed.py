@@ -2,6 +2,7 @@
 
     python benchmarks/kings_speed.py            # full run
     python benchmarks/kings_speed.py --quick    # a smaller sample
+    python benchmarks/kings_speed.py --python   # the pure-Python fallback
 
 Measures, on one core:
 - all legal plays of mid-game positions (turns 10-30 of greedy self-play games) with the
@@ -91,7 +92,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--games", type=int, default=None, help="self-play games to time")
+    ap.add_argument("--python", action="store_true",
+                    help="time the pure-Python path (as if the C core were not built)")
     args = ap.parse_args()
+    if args.python:
+        fastgen._core = None
+    print(f"generator: {'C core' if fastgen._core is not None else 'pure Python'}")
     pos_games = 3 if args.quick else 8
     brute_n = 3 if args.quick else 8
     selfplay = args.games or (10 if args.quick else 60)

@@ -129,3 +129,31 @@ def test_tournament_command_json() -> None:
             "first_player_win_rate"} <= set(data)
     bad = CliRunner().invoke(cli, ["tournament", "--a", "nobody", "--b", "greedy"])
     assert bad.exit_code != 0 and "unknown player" in bad.output
+
+
+def test_analyze_position_and_record() -> None:
+    from kingscrib.cli.main import _register, cli
+
+    _register()
+    position = json.dumps({"board": {"G7": "8L", "H7": "7D"},
+                           "rack": ["7L", "6D", "AL", "KD", "4L"], "bag": 60})
+    out = CliRunner().invoke(cli, ["analyze", position, "--top", "3", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)
+    assert len(rows) == 3 and rows[0]["score"] == 16
+    assert all(abs(r["equity"] - r["score"] - r["leave"]) < 0.02 for r in rows)
+
+    game = play_game([make_player("greedy"), make_player("random", 4)], seed=12)
+    runner = CliRunner()
+    with runner.isolated_filesystem():
+        with open("g.json", "w") as f:
+            json.dump(game.to_record(), f)
+        out = runner.invoke(cli, ["analyze", "g.json", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)
+    assert len(rows) == len(game.history)
+    # greedy always took the top score, so it never gave points up
+    assert all(r.get("points_lost", 0) == 0 for r in rows if r["player"] == 0)
+    assert any(r.get("points_lost", 0) > 0 for r in rows if r["player"] == 1)
+    bad = CliRunner().invoke(cli, ["analyze", "{not json"])
+    assert bad.exit_code != 0
