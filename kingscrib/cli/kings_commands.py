@@ -64,9 +64,9 @@ def _hand_text(data: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand.")
 @click.argument("hands", nargs=-1, required=True)
 def score(as_json: bool, hands: tuple[str, ...]) -> None:
-    """Score crib hands, e.g. `kingscrib score 98799 9TJJ5`.
+    """Score crib hands: fifteens, pairs, runs, and whether the hand is valid.
 
-    Give `-` to read one hand per line from standard input. A hand is rank
+    For example `kingscrib score 98799 9TJJ5`. Give `-` to read one hand per line from standard input. A hand is rank
     characters A 2-9 T J Q K (10 for T; case and spaces ignored). The total is
     what the fifteens, pairs and runs count; an invalid hand (a tile that scores
     nothing, or more than 5 tiles) cannot be played and says why.
