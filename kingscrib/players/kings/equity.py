@@ -84,23 +84,10 @@ def rank_options(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable
         raw = generate(board, rack, rules, one_span=True)
     raw.sort()
     out: list[Candidate] = []
-    endgame = bag == 0
-    out_bonus = opp_penalty + GOING_OUT_BONUS if endgame else 0.0
-    cache: dict[tuple, float] = {}
     value = table.value_key
+    leave_value = _leave_values(rk, bag, table, opp_penalty)
     for i, r in enumerate(raw):
-        faces = r[3]
-        lk = tuple(sorted(faces))
-        lv = cache.get(lk)
-        if lv is None:
-            leave = leave_of(rk, faces)
-            if endgame:
-                lv = out_bonus if not leave else -float(sum(_penalty(x) for x, _ in leave))
-            else:
-                lv = value(leave)
-                if bag < len(faces):
-                    lv *= bag / len(faces)  # the bag cannot refill the rack: the leave matters less
-            cache[lk] = lv
+        lv = leave_value(r[3])
         out.append(Candidate(None, r[1] + lv, r[1], (), r, i))  # type: ignore[arg-type]
     allowed = with_exchanges and not (rules.exchange == EXCHANGE_WHEN_STUCK and raw)
     if allowed and bag > 0:
@@ -122,32 +109,44 @@ def rank_options(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable
     return out
 
 
+def _leave_values(rk, bag: int, table: LeaveTable, opp_penalty: int):
+    """A function: the faces a play uses -> the value of the tiles it keeps (cached).
+
+    With the bag empty, going out earns the opponent's penalty and a bonus, and
+    tiles kept cost their penalty; otherwise the leave table decides, weighed down
+    when the bag cannot refill the rack.
+    """
+    cache: dict[tuple, float] = {}
+    value = table.value_key
+
+    def leave_value(faces) -> float:
+        key = tuple(sorted(faces))
+        lv = cache.get(key)
+        if lv is None:
+            leave = leave_of(rk, faces)
+            if bag == 0:
+                lv = opp_penalty + GOING_OUT_BONUS if not leave else \
+                    -float(sum(_penalty(x) for x, _ in leave))
+            else:
+                lv = value(leave)
+                if bag < len(faces):
+                    lv *= bag / len(faces)  # the bag cannot refill the rack: the leave matters less
+            cache[key] = lv
+        return lv
+
+    return leave_value
+
+
 def best_static(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
                 opp_penalty: int = 0) -> tuple[float, RawPlay | None]:
     """The best play by static equity (no exchanges), quickly: (equity, raw play or None)."""
     raw = generate(board, rack, rules, one_span=True)
     if not raw:
         return 0.0, None
-    rk = rack_key(rack)
-    value = table.value_key
-    endgame = bag == 0
-    cache: dict[tuple, float] = {}
+    leave_value = _leave_values(rack_key(rack), bag, table, opp_penalty)
     best_eq, best = -1e18, None
     for r in raw:
-        faces = r[3]
-        lk = tuple(sorted(faces))
-        lv = cache.get(lk)
-        if lv is None:
-            leave = leave_of(rk, faces)
-            if endgame:
-                lv = opp_penalty + GOING_OUT_BONUS if not leave else \
-                    -float(sum(_penalty(x) for x, _ in leave))
-            else:
-                lv = value(leave)
-                if bag < len(faces):
-                    lv *= bag / len(faces)
-            cache[lk] = lv
-        eq = r[1] + lv
+        eq = r[1] + leave_value(r[3])
         if eq > best_eq or (eq == best_eq and r[0] < best[0]):  # type: ignore[index]
             best_eq, best = eq, r
     return best_eq, best

@@ -59,14 +59,7 @@ def _apply(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile],
            c: Candidate) -> int:
     """Play candidate ``c`` on the simulated board: returns its score; refills the rack."""
     if c.raw is not None:
-        _, total, squares, faces = c.raw
-        for q, f in zip(squares, faces):
-            t = face_tile(f)
-            board[q] = t
-            rack.remove(t.held())
-        while len(rack) < RACK_SIZE and bag:
-            rack.append(bag.pop())
-        return total
+        return _apply_raw(board, rack, bag, c.raw)
     if isinstance(c.action, Exchange):
         returned = list(c.action.tiles)
         drawn = [bag.pop() for _ in range(min(len(returned), len(bag)))]
