@@ -70,6 +70,15 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def postgres_driver(url: str) -> str:
+    """A plain ``postgresql://`` (or ``postgres://``) URL, as PostgreSQL prints it, goes
+    through psycopg 3, the driver installed with the web extra."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme):]
+    return url
+
+
 def default_url() -> str:
     """SQLite in the user's data folder (``$KINGSCRIB_DATA_DIR`` honoured)."""
     return f"sqlite:///{data_dir() / 'web.sqlite3'}"
@@ -111,7 +120,7 @@ class Store:
     """Synchronous storage; the server calls it from one worker thread."""
 
     def __init__(self, url: str | None = None) -> None:
-        self.url = url or default_url()
+        self.url = postgres_driver(url or default_url())
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}

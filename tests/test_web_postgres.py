@@ -1,0 +1,144 @@
+"""The web server on a real PostgreSQL server: games are stored and resume after a restart.
+
+The test starts its own throw-away PostgreSQL cluster (Debian's ``postgresql``
+package, which ``.ci/run`` installs when it is missing) on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from web_support import free_port
+
+from kingscrib.kings.game import Game
+from kingscrib.kings.moves import Play
+from kingscrib.kings.record import check_record
+from kingscrib.kings.rules import RuleSet
+from kingscrib.web import Settings, create_app
+from kingscrib.web.storage import Store, postgres_driver
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SEED = 11
+
+
+def _postgres_bin(name: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or [shutil.which(name)]
+    if not found[-1]:
+        raise RuntimeError(f"PostgreSQL's {name} is not installed (apt-get install postgresql)")
+    return found[-1]
+
+
+def _as_postgres(args: list[str]) -> list[str]:
+    # PostgreSQL refuses to run as root: run it as the postgres user then.
+    return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    # Not pytest's tmp_path: its folders are private to the user running the tests.
+    folder = Path(tempfile.mkdtemp(prefix="kingscrib-pg-"))
+    data = folder / "data"
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    subprocess.run(_as_postgres([_postgres_bin("initdb"), "-D", str(data), "-A", "trust",
+                                 "-U", "postgres", "--no-sync"]),
+                   check=True, capture_output=True)
+    port = free_port()
+    subprocess.run(_as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l",
+                                 str(folder / "log"), "-o",
+                                 f"-p {port} -k {folder} -c listen_addresses=127.0.0.1",
+                                 "start"]), check=True, capture_output=True)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(_as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-m",
+                                     "immediate", "stop"]), capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def make_client(url: str) -> TestClient:
+    return TestClient(create_app(Settings(database_url=url, computer_delay=0,
+                                          allow_seed=True)))
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_plain_postgresql_urls_use_the_installed_driver() -> None:
+    assert postgres_driver("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert postgres_driver("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert postgres_driver("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_a_game_on_postgresql_resumes_exactly_after_a_restart(postgres_url: str) -> None:
+    engine = Game.new(["Ann", "Bob"], RuleSet(), SEED)
+    with make_client(postgres_url) as c:
+        body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}], "seed": SEED}
+        created = c.post("/api/games", json=body).json()
+        gid = created["game_id"]
+        joined = c.post(f"/api/games/{gid}/join",
+                        json={"invite": created["invite"], "name": "Bob"}).json()
+        tokens = [created["token"], joined["token"]]
+        for _ in range(3):
+            best = engine.legal_moves()[0].play
+            r = c.post(f"/api/games/{gid}/actions",
+                       json={"action": "play", "tiles": best.tiles_json()},
+                       headers=auth(tokens[engine.turn]))
+            assert r.status_code == 200, r.text
+            engine.play(best)
+        before = [c.get(f"/api/games/{gid}", headers=auth(t)).json() for t in tokens]
+    with make_client(postgres_url) as c:
+        after = [c.get(f"/api/games/{gid}", headers=auth(t)).json() for t in tokens]
+        for b, a in zip(before, after):
+            assert [dict(s, online=False) for s in a.pop("seats")] == \
+                [dict(s, online=False) for s in b.pop("seats")]
+            assert a == b
+        best = engine.legal_moves()[0].play
+        r = c.post(f"/api/games/{gid}/actions", json={"action": "play", "tiles": best.tiles_json()},
+                   headers=auth(tokens[engine.turn]))
+        assert r.status_code == 200, r.text
+        engine.play(best)
+        played = [t["tiles"] for t in r.json()["history"]]
+        assert played == [Play.of(t.tiles).tiles_json() for t in engine.history]
+
+
+def test_a_computer_game_is_stored_in_postgresql_and_checks(postgres_url: str) -> None:
+    with make_client(postgres_url) as c:
+        body = {"seats": [{"kind": "computer", "level": "greedy"},
+                          {"kind": "computer", "level": "greedy"}], "seed": 5}
+        gid = c.post("/api/games", json=body).json()["game_id"]
+        for _ in range(1200):
+            record = c.get(f"/api/games/{gid}/record")
+            if record.status_code == 200:
+                break
+            time.sleep(0.05)
+        assert record.status_code == 200, record.text
+    check_record(record.json())
+    store = Store(postgres_url)
+    try:
+        stored = store.load(gid)
+    finally:
+        store.close()
+    assert stored is not None and stored.over
+    assert stored.turns == record.json()["turns"]
+
+
+def test_the_games_are_in_postgresql(postgres_url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_url) as conn:
+        version = conn.execute("show server_version").fetchone()[0]
+        stored = conn.execute("select count(*) from games").fetchone()[0]
+    assert int(version.split(".")[0]) >= 12
+    assert stored >= 2  # the games of the tests above
