@@ -94,10 +94,6 @@ def _open(path: str) -> TextIO:
         raise click.FileError(path, e.strerror) from None
 
 
-def moves_json(position: Position) -> list[dict[str, Any]]:
-    """Every legal play of a position as move objects, best first."""
-    return [sp.to_json(notation=format_play(sp.play, position.board))
-            for sp in position.legal_moves()]
 
 
 @click.command()
@@ -125,14 +121,16 @@ def moves(as_json: bool, top: int, file: str) -> None:
                 if as_json:
                     click.echo(json.dumps({"error": f"position {number}: {e}"}))
                 continue
-            found = moves_json(position)
+            plays = position.legal_moves()
             if as_json:
+                found = [sp.to_json(notation=format_play(sp.play, position.board))
+                         for sp in plays]
                 click.echo(json.dumps(found, separators=(",", ":")))
                 continue
-            table = Table(title=f"Position {number}: {len(found)} legal plays")
+            table = Table(title=f"Position {number}: {len(plays)} legal plays")
             for column in ("#", "play", "score", "breakdown"):
                 table.add_column(column)
-            for i, sp in enumerate(position.legal_moves()[:top], 1):
+            for i, sp in enumerate(plays[:top], 1):
                 table.add_row(str(i), format_play(sp.play, position.board), str(sp.total),
                               sp.score.describe())
             console.print(table)

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 
-from kingscrib.counting import RANKS, HandCount, count_hand, parse_rank, unscored_positions
+from kingscrib.counting import (
+    RANKS,
+    HandCount,
+    count_hand,
+    parse_rank,
+    rank_char,
+    unscored_positions,
+)
 
 MIN_HAND, MAX_HAND = 2, 5
 
@@ -40,8 +47,6 @@ class HandValue:
     @property
     def reason(self) -> str | None:
         """Why the hand is invalid, or None."""
-        from kingscrib.counting import rank_char
-
         text = "".join(rank_char(r) for r in self.ranks)
         if len(self.ranks) > MAX_HAND:
             return f"{text} has {len(self.ranks)} tiles; a hand has at most {MAX_HAND}"

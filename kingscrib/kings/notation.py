@@ -19,7 +19,6 @@ written in parentheses and checked against the board. Other turns::
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from kingscrib.counting import parse_rank, rank_char
@@ -205,6 +204,3 @@ def format_action(action: Action, board: Mapping[Square, Tile]) -> str:
         return "exchange " + " ".join(str(t) for t in action.tiles)
     return "pass"
 
-
-def tiles_used(play: Play) -> Counter[Tile]:
-    return held_counts(t for _, t in play.tiles)

@@ -89,6 +89,3 @@ def held_counts(tiles: Iterable[Tile]) -> Counter[Tile]:
     """Count tiles as held (a placed nine counts as its 6/9 tile)."""
     return Counter(t.held() for t in tiles)
 
-
-def format_tiles(tiles: Iterable[Tile]) -> str:
-    return " ".join(str(t) for t in tiles)
