@@ -12,6 +12,7 @@ from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Exchange, Pass, Play
 from kingscrib.kings.rules import RuleSet
 from kingscrib.players.kings import PLAYERS, make_player
+from kingscrib.players.kings.defence import DEFENCE_WEIGHT
 from kingscrib.players.kings.driver import play_game, take_turn
 from kingscrib.players.kings.equity import EquityPlayer, candidates
 from kingscrib.players.kings.leaves import LeaveTable, features, shipped, train
@@ -141,7 +142,10 @@ def test_analyze_position_and_record() -> None:
     assert out.exit_code == 0, out.output
     rows = json.loads(out.output)
     assert len(rows) == 3 and rows[0]["score"] == 16
-    assert all(abs(r["equity"] - r["score"] - r["leave"]) < 0.02 for r in rows)
+    # equity = score + leave - the defence's share of the next player's expected reply
+    assert all(abs(r["equity"] - (r["score"] + r["leave"] - DEFENCE_WEIGHT * r["reply"])) < 0.03
+               for r in rows)
+    assert rows == sorted(rows, key=lambda r: -r["equity"])
 
     game = play_game([make_player("greedy"), make_player("random", 4)], seed=12)
     runner = CliRunner()

@@ -132,11 +132,14 @@ def analyze(source: str, top: int, sim_seconds: float, as_json: bool) -> None:
         click.echo(json.dumps(rows))
         return
     sim = any("sim" in r for r in rows)
-    head = f"{'move':<30} {'score':>5} {'leave':>6} {'equity':>7}" + ("   sim" if sim else "")
+    head = f"{'move':<30} {'score':>5} {'leave':>6} {'reply':>6} {'equity':>7}" + \
+        ("   sim" if sim else "")
     click.echo(head)
     for r in rows:
         extra = f" {r['sim']:>6}" if sim else ""
-        click.echo(f"{r['move']:<30} {r['score']:>5} {r['leave']:>6} {r['equity']:>7}{extra}")
+        reply = "-" if r["reply"] is None else r["reply"]
+        click.echo(f"{r['move']:<30} {r['score']:>5} {r['leave']:>6} {reply:>6} "
+                   f"{r['equity']:>7}{extra}")
 
 
 COMMANDS.append(analyze)

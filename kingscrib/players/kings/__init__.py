@@ -23,7 +23,7 @@ SIM_TIME_CAP = 3.0
 def _equity(seed: int | None) -> KingsPlayer:
     from kingscrib.players.kings.equity import EquityPlayer
 
-    return EquityPlayer()
+    return EquityPlayer(seed=seed)
 
 
 def _sim(seed: int | None) -> KingsPlayer:

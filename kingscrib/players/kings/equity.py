@@ -3,11 +3,14 @@
 Every legal play is valued at its score plus the learned value of its leave (see
 :mod:`kingscrib.players.kings.leaves`); every exchange at the value of the tiles it
 keeps. Once the bag is empty the leave is worth minus its penalty instead, and going
-out is worth the tiles the others are left holding.
+out is worth the tiles the others are left holding. While the bag lasts, the player
+also looks at what its best few options open for the next player (see
+:mod:`kingscrib.players.kings.defence`).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -17,6 +20,13 @@ from kingscrib.kings.moves import Action, Exchange, Pass
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK
 from kingscrib.kings.tiles import NINE, SIX, Tile
 from kingscrib.players.kings.base import ComputerPlayer
+from kingscrib.players.kings.defence import (
+    DEFENCE_RACKS,
+    DEFENCE_WEIGHT,
+    DEFENCE_WIDTH,
+    expected_reply,
+    sample_racks,
+)
 from kingscrib.players.kings.leaves import LeaveTable, shipped
 
 GOING_OUT_BONUS = 5.0  # besides the others' penalties: they lose their last turn
@@ -30,7 +40,7 @@ def _penalty(rank: int) -> int:
 class Candidate:
     """One option of a turn with its static equity."""
 
-    __slots__ = ("action", "equity", "score", "leave", "raw", "order")
+    __slots__ = ("action", "equity", "score", "leave", "raw", "order", "reply", "defence")
 
     def __init__(self, action: Action, equity: float, score: int, leave: tuple, raw: RawPlay | None,
                  order: int) -> None:
@@ -40,10 +50,12 @@ class Candidate:
         self.leave = leave  # sorted (held rank, colour) pairs kept
         self.raw = raw
         self.order = order  # tie-break: reference order for plays, then exchanges
+        self.reply: float | None = None  # the next player's expected best reply, if looked at
+        self.defence = 0.0  # the points taken off the equity for that reply
 
     @property
     def leave_value(self) -> float:
-        return self.equity - self.score
+        return self.equity - self.score + self.defence
 
 
 def rack_key(rack: Sequence[Tile]) -> tuple[tuple[int, str], ...]:
@@ -152,6 +164,41 @@ def best_static(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
     return best_eq, best
 
 
+def distinct(options: Sequence[Candidate], width: int) -> list[Candidate]:
+    """The best ``width`` options, keeping one of the plays that only reorder the same tiles
+    on the same squares for the same score (they are nearly always equivalent)."""
+    out: list[Candidate] = []
+    seen: set[tuple] = set()
+    for c in options:
+        key = (c.raw[2], tuple(sorted(c.raw[3])), c.raw[1]) if c.raw is not None else \
+            ("x", c.leave)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(c)
+        if len(out) == width:
+            break
+    return out
+
+
+def defend(view: PlayerView, options: Sequence[Candidate], rng: random.Random,
+           weight: float = DEFENCE_WEIGHT, width: int = DEFENCE_WIDTH,
+           racks: int = DEFENCE_RACKS) -> list[Candidate]:
+    """The best ``width`` distinct options, each with the next player's expected best
+    reply (over ``racks`` racks drawn from the unseen tiles) times ``weight`` taken off its
+    equity; best first."""
+    top = distinct(options, width)
+    drawn = sample_racks(view, rng, racks)
+    board, rules = view.position.board, view.position.rules
+    for c in top:
+        placed = list(zip(c.raw[2], c.raw[3])) if c.raw is not None else []
+        c.reply = expected_reply(board, placed, drawn, rules)
+        c.defence = weight * c.reply
+        c.equity -= c.defence
+    top.sort(key=lambda c: (-c.equity, c.order))
+    return top
+
+
 def materialise(c: Candidate) -> Action:
     if c.action is None:
         assert c.raw is not None
@@ -160,17 +207,23 @@ def materialise(c: Candidate) -> Action:
 
 
 class EquityPlayer(ComputerPlayer):
-    """Plays the option with the best score plus leave value (static equity)."""
+    """Plays the option with the best score plus leave value less what it opens for the
+    next player (``defence`` is the share of that reply taken off; 0 turns it off)."""
 
     name = "equity"
 
-    def __init__(self, table: LeaveTable | None = None) -> None:
+    def __init__(self, table: LeaveTable | None = None, seed: int | None = 0,
+                 defence: float = DEFENCE_WEIGHT) -> None:
         self.table = table or shipped()
+        self.rng = random.Random(seed)
+        self.defence = defence
 
     def choose(self, view: PlayerView) -> Action:
         options = candidates(view, self.table)
         if not options:
             return Pass()
+        if self.defence and (view.position.bag or 0) > 0 and len(options) > 1:
+            options = defend(view, options, self.rng, self.defence)
         best = options[0]
         if view.position.bag == 0 and best.raw is not None and best.equity < _pass_equity(view):
             return Pass()
@@ -182,4 +235,5 @@ def _pass_equity(view: PlayerView) -> float:
     return -float(sum(_penalty(t.rank) for t in view.position.rack))
 
 
-__all__ = ["Candidate", "EquityPlayer", "candidates", "leave_of", "materialise", "rack_key", "rank_options", "best_static"]
+__all__ = ["Candidate", "EquityPlayer", "best_static", "candidates", "defend", "distinct",
+           "leave_of", "materialise", "rack_key", "rank_options"]

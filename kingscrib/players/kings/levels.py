@@ -3,7 +3,8 @@
 - ``easy``: a casual player. It picks at random among its better plays (the top third by
   score), so it often misses the best one; it never exchanges unless it must.
 - ``medium``: greedy, the highest score now.
-- ``hard``: static equity, score now plus the learned value of the tiles kept.
+- ``hard``: equity, score now plus the learned value of the tiles kept, less a share of
+  what the play opens for the next player.
 - ``expert``: simulation of the best candidates against the unseen tiles, exact endgames
   with an empty bag; thinks about 1.5 seconds a move (never much more than 2).
 """
@@ -48,7 +49,7 @@ def level(name: str, seed: int | None = None) -> ComputerPlayer:
     if name == "medium":
         p: ComputerPlayer = GreedyPlayer()
     elif name == "hard":
-        p = EquityPlayer()
+        p = EquityPlayer(seed=seed)
     elif name == "expert":
         p = SimPlayer(seed, time_budget=EXPERT_BUDGET)
     else:

@@ -26,7 +26,7 @@ from kingscrib.kings.moves import Action, Exchange, Pass
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.players.kings.base import ComputerPlayer
 from kingscrib.players.kings.endgame import SearchAborted, solve
-from kingscrib.players.kings.equity import Candidate, best_static, candidates, materialise
+from kingscrib.players.kings.equity import Candidate, best_static, candidates, distinct, materialise
 from kingscrib.players.kings.leaves import LeaveTable, shipped
 
 
@@ -79,23 +79,6 @@ def _apply_raw(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile], raw
     while len(rack) < RACK_SIZE and bag:
         rack.append(bag.pop())
     return total
-
-
-def distinct(options: Sequence[Candidate], width: int) -> list[Candidate]:
-    """The best ``width`` options, keeping one of the plays that only reorder the same tiles
-    on the same squares for the same score (they are nearly always equivalent)."""
-    out: list[Candidate] = []
-    seen: set[tuple] = set()
-    for c in options:
-        key = (c.raw[2], tuple(sorted(c.raw[3])), c.raw[1]) if c.raw is not None else \
-            ("x", c.leave)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(c)
-        if len(out) == width:
-            break
-    return out
 
 
 class SimPlayer(ComputerPlayer):
