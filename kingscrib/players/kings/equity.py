@@ -1,4 +1,4 @@
-"""The static-equity player: score now plus the value of the tiles kept.
+"""The equity player: score now plus the value of the tiles kept, less what a play opens.
 
 Every legal play is valued at its score plus the learned value of its leave (see
 :mod:`kingscrib.players.kings.leaves`); every exchange at the value of the tiles it
