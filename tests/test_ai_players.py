@@ -132,7 +132,7 @@ def test_tournament_command_json() -> None:
     assert bad.exit_code != 0 and "unknown player" in bad.output
 
 
-def test_analyze_position_and_record() -> None:
+def test_analyze_position_and_record(tmp_path) -> None:
     from kingscrib.cli.main import _register, cli
 
     _register()
@@ -148,11 +148,9 @@ def test_analyze_position_and_record() -> None:
     assert rows == sorted(rows, key=lambda r: -r["equity"])
 
     game = play_game([make_player("greedy"), make_player("random", 4)], seed=12)
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        with open("g.json", "w") as f:
-            json.dump(game.to_record(), f)
-        out = runner.invoke(cli, ["analyze", "g.json", "--json"])
+    record = tmp_path / "g.json"
+    record.write_text(json.dumps(game.to_record()))
+    out = CliRunner().invoke(cli, ["analyze", str(record), "--json"])
     assert out.exit_code == 0, out.output
     rows = json.loads(out.output)
     assert len(rows) == len(game.history)
