@@ -1,8 +1,9 @@
 """Kings Cribbage players. :func:`make_player` builds one by name.
 
 Engines: ``random``, ``greedy`` (highest score now), ``equity`` (score plus the value of
-the tiles kept, less a share of the next player's expected best reply), ``sim`` (Monte Carlo over the unseen tiles, exact endgames). Levels for
-people: ``easy``, ``medium``, ``hard``, ``expert`` (see :mod:`.levels`).
+the tiles kept, less a share of the next player's expected best reply), ``sim`` (Monte
+Carlo over the unseen tiles, exact endgames). Levels for people: ``easy``, ``medium``,
+``hard``, ``expert`` (see :mod:`.levels`).
 
 >>> make_player("greedy").name
 'greedy'

@@ -38,7 +38,7 @@ def _penalty(rank: int) -> int:
 
 
 class Candidate:
-    """One option of a turn with its static equity."""
+    """One option of a turn with its equity (the defence's share taken off once looked at)."""
 
     __slots__ = ("action", "equity", "score", "leave", "raw", "order", "reply", "defence")
 

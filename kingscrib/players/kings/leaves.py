@@ -147,7 +147,8 @@ def _samples_from_game(args: tuple[int, str, tuple[float, ...] | None]) -> list[
             from kingscrib.players.kings.simple import GreedyPlayer
 
             return GreedyPlayer()
-        return EquityPlayer(table, defence=0.0)  # the leave alone decides: fast, and what is learned
+        # the leave alone decides: it is what is learned, and it is fast
+        return EquityPlayer(table, defence=0.0)
 
     game = play_game([make(), make()], seed=seed)
     samples = []
