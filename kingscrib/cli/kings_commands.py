@@ -66,10 +66,11 @@ def _hand_text(data: dict[str, Any]) -> str:
 def score(as_json: bool, hands: tuple[str, ...]) -> None:
     """Score crib hands: fifteens, pairs, runs, and whether the hand is valid.
 
-    For example `kingscrib score 98799 9TJJ5`. Give `-` to read one hand per line from standard input. A hand is rank
-    characters A 2-9 T J Q K (10 for T; case and spaces ignored). The total is
-    what the fifteens, pairs and runs count; an invalid hand (a tile that scores
-    nothing, or more than 5 tiles) cannot be played and says why.
+    For example `kingscrib score 98799 9TJJ5`. Give `-` to read one hand per line
+    from standard input. A hand is rank characters A 2-9 T J Q K (10 for T; case
+    and spaces ignored). The total is what the fifteens, pairs and runs count; an
+    invalid hand (a tile that scores nothing, or more than 5 tiles) cannot be
+    played and says why.
     """
     lines: Iterable[str] = hands
     if hands == ("-",):
@@ -92,8 +93,6 @@ def _open(path: str) -> TextIO:
         return open(path, encoding="utf-8")
     except OSError as e:
         raise click.FileError(path, e.strerror) from None
-
-
 
 
 @click.command()

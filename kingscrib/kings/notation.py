@@ -203,4 +203,3 @@ def format_action(action: Action, board: Mapping[Square, Tile]) -> str:
     if isinstance(action, Exchange):
         return "exchange " + " ".join(str(t) for t in action.tiles)
     return "pass"
-

@@ -88,4 +88,3 @@ def full_set(colours: Iterable[str] = COLOURS) -> list[Tile]:
 def held_counts(tiles: Iterable[Tile]) -> Counter[Tile]:
     """Count tiles as held (a placed nine counts as its 6/9 tile)."""
     return Counter(t.held() for t in tiles)
-
