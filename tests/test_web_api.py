@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from web_support import auth, in_process_client
 
 from kingscrib.kings.board import parse_square
 from kingscrib.kings.game import Game
@@ -24,9 +25,7 @@ SEED = 11
 
 
 def make_client(db: Path, **kwargs) -> TestClient:
-    settings = Settings(database_url=f"sqlite:///{db}", computer_delay=0, allow_seed=True,
-                        **kwargs)
-    return TestClient(create_app(settings))
+    return in_process_client(f"sqlite:///{db}", **kwargs)
 
 
 @pytest.fixture
@@ -38,10 +37,6 @@ def web_db(tmp_path: Path) -> Path:
 def client(web_db: Path):
     with make_client(web_db) as c:
         yield c
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def two_people(client: TestClient, **extra) -> tuple[str, str, str]:

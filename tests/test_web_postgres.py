@@ -16,14 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
-from web_support import free_port
+from web_support import auth, free_port, in_process_client
 
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Play
 from kingscrib.kings.record import check_record
 from kingscrib.kings.rules import RuleSet
-from kingscrib.web import Settings, create_app
 from kingscrib.web.storage import Store, postgres_driver
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -66,15 +64,6 @@ def postgres_url() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def make_client(url: str) -> TestClient:
-    return TestClient(create_app(Settings(database_url=url, computer_delay=0,
-                                          allow_seed=True)))
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def test_plain_postgresql_urls_use_the_installed_driver() -> None:
     assert postgres_driver("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert postgres_driver("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
@@ -83,7 +72,7 @@ def test_plain_postgresql_urls_use_the_installed_driver() -> None:
 
 def test_a_game_on_postgresql_resumes_exactly_after_a_restart(postgres_url: str) -> None:
     engine = Game.new(["Ann", "Bob"], RuleSet(), SEED)
-    with make_client(postgres_url) as c:
+    with in_process_client(postgres_url) as c:
         body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}], "seed": SEED}
         created = c.post("/api/games", json=body).json()
         gid = created["game_id"]
@@ -98,7 +87,7 @@ def test_a_game_on_postgresql_resumes_exactly_after_a_restart(postgres_url: str)
             assert r.status_code == 200, r.text
             engine.play(best)
         before = [c.get(f"/api/games/{gid}", headers=auth(t)).json() for t in tokens]
-    with make_client(postgres_url) as c:
+    with in_process_client(postgres_url) as c:
         after = [c.get(f"/api/games/{gid}", headers=auth(t)).json() for t in tokens]
         for b, a in zip(before, after):
             assert [dict(s, online=False) for s in a.pop("seats")] == \
@@ -114,7 +103,7 @@ def test_a_game_on_postgresql_resumes_exactly_after_a_restart(postgres_url: str)
 
 
 def test_a_computer_game_is_stored_in_postgresql_and_checks(postgres_url: str) -> None:
-    with make_client(postgres_url) as c:
+    with in_process_client(postgres_url) as c:
         body = {"seats": [{"kind": "computer", "level": "greedy"},
                           {"kind": "computer", "level": "greedy"}], "seed": 5}
         gid = c.post("/api/games", json=body).json()["game_id"]

@@ -18,6 +18,20 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+def in_process_client(database_url: str, **settings):
+    """The app in this process (FastAPI's TestClient): computers move at once, seeds allowed."""
+    from fastapi.testclient import TestClient
+
+    from kingscrib.web import Settings, create_app
+
+    return TestClient(create_app(Settings(database_url=database_url, computer_delay=0,
+                                          allow_seed=True, **settings)))
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
