@@ -1,0 +1,184 @@
+"""What both games' PettingZoo environments share: seats, seeding, the AEC bookkeeping,
+rewards at the end of a game and optional per-turn point shaping.
+
+A subclass says how to start a game from a seed, whose turn it is, which actions are
+legal (a mask over its Discrete space), how to apply one, and what each seat sees.
+It holds no rules: the engine decides everything.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+
+class IllegalEnvAction(ValueError):
+    """An action index the mask does not allow now; the message says why. Nothing changed."""
+
+
+def outcome_rewards(final: list[int], seat_sides: list[int]) -> list[float]:
+    """+1 for a sole winner, -1 for a loser; tied winners share: each gets 2/k - 1
+    (0 for a two-way tie). ``final`` is the score of each side; ``seat_sides`` maps
+    seats to sides (partners share a side and its reward)."""
+    top = max(final)
+    winners = [side for side, score in enumerate(final) if score == top]
+    share = 1.0 / len(winners)
+    return [2.0 * share - 1.0 if side in winners else -1.0 for side in seat_sides]
+
+
+class CribEnv(AECEnv):
+    """The AEC plumbing of a seat-based card or tile game with a Discrete action space."""
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, players: int, actions: int, observation: spaces.Dict,
+                 shaping: float = 0.0, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}"
+                             f" or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.shaping = float(shaping)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = list(self.possible_agents)
+        self._action_space = spaces.Discrete(actions)
+        self._observation_space = spaces.Dict({
+            "observation": observation,
+            "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+        })
+        self._seeder = random.Random()
+        self.game_seed: int | None = None
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    # ----- what a subclass provides ----------------------------------------
+    def _start(self, seed: int) -> None:
+        raise NotImplementedError
+
+    def _seat_to_act(self) -> int:
+        raise NotImplementedError
+
+    def _mask(self) -> np.ndarray:
+        """The legal actions of the seat to act, as int8 0/1 over the Discrete space."""
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        """Apply a legal action of the seat to act."""
+        raise NotImplementedError
+
+    def _over(self) -> bool:
+        raise NotImplementedError
+
+    def _seat_points(self) -> list[int]:
+        """Each seat's score now (its side's score; rack penalties included at the end)."""
+        raise NotImplementedError
+
+    def _final_rewards(self) -> list[float]:
+        raise NotImplementedError
+
+    def _observation(self, seat: int) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def _info(self, seat: int) -> dict[str, Any]:
+        return {}
+
+    def _seat_sides(self) -> list[int]:
+        return list(range(len(self.possible_agents)))
+
+    # ----- the PettingZoo API ------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. ``reset(seed=s)`` always gives the same game; without a seed,
+        the next game's seed comes from the last seed given (or from the system)."""
+        if seed is not None:
+            self._seeder = random.Random(seed)
+        self.game_seed = self._seeder.randrange(2**31)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._start(self.game_seed)
+        self._select()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        acting = not self._over() and seat == self._seat_to_act()
+        mask = self._mask() if acting else np.zeros(self._action_space.n, np.int8)
+        return {"observation": self._observation(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalEnvAction(f"{agent} must act: the game is not over")
+        index = int(action)
+        mask = self._mask()
+        if not 0 <= index < len(mask) or not mask[index]:
+            raise IllegalEnvAction(
+                f"action {action} is not legal for {agent} now; legal: "
+                f"{np.flatnonzero(mask).tolist()[:20]}{' ...' if mask.sum() > 20 else ''}")
+        before = self._seat_points()
+        self._apply(index)
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.shaping:
+            after = self._seat_points()
+            self._shape(before, after)
+        if self._over():
+            for a, r in zip(self.possible_agents, self._final_rewards()):
+                self.rewards[a] += r
+            self.terminations = {a: True for a in self.agents}
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+        self._select()
+
+    def _shape(self, before: list[int], after: list[int]) -> None:
+        """Each seat gets ``shaping`` x (its side's gain - the other sides' mean gain)."""
+        sides = self._seat_sides()
+        gain: dict[int, int] = {}
+        for seat, side in enumerate(sides):
+            gain[side] = after[seat] - before[seat]
+        for seat, a in enumerate(self.possible_agents):
+            others = [g for side, g in gain.items() if side != sides[seat]]
+            mine = gain[sides[seat]]
+            self.rewards[a] += self.shaping * (mine - sum(others) / len(others))
+
+    def _select(self) -> None:
+        """Point agent_selection at the seat to act (or a finished agent to remove)."""
+        if self._over():
+            if self.agents:
+                self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self._seat_to_act()]
+        self.infos = {a: {} for a in self.agents}
+        if self.agent_selection in self.infos and not self._over():
+            seat = self.possible_agents.index(self.agent_selection)
+            self.infos[self.agent_selection] = self._info(seat)
+
+    def render(self) -> str | None:
+        text = self._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _text(self) -> str:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass

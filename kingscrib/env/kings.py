@@ -1,0 +1,194 @@
+"""``kings_v0``: Kings Cribbage as a PettingZoo AEC environment for 2 to 4 seats.
+
+>>> from kingscrib.env import kings_v0
+>>> env = kings_v0.env(players=2)
+>>> env.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"]["board"].shape, int(obs["action_mask"].sum()) > 0
+((15, 13, 13), True)
+
+Seats are ``player_0`` .. ``player_{n-1}`` (seat numbers of the engine). Every array of
+an observation is from the observing seat's point of view: seat-indexed arrays start
+with that seat and go on in turn order. docs/rl.md lists every array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo.utils import wrappers
+
+from kingscrib.env.base import CribEnv, outcome_rewards
+from kingscrib.env.kings_actions import ACTIONS, TurnActions, turn_actions
+from kingscrib.kings.board import COLUMN_LETTERS, PLAYABLE, SIZE
+from kingscrib.kings.game import MAX_PLAYERS, Game
+from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import LIGHT, NINE, RACK_SIZE, SIX, full_set
+
+HISTORY = 8  # turns kept in the ``history`` array, newest first
+PLAY, EXCHANGE, PASS_ACTION = 1, 2, 3
+_ACTION_CODE = {"play": PLAY, "exchange": EXCHANGE, "pass": PASS_ACTION}
+_FULL_COUNTS = np.zeros((2, 13), np.int8)
+for _t in full_set():
+    _FULL_COUNTS[0 if _t.colour == LIGHT else 1, _t.rank - 1] += 1
+
+
+def _colour_row(colour: str) -> int:
+    return 0 if colour == LIGHT else 1
+
+
+def observation_space(players: int) -> spaces.Dict:
+    """The ``observation`` part of every seat's observation (docs/rl.md)."""
+    n = MAX_PLAYERS
+    return spaces.Dict({
+        "board": spaces.Box(0, 1, (15, SIZE, SIZE), np.int8),
+        "rack": spaces.Box(0, 13, (RACK_SIZE, 2), np.int8),
+        "unseen": spaces.Box(0, 8, (2, 13), np.int8),
+        "scores": spaces.Box(-1000, 10000, (n,), np.int16),
+        "rack_sizes": spaces.Box(0, RACK_SIZE, (n,), np.int8),
+        "bag": spaces.Box(0, 104, (2,), np.int16),
+        "history": spaces.Box(-1000, 1000, (HISTORY, 4), np.int16),
+        "game": spaces.Box(-1, 10000, (6,), np.int16),
+    })
+
+
+class KingsEnv(CribEnv):
+    """Kings Cribbage for ``players`` seats under ``rules`` (every RuleSet option).
+
+    Under the joker rule every play claims its full value, so no Joker is ever called.
+    ``shaping`` adds per-turn point shaping to the +1/-1 outcome reward; ``notation``
+    puts each legal action in notation into the acting seat's ``info["legal"]``.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "kings_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, players: int = 2, rules: RuleSet | Mapping[str, Any] | None = None,
+                 shaping: float = 0.0, notation: bool = True,
+                 render_mode: str | None = None) -> None:
+        if not isinstance(rules, RuleSet):
+            rules = RuleSet.from_json(dict(rules) if rules is not None else None)
+        if not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"Kings Cribbage is for 2 to {MAX_PLAYERS} players, not {players}")
+        if rules.solitaire and players != 2:
+            raise ValueError("the solitaire option is for two seats (Light and Dark)")
+        self.rules = rules
+        self.notation = notation
+        self.game: Game = Game.new(players, rules, seed=0)
+        self._turn_actions: TurnActions | None = None
+        self._turn_key = -1
+        super().__init__(players, ACTIONS, observation_space(players), shaping, render_mode)
+
+    # ----- the game ---------------------------------------------------------
+    def _start(self, seed: int) -> None:
+        self.game = Game.new(self.possible_agents, self.rules, seed)
+        self.game.forget_undo()
+        self._turn_key = -1
+
+    def _seat_to_act(self) -> int:
+        return self.game.turn
+
+    def turn_actions(self) -> TurnActions:
+        """The legal actions of the seat to move (computed once per turn)."""
+        key = len(self.game.history)
+        if self._turn_key != key or self._turn_actions is None:
+            self._turn_actions = turn_actions(self.game)
+            self._turn_key = key
+        return self._turn_actions
+
+    def _mask(self) -> np.ndarray:
+        return self.turn_actions().mask.copy()
+
+    def _apply(self, action: int) -> None:
+        self.game.play(self.turn_actions().action(action))
+        self.game.forget_undo()  # an environment never takes a turn back
+
+    def _over(self) -> bool:
+        return self.game.is_over
+
+    def _seat_points(self) -> list[int]:
+        return self.game.final_scores
+
+    def _final_rewards(self) -> list[float]:
+        return outcome_rewards(self.game.final_scores, self._seat_sides())
+
+    def _info(self, seat: int) -> dict[str, Any]:
+        actions = self.turn_actions()
+        info: dict[str, Any] = {"plays_before_cap": actions.all_plays}
+        if self.notation:
+            info["legal"] = actions.notation(self.game)
+        return info
+
+    # ----- what a seat sees ----------------------------------------------------
+    def _observation(self, seat: int) -> dict[str, np.ndarray]:
+        game = self.game
+        n = game.players
+        order = [(seat + k) % n for k in range(n)]
+        board = np.zeros((15, SIZE, SIZE), np.int8)
+        unseen = _FULL_COUNTS.copy()
+        for square, tile in game.board.items():
+            row, column = divmod(square, SIZE)
+            board[tile.rank - 1, row, column] = 1
+            board[13 + _colour_row(tile.colour), row, column] = 1
+            held = SIX if tile.rank == NINE else tile.rank
+            unseen[_colour_row(tile.colour), held - 1] -= 1
+        rack = np.zeros((RACK_SIZE, 2), np.int8)
+        for i, tile in enumerate(sorted(game.racks[seat])):
+            rack[i] = (tile.rank, 1 + _colour_row(tile.colour))
+            unseen[_colour_row(tile.colour), tile.rank - 1] -= 1
+        scores = np.zeros(MAX_PLAYERS, np.int16)
+        sizes = np.zeros(MAX_PLAYERS, np.int8)
+        for k, other in enumerate(order):
+            scores[k] = game.final_scores[other]
+            sizes[k] = len(game.racks[other])
+        history = np.zeros((HISTORY, 4), np.int16)
+        for k, turn in enumerate(reversed(game.history[-HISTORY:])):
+            count = len(turn.tiles) if turn.action == "play" else len(turn.returned)
+            history[k] = ((turn.player - seat) % n + 1, _ACTION_CODE[turn.action], count,
+                          turn.gained)
+        servant = 0 if game.servant is None else (game.servant - seat) % n + 1
+        status = np.array([n, len(game.history), game.passes_in_a_row,
+                           game.scoreless_in_a_row, servant, (game.turn - seat) % n],
+                          np.int16)
+        bag = np.array([len(game.bag_of(seat)), game.tiles_in_bags], np.int16)
+        return {"board": board, "rack": rack, "unseen": unseen, "scores": scores,
+                "rack_sizes": sizes, "bag": bag, "history": history, "game": status}
+
+    # ----- text -----------------------------------------------------------------
+    def _text(self) -> str:
+        game = self.game
+        lines = ["    " + "".join(f"{c:>3}" for c in COLUMN_LETTERS)]
+        for row in range(SIZE):
+            cells = []
+            for column in range(SIZE):
+                square = row * SIZE + column
+                tile = game.board.get(square)
+                cells.append(f"{str(tile):>3}" if tile else
+                             ("  ." if square in PLAYABLE else "   "))
+            lines.append(f"{row + 1:>4}" + "".join(cells))
+        for seat, name in enumerate(game.names):
+            mark = ">" if seat == game.turn and not game.is_over else " "
+            lines.append(f"{mark} {name}: {game.final_scores[seat]:>4}"
+                         f"  rack {len(game.racks[seat])} tiles")
+        bag = f"bag {game.tiles_in_bags}"
+        if game.is_over:
+            lines.append(f"game over ({game.end.reason}); {bag}")
+        else:
+            rack = " ".join(str(t) for t in sorted(game.racks[game.turn]))
+            lines.append(f"{game.names[game.turn]} to move, rack {rack}; {bag}")
+        return "\n".join(lines)
+
+
+def raw_env(**kwargs: Any) -> KingsEnv:
+    return KingsEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+    """The environment with PettingZoo's order checks (the usual entry point)."""
+    return wrappers.OrderEnforcingWrapper(KingsEnv(**kwargs))
+
+
+__all__ = ["HISTORY", "KingsEnv", "env", "observation_space", "raw_env"]
