@@ -9,6 +9,7 @@ It holds no rules: the engine decides everything.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -133,8 +134,13 @@ class CribEnv(AECEnv):
             raise IllegalEnvAction(
                 f"action {action} is not legal for {agent} now; legal: "
                 f"{np.flatnonzero(mask).tolist()[:20]}{' ...' if mask.sum() > 20 else ''}")
+        self._advance(lambda: self._apply(index))
+
+    def _advance(self, apply: Callable[[], None]) -> None:
+        """Apply an action of the agent selected, then pay rewards and select the next."""
+        agent = self.agent_selection
         before = self._seat_points()
-        self._apply(index)
+        apply()
         self.rewards = {a: 0.0 for a in self.agents}
         if self.shaping:
             after = self._seat_points()

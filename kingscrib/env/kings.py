@@ -21,10 +21,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils import wrappers
 
-from kingscrib.env.base import CribEnv, outcome_rewards
+from kingscrib.env.base import CribEnv, IllegalEnvAction, outcome_rewards
 from kingscrib.env.kings_actions import ACTIONS, TurnActions, turn_actions
 from kingscrib.kings.board import COLUMN_LETTERS, PLAYABLE, SIZE
 from kingscrib.kings.game import MAX_PLAYERS, Game
+from kingscrib.kings.moves import Action
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import LIGHT, NINE, RACK_SIZE, SIX, full_set
 
@@ -105,6 +106,19 @@ class KingsEnv(CribEnv):
     def _apply(self, action: int) -> None:
         self.game.play(self.turn_actions().action(action))
         self.game.forget_undo()  # an environment never takes a turn back
+
+    def step_action(self, action: Action) -> None:
+        """Take an engine action (a Play, Exchange or Pass) for the seat to move, as
+        :meth:`step` does for an index; for computer opponents, whose play may lie beyond
+        the cap. Raises IllegalAction and changes nothing if the engine refuses it."""
+        if self._over():
+            raise IllegalEnvAction("the game is over")
+
+        def apply() -> None:
+            self.game.play(action)
+            self.game.forget_undo()
+
+        self._advance(apply)
 
     def _over(self) -> bool:
         return self.game.is_over

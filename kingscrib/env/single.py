@@ -1,0 +1,138 @@
+"""Gymnasium single-agent environments: one seat learns, the built-in computer players
+take every other seat.
+
+>>> from kingscrib.env.single import KingsSingleEnv
+>>> env = KingsSingleEnv(opponent="greedy")
+>>> obs, info = env.reset(seed=3)
+>>> obs["action_mask"].sum() > 0
+np.True_
+
+``step(action)`` takes the learner's action index, lets the opponents play until it is
+the learner's turn again or the game is over, and returns the learner's reward over that
+stretch (the AEC environment's rewards: +1/-1 at the end, plus any shaping).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from kingscrib.env.base import CribEnv
+from kingscrib.env.cribbage import GO, CribbageEnv, action_index
+from kingscrib.env.kings import KingsEnv
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """The learner sits in ``seat`` of an AEC environment; ``opponents`` name computer
+    players for the other seats (one name for all, or one per seat, learner's ignored)."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, aec: CribEnv, opponent: str | list[str], seat: int = 0,
+                 render_mode: str | None = None) -> None:
+        self.aec = aec
+        players = len(aec.possible_agents)
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
+        names = [opponent] * players if isinstance(opponent, str) else list(opponent)
+        if len(names) != players:
+            raise ValueError(f"{players} opponent names are needed (one per seat), "
+                             f"got {len(names)}")
+        for name in names:
+            self._make(name, 0)  # an unknown name fails here, before any game
+        self.seat = seat
+        self.agent = aec.possible_agents[seat]
+        self.opponent_names = names
+        self.render_mode = render_mode
+        self.observation_space = aec.observation_space(self.agent)
+        self.action_space = aec.action_space(self.agent)
+        self._opponents: list[Any] = []
+
+    def _make(self, name: str, seed: int) -> Any:
+        raise NotImplementedError
+
+    def _opponent_step(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        super().reset(seed=seed)
+        self.aec.reset(seed=seed if seed is not None else int(self.np_random.integers(2**31)))
+        game_seed = self.aec.game_seed or 0
+        rng = random.Random(game_seed)
+        self._opponents = [self._make(name, rng.randrange(2**31))
+                           for name in self.opponent_names]
+        reward = self._play_opponents()
+        obs = self.aec.observe(self.agent)
+        return obs, {**self.aec.infos.get(self.agent, {}), "reward_before": reward}
+
+    def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
+        self.aec.step(action)
+        reward = self.aec._cumulative_rewards.get(self.agent, 0.0)
+        self.aec._cumulative_rewards[self.agent] = 0.0
+        reward += self._play_opponents()
+        done = self.aec._over()
+        obs = self.aec.observe(self.agent)
+        info = dict(self.aec.infos.get(self.agent, {}))
+        return obs, float(reward), done, False, info
+
+    def _play_opponents(self) -> float:
+        """Let the computer seats act until the learner must act; the learner's reward."""
+        reward = 0.0
+        while not self.aec._over() and self.aec.agent_selection != self.agent:
+            self._opponent_step(self.aec.possible_agents.index(self.aec.agent_selection))
+            reward += self.aec._cumulative_rewards.get(self.agent, 0.0)
+            self.aec._cumulative_rewards[self.agent] = 0.0
+        return reward
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (the name sb3-contrib's MaskablePPO looks for)."""
+        return self.aec.observe(self.agent)["action_mask"].astype(bool)
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+
+class KingsSingleEnv(SingleAgentEnv):
+    """Kings Cribbage against the built-in players (``random``, ``greedy``, ``equity``,
+    ``sim`` and the levels). Keyword arguments go to :class:`KingsEnv`."""
+
+    def __init__(self, opponent: str | list[str] = "greedy", seat: int = 0,
+                 **kwargs: Any) -> None:
+        super().__init__(KingsEnv(**kwargs), opponent, seat, kwargs.get("render_mode"))
+
+    def _make(self, name: str, seed: int) -> Any:
+        from kingscrib.players.kings import make_player
+
+        return make_player(name, seed)
+
+    def _opponent_step(self, seat: int) -> None:
+        aec: KingsEnv = self.aec  # type: ignore[assignment]
+        aec.step_action(self._opponents[seat].choose(aec.game.view(seat)))
+
+
+class CribbageSingleEnv(SingleAgentEnv):
+    """Classic Cribbage against the built-in players (``random``, ``baseline`` and the
+    levels ``easy`` to ``expert``). Keyword arguments go to :class:`CribbageEnv`."""
+
+    def __init__(self, opponent: str | list[str] = "expert", seat: int = 0,
+                 **kwargs: Any) -> None:
+        super().__init__(CribbageEnv(**kwargs), opponent, seat, kwargs.get("render_mode"))
+
+    def _make(self, name: str, seed: int) -> Any:
+        from kingscrib.players.classic import make_player
+
+        return make_player(name, seed)
+
+    def _opponent_step(self, seat: int) -> None:
+        aec: CribbageEnv = self.aec  # type: ignore[assignment]
+        if aec.observe(aec.agent_selection)["action_mask"][GO]:
+            aec.step(GO)
+            return
+        aec.step(action_index(self._opponents[seat].choose(aec.game.view(seat))))
+
+
+__all__ = ["CribbageSingleEnv", "KingsSingleEnv", "SingleAgentEnv"]
