@@ -1,0 +1,81 @@
+"""The Gymnasium single-agent environments: the learner against built-in players."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kingscrib.env.cribbage import GO
+from kingscrib.env.single import CribbageSingleEnv, KingsSingleEnv
+
+
+def _play(env, seed: int, rng: np.random.Generator) -> tuple[float, int]:
+    obs, info = env.reset(seed=seed)
+    total, steps, done = info["reward_before"], 0, False
+    while not done:
+        assert env.aec.agent_selection == env.agent
+        mask = obs["action_mask"]
+        assert np.array_equal(mask.astype(bool), env.action_masks())
+        obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert not truncated
+        total += reward
+        steps += 1
+    return total, steps
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_kings_against_greedy(seat):
+    env = KingsSingleEnv(opponent="greedy", seat=seat)
+    rng = np.random.default_rng(seat)
+    total, steps = _play(env, 5, rng)
+    game = env.aec.game
+    assert game.is_over and steps >= 3
+    mine, theirs = game.final_scores[seat], game.final_scores[1 - seat]
+    assert total == (1.0 if mine > theirs else -1.0 if mine < theirs else 0.0)
+    # Every turn of the opponent is greedy's: its highest-scoring play (or an exchange).
+    for turn in game.history:
+        if turn.player != seat and turn.action == "play":
+            assert turn.score > 0
+
+
+def test_kings_seeded_episodes_repeat():
+    env = KingsSingleEnv(opponent="equity", players=3)
+    a = _play(env, 9, np.random.default_rng(1)), env.aec.game.to_record()
+    b = _play(env, 9, np.random.default_rng(1)), env.aec.game.to_record()
+    assert a == b
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_cribbage_against_expert(players):
+    env = CribbageSingleEnv(opponent="expert", players=players, rules={"muggins": True})
+    total, steps = _play(env, 3, np.random.default_rng(3))
+    game = env.aec.game
+    assert game.phase == "over"
+    assert total == (1.0 if game.winner == 0 else -1.0)
+    # the partner (seat 2) is a computer player too, and the learner said its gos
+    assert steps > 30
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing():
+    env = CribbageSingleEnv(opponent="random")
+    obs, _ = env.reset(seed=1)
+    before = env.aec.game.record()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal"):
+        env.step(illegal)
+    assert env.aec.game.record() == before
+    assert env.observation_space.contains(obs)
+
+
+def test_bad_opponents_are_refused():
+    with pytest.raises(ValueError, match="unknown player 'grandmaster'"):
+        KingsSingleEnv(opponent="grandmaster")
+    with pytest.raises(ValueError, match="2 opponent names are needed"):
+        CribbageSingleEnv(opponent=["expert"] * 3)
+    with pytest.raises(ValueError, match="seat must be 0 to 1"):
+        CribbageSingleEnv(seat=2)
+
+
+def test_go_index_is_in_the_space():
+    env = CribbageSingleEnv()
+    assert env.action_space.n > GO
