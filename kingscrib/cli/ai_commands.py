@@ -10,6 +10,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from kingscrib.backends import backend_from_options, backend_options, use_backend
+
 COMMANDS: list[click.Command] = []
 
 
@@ -38,12 +40,14 @@ def _check_player(ctx: click.Context, param: click.Parameter, value: str) -> str
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@backend_options
 def tournament(a: str, b: str, pairs: int, seed: int, players: int, workers: int | None,
-               as_json: bool) -> None:
+               as_json: bool, backend: str, address: str | None) -> None:
     """Play mirrored pairs of Kings Cribbage games between two computer players."""
     from kingscrib.players.kings.tournament import tournament as run
 
-    with _progress(sys.stderr.isatty()) as progress:
+    chosen = backend_from_options(backend, address, workers)
+    with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
         result = run(a, b, pairs, seed, players, workers, progress=progress)
     if as_json:
         click.echo(json.dumps(result))
@@ -65,12 +69,14 @@ def tournament(a: str, b: str, pairs: int, seed: int, players: int, workers: int
 @click.option("--workers", type=click.IntRange(1), default=None)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the table (default: the one shipped in the package).")
+@backend_options
 def train_leaves(games: int, rounds: int, seed: int, workers: int | None,
-                 out: Path | None) -> None:
+                 out: Path | None, backend: str, address: str | None) -> None:
     """Learn the equity player's leave values by self-play (reproducible from the seed)."""
     from kingscrib.players.kings.leaves import shipped_path, train
 
-    with _progress(sys.stderr.isatty()) as progress:
+    chosen = backend_from_options(backend, address, workers)
+    with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
         table = train(games, seed, rounds, workers, progress)
     path = out or shipped_path()
     path.parent.mkdir(parents=True, exist_ok=True)

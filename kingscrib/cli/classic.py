@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kingscrib.backends import backend_from_options, backend_options, run_jobs
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
@@ -203,18 +204,17 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--workers", type=click.IntRange(1), default=None, help="Processes (all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@backend_options
 def tournament(
-    a: str, b: str, pairs: int, seed: int, players: int, workers: int | None, as_json: bool
+    a: str, b: str, pairs: int, seed: int, players: int, workers: int | None, as_json: bool,
+    backend: str, address: str | None,
 ) -> None:
     """A against B over mirrored pairs: same deck order, seats swapped."""
-    import multiprocessing
-    import os
-
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     _check_players(a, b)
-    workers = workers or os.cpu_count() or 1
+    chosen = backend_from_options(backend, address, workers)
     jobs = [(a, b, players, seed + i) for i in range(pairs)]
     results: list[tuple[bool, int, bool]] = []
     console = Console(stderr=True)
@@ -226,16 +226,8 @@ def tournament(
         console=console,
         transient=as_json,
     ) as progress:
-        task = progress.add_task(f"{a} v {b}", total=pairs * 2)
-        if workers == 1:
-            for job in jobs:
-                results.extend(_play_pair(job))
-                progress.advance(task, 2)
-        else:
-            with multiprocessing.Pool(workers) as pool:
-                for pair in pool.imap_unordered(_play_pair, jobs, chunksize=4):
-                    results.extend(pair)
-                    progress.advance(task, 2)
+        for pair in run_jobs(_play_pair, jobs, chosen, progress, f"{a} v {b} (pairs)"):
+            results.extend(pair)
     games = len(results)
     a_wins = sum(1 for w, _, _ in results if w)
     b_wins = games - a_wins
