@@ -47,7 +47,8 @@ def test_kings_seeded_episodes_repeat():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_cribbage_against_expert(players):
-    env = CribbageSingleEnv(opponent="expert", players=players, rules={"muggins": True})
+    opponents = "expert" if players == 2 else [None, "expert", "random", "hard"]
+    env = CribbageSingleEnv(opponent=opponents, players=players, rules={"muggins": True})
     total, steps = _play(env, 3, np.random.default_rng(3))
     game = env.aec.game
     assert game.phase == "over"

@@ -26,12 +26,12 @@ from kingscrib.env.kings import KingsEnv
 
 
 class SingleAgentEnv(gymnasium.Env):
-    """The learner sits in ``seat`` of an AEC environment; ``opponents`` name computer
-    players for the other seats (one name for all, or one per seat, learner's ignored)."""
+    """The learner sits in ``seat`` of an AEC environment; ``opponent`` names the computer
+    player of every other seat, or gives one name per seat (the learner's is ignored)."""
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, aec: CribEnv, opponent: str | list[str], seat: int = 0,
+    def __init__(self, aec: CribEnv, opponent: str | list[str | None], seat: int = 0,
                  render_mode: str | None = None) -> None:
         self.aec = aec
         players = len(aec.possible_agents)
@@ -41,8 +41,10 @@ class SingleAgentEnv(gymnasium.Env):
         if len(names) != players:
             raise ValueError(f"{players} opponent names are needed (one per seat), "
                              f"got {len(names)}")
+        names[seat] = None
         for name in names:
-            self._make(name, 0)  # an unknown name fails here, before any game
+            if name is not None:
+                self._make(name, 0)  # an unknown name fails here, before any game
         self.seat = seat
         self.agent = aec.possible_agents[seat]
         self.opponent_names = names
@@ -63,7 +65,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.aec.reset(seed=seed if seed is not None else int(self.np_random.integers(2**31)))
         game_seed = self.aec.game_seed or 0
         rng = random.Random(game_seed)
-        self._opponents = [self._make(name, rng.randrange(2**31))
+        self._opponents = [None if name is None else self._make(name, rng.randrange(2**31))
                            for name in self.opponent_names]
         reward = self._play_opponents()
         obs = self.aec.observe(self.agent)
@@ -100,7 +102,7 @@ class KingsSingleEnv(SingleAgentEnv):
     """Kings Cribbage against the built-in players (``random``, ``greedy``, ``equity``,
     ``sim`` and the levels). Keyword arguments go to :class:`KingsEnv`."""
 
-    def __init__(self, opponent: str | list[str] = "greedy", seat: int = 0,
+    def __init__(self, opponent: str | list[str | None] = "greedy", seat: int = 0,
                  **kwargs: Any) -> None:
         super().__init__(KingsEnv(**kwargs), opponent, seat, kwargs.get("render_mode"))
 
@@ -118,7 +120,7 @@ class CribbageSingleEnv(SingleAgentEnv):
     """Classic Cribbage against the built-in players (``random``, ``baseline`` and the
     levels ``easy`` to ``expert``). Keyword arguments go to :class:`CribbageEnv`."""
 
-    def __init__(self, opponent: str | list[str] = "expert", seat: int = 0,
+    def __init__(self, opponent: str | list[str | None] = "expert", seat: int = 0,
                  **kwargs: Any) -> None:
         super().__init__(CribbageEnv(**kwargs), opponent, seat, kwargs.get("render_mode"))
 
