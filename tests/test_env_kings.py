@@ -21,9 +21,11 @@ from kingscrib.env.kings_actions import (
     PASS,
     exchange_tiles,
 )
+from kingscrib.env.kings_factored import COMMIT, FIRST_PLACE, placement
 from kingscrib.kings.game import Game
 from kingscrib.kings.movegen import legal_plays as reference_plays
 from kingscrib.kings.notation import parse_action
+from kingscrib.kings.record import check_record
 from kingscrib.kings.rules import RuleSet
 
 OPTIONS = [
@@ -293,3 +295,74 @@ def test_every_rule_option_reaches_the_engine():
         kings_v0.env(rules={"jokers": True})
     with pytest.raises(ValueError, match="solitaire option is for two seats"):
         kings_v0.env(players=3, rules={"solitaire": True})
+
+
+# ----- the factored encoding -------------------------------------------------------------
+
+def test_factored_api_and_seeding():
+    quiet_api_test(kings_v0.env(players=2, encoding="factored"), cycles=120)
+    seed_test(lambda: kings_v0.env(players=2, encoding="factored"), num_cycles=60)
+
+
+def test_factored_placements_reach_exactly_the_legal_plays():
+    """Exploring every masked sequence of placements from a mid-game position commits
+    exactly the reference generator's plays, and never reaches a dead end."""
+    env = kings_v0.raw_env(players=2, encoding="factored")
+    env.reset(seed=4)  # 468 legal plays of up to 4 tiles
+    rng = np.random.default_rng(1)
+    while len(env.game.history) < 6:
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)
+                                                ["action_mask"]))))
+    game = env.game
+    expected = {sp.play for sp in reference_plays(game.board, game.racks[game.turn],
+                                                  game.rules)}
+    placing = env.placing()
+    base = env.turn_actions()
+    committed, seen = set(), set()
+
+    def explore():
+        key = frozenset(placing.placed.items())
+        if key in seen:
+            return
+        seen.add(key)
+        mask = placing.mask(base)
+        assert mask.any()  # every partial placement can be finished
+        if mask[COMMIT]:
+            committed.add(placing.play())
+        for index in np.flatnonzero(mask[FIRST_PLACE:COMMIT]) + FIRST_PLACE:
+            square, face = placement(int(index))
+            placing.placed[square] = face
+            explore()
+            del placing.placed[square]
+
+    explore()
+    assert len(expected) > 100
+    assert committed == expected
+
+
+def test_factored_games_replay_through_the_engine():
+    env = kings_v0.env(players=3, encoding="factored", rules={"joker": True})
+    rng = np.random.default_rng(5)
+    for seed in range(6):
+        play_random(env, seed, rng)
+        game = env.unwrapped.game
+        assert check_record(game.to_record()).final_scores == game.final_scores
+
+
+def test_factored_observation_shows_the_tiles_placed_so_far():
+    env = kings_v0.env(encoding="factored")
+    env.reset(seed=2)
+    obs, _, _, _, info = env.last()
+    place = int(np.flatnonzero(obs["action_mask"][FIRST_PLACE:COMMIT])[0]) + FIRST_PLACE
+    assert info["legal"][place].startswith("place ")
+    agent = env.agent_selection
+    env.step(place)
+    assert env.agent_selection == agent  # the turn goes on
+    obs, _, _, _, info = env.last()
+    square, face = placement(place)
+    row, column = divmod(square, 13)
+    assert obs["observation"]["placing"][:, row, column].sum() == 2
+    assert not obs["action_mask"][:FIRST_PLAY].any()  # no pass or exchange mid-play
+    assert not env.unwrapped.game.board  # nothing reaches the board before commit
+    with pytest.raises(ValueError, match="encoding must be one of enumerated, factored"):
+        kings_v0.env(encoding="tiles")

@@ -23,12 +23,24 @@ from pettingzoo.utils import wrappers
 
 from kingscrib.env.base import CribEnv, IllegalEnvAction, outcome_rewards
 from kingscrib.env.kings_actions import ACTIONS, TurnActions, turn_actions
+from kingscrib.env.kings_factored import (
+    COMMIT,
+    FACTORED_ACTIONS,
+    FIRST_PLACE,
+    Placing,
+    describe,
+    placement,
+)
 from kingscrib.kings.board import COLUMN_LETTERS, PLAYABLE, SIZE
+from kingscrib.kings.fastgen import face_tile
 from kingscrib.kings.game import MAX_PLAYERS, Game
 from kingscrib.kings.moves import Action
+from kingscrib.kings.notation import format_play
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import LIGHT, NINE, RACK_SIZE, SIX, full_set
 
+ENUMERATED, FACTORED = "enumerated", "factored"
+ENCODINGS = (ENUMERATED, FACTORED)
 HISTORY = 8  # turns kept in the ``history`` array, newest first
 PLAY, EXCHANGE, PASS_ACTION = 1, 2, 3
 _ACTION_CODE = {"play": PLAY, "exchange": EXCHANGE, "pass": PASS_ACTION}
@@ -41,10 +53,12 @@ def _colour_row(colour: str) -> int:
     return 0 if colour == LIGHT else 1
 
 
-def observation_space(players: int) -> spaces.Dict:
-    """The ``observation`` part of every seat's observation (docs/rl.md)."""
+def observation_space(players: int, factored: bool = False) -> spaces.Dict:
+    """The ``observation`` part of every seat's observation (docs/rl.md); the factored
+    encoding adds ``placing``, the tiles placed so far this turn (the seat to move's)."""
     n = MAX_PLAYERS
-    return spaces.Dict({
+    extra = {"placing": spaces.Box(0, 1, (15, SIZE, SIZE), np.int8)} if factored else {}
+    return spaces.Dict({**extra,
         "board": spaces.Box(0, 1, (15, SIZE, SIZE), np.int8),
         "rack": spaces.Box(0, 13, (RACK_SIZE, 2), np.int8),
         "unseen": spaces.Box(0, 8, (2, 13), np.int8),
@@ -61,14 +75,16 @@ class KingsEnv(CribEnv):
 
     Under the joker rule every play claims its full value, so no Joker is ever called.
     ``shaping`` adds per-turn point shaping to the +1/-1 outcome reward; ``notation``
-    puts each legal action in notation into the acting seat's ``info["legal"]``.
+    puts each legal action in notation into the acting seat's ``info["legal"]``;
+    ``encoding`` is ``enumerated`` (each legal play one index, :mod:`.kings_actions`) or
+    ``factored`` (tile by tile, then commit, :mod:`.kings_factored`).
     """
 
     metadata = {"render_modes": ["human", "ansi"], "name": "kings_v0",
                 "is_parallelizable": False}
 
     def __init__(self, players: int = 2, rules: RuleSet | Mapping[str, Any] | None = None,
-                 shaping: float = 0.0, notation: bool = True,
+                 shaping: float = 0.0, notation: bool = True, encoding: str = ENUMERATED,
                  render_mode: str | None = None) -> None:
         if not isinstance(rules, RuleSet):
             rules = RuleSet.from_json(dict(rules) if rules is not None else None)
@@ -76,18 +92,26 @@ class KingsEnv(CribEnv):
             raise ValueError(f"Kings Cribbage is for 2 to {MAX_PLAYERS} players, not {players}")
         if rules.solitaire and players != 2:
             raise ValueError("the solitaire option is for two seats (Light and Dark)")
+        if encoding not in ENCODINGS:
+            raise ValueError(f"encoding must be one of {', '.join(ENCODINGS)},"
+                             f" not {encoding!r}")
         self.rules = rules
         self.notation = notation
+        self.encoding = encoding
         self.game: Game = Game.new(players, rules, seed=0)
         self._turn_actions: TurnActions | None = None
         self._turn_key = -1
-        super().__init__(players, ACTIONS, observation_space(players), shaping, render_mode)
+        self._placing: Placing | None = None
+        self._placing_key = -1
+        factored = encoding == FACTORED
+        super().__init__(players, FACTORED_ACTIONS if factored else ACTIONS,
+                         observation_space(players, factored), shaping, render_mode)
 
     # ----- the game ---------------------------------------------------------
     def _start(self, seed: int) -> None:
         self.game = Game.new(self.possible_agents, self.rules, seed)
         self.game.forget_undo()
-        self._turn_key = -1
+        self._turn_key = self._placing_key = -1
 
     def _seat_to_act(self) -> int:
         return self.game.turn
@@ -100,11 +124,29 @@ class KingsEnv(CribEnv):
             self._turn_key = key
         return self._turn_actions
 
+    def placing(self) -> Placing:
+        """The factored encoding's turn: the tiles placed so far and the legal plays."""
+        key = len(self.game.history)
+        if self._placing_key != key or self._placing is None:
+            self._placing = Placing(self.turn_actions().uncapped)
+            self._placing_key = key
+        return self._placing
+
     def _mask(self) -> np.ndarray:
+        if self.encoding == FACTORED:
+            return self.placing().mask(self.turn_actions())
         return self.turn_actions().mask.copy()
 
     def _apply(self, action: int) -> None:
-        self.game.play(self.turn_actions().action(action))
+        if self.encoding == FACTORED and action >= FIRST_PLACE:
+            placing = self.placing()
+            if action != COMMIT:
+                square, face = placement(action)
+                placing.placed[square] = face
+                return  # the turn goes on: nothing reaches the engine until commit
+            self.game.play(placing.play())
+        else:
+            self.game.play(self.turn_actions().action(action))
         self.game.forget_undo()  # an environment never takes a turn back
 
     def step_action(self, action: Action) -> None:
@@ -132,7 +174,15 @@ class KingsEnv(CribEnv):
     def _info(self, seat: int) -> dict[str, Any]:
         actions = self.turn_actions()
         info: dict[str, Any] = {"plays_before_cap": actions.all_plays}
-        if self.notation:
+        if self.notation and self.encoding == FACTORED:
+            placing = self.placing()
+            legal = actions.notation(self.game)
+            info["legal"] = {
+                int(i): (legal[int(i)] if i < FIRST_PLACE else describe(int(i))
+                         if i != COMMIT else "commit " + format_play(placing.play(),
+                                                                      self.game.board))
+                for i in np.flatnonzero(self._mask())}
+        elif self.notation:
             info["legal"] = actions.notation(self.game)
         return info
 
@@ -168,8 +218,18 @@ class KingsEnv(CribEnv):
                            game.scoreless_in_a_row, servant, (game.turn - seat) % n],
                           np.int16)
         bag = np.array([len(game.bag_of(seat)), game.tiles_in_bags], np.int16)
-        return {"board": board, "rack": rack, "unseen": unseen, "scores": scores,
-                "rack_sizes": sizes, "bag": bag, "history": history, "game": status}
+        observation = {"board": board, "rack": rack, "unseen": unseen, "scores": scores,
+                       "rack_sizes": sizes, "bag": bag, "history": history, "game": status}
+        if self.encoding == FACTORED:
+            placing = np.zeros((15, SIZE, SIZE), np.int8)
+            if seat == game.turn and not game.is_over:
+                for square, face in self.placing().placed.items():
+                    tile = face_tile(face)
+                    row, column = divmod(square, SIZE)
+                    placing[tile.rank - 1, row, column] = 1
+                    placing[13 + _colour_row(tile.colour), row, column] = 1
+            observation["placing"] = placing
+        return observation
 
     # ----- text -----------------------------------------------------------------
     def _text(self) -> str:
@@ -205,4 +265,4 @@ def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
     return wrappers.OrderEnforcingWrapper(KingsEnv(**kwargs))
 
 
-__all__ = ["HISTORY", "KingsEnv", "env", "observation_space", "raw_env"]
+__all__ = ["ENCODINGS", "ENUMERATED", "FACTORED", "HISTORY", "KingsEnv", "env", "observation_space", "raw_env"]

@@ -52,6 +52,7 @@ class TurnActions:
     plays: list[RawPlay]  # reference order, at most MAX_PLAYS
     all_plays: int  # how many legal plays there were before the cap
     mask: np.ndarray
+    uncapped: list[RawPlay]  # every legal play, reference order
 
     def action(self, index: int) -> Action:
         """The engine action of a legal index."""
@@ -122,7 +123,7 @@ def turn_actions(game: Game) -> TurnActions:
             if tiles and allowed[len(tiles)] and key not in seen:
                 seen.add(key)
                 mask[index] = 1
-    return TurnActions(rack, plays, len(raw), mask)
+    return TurnActions(rack, plays, len(raw), mask, raw)
 
 
 __all__ = ["ACTIONS", "EXCHANGES", "FIRST_EXCHANGE", "FIRST_PLAY", "MAX_PLAYS", "PASS",
