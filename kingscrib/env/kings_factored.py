@@ -51,6 +51,7 @@ class Placing:
 
     plays: list[RawPlay]
     placed: dict[Square, int] = field(default_factory=dict)
+    _mask: tuple[tuple, np.ndarray] | None = None  # (tiles placed, mask) of the last call
 
     def consistent(self) -> list[RawPlay]:
         if not self.placed:
@@ -62,6 +63,9 @@ class Placing:
 
     def mask(self, base: TurnActions) -> np.ndarray:
         """The legal factored actions; ``base`` gives pass and the exchanges."""
+        key = tuple(sorted(self.placed.items()))
+        if self._mask is not None and self._mask[0] == key:
+            return self._mask[1].copy()
         mask = np.zeros(FACTORED_ACTIONS, np.int8)
         if not self.placed:
             mask[:FIRST_PLAY] = base.mask[:FIRST_PLAY]
@@ -71,7 +75,8 @@ class Placing:
             for s, f in zip(squares, faces):
                 if s not in self.placed:
                     mask[place_index(s, f)] = 1
-        return mask
+        self._mask = (key, mask)
+        return mask.copy()
 
     def play(self) -> Play:
         return Play(tuple((s, face_tile(f)) for s, f in sorted(self.placed.items())))
