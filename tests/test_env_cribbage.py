@@ -86,7 +86,7 @@ def test_the_mask_is_exactly_the_engine_legal_set(players, rules):
 
 def test_every_go_said_is_an_agent_turn():
     """The seats the engine passes over with a go each get exactly one Go turn, in order."""
-    env = cribbage_v0.raw_env(players=2)
+    env = cribbage_v0.raw_env(players=2, render_mode="ansi")
     env.reset(seed=9)
     rng = np.random.default_rng(3)
     said = []
@@ -95,6 +95,8 @@ def test_every_go_said_is_an_agent_turn():
         mask = env.observe(agent)["action_mask"]
         if mask[GO]:
             said.append(env.possible_agents.index(agent))
+            assert 0 < env._go_count <= 31
+            assert f"must say go at {env._go_count}" in env.render()
         before = len(env.game.events)
         env.step(int(rng.choice(np.flatnonzero(mask))))
         said_now = [e.seat for e in env.game.events[before:] if e.kind == "go-said"]

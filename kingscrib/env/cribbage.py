@@ -93,6 +93,7 @@ class CribbageEnv(CribEnv):
         self.rules = rules
         self.game = ClassicGame(rules, seed=0)
         self._go_queue: list[int] = []
+        self._go_count = 0
         self._steps = 0  # actions applied in this game (keys the mask cache)
         self._mask_step = -1
         self._mask_cache = np.zeros(ACTIONS, np.int8)
@@ -139,9 +140,12 @@ class CribbageEnv(CribEnv):
         if self._go_queue:
             self._go_queue.pop(0)
             return
+        count = self.game.count
         events = self.game.apply(self.engine_action(action))  # type: ignore[arg-type]
         if self.game.phase != "over":
             self._go_queue = [e.seat for e in events if e.kind == "go-said"]
+            if self._go_queue:  # the count the gos were said at (it may be reset since)
+                self._go_count = count + events[0].cards[0].points
 
     def _over(self) -> bool:
         return self.game.phase == "over"
@@ -206,7 +210,7 @@ class CribbageEnv(CribEnv):
         if not self._over():
             seat = self._seat_to_act()
             hand = " ".join(str(c) for c in sorted(game.hand(seat)))
-            what = "must say go" if self._go_queue else "to act"
+            what = f"must say go at {self._go_count}" if self._go_queue else "to act"
             lines.append(f"{game.names[seat]} {what}, holding {hand}")
         return "\n".join(lines)
 
