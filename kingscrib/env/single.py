@@ -4,8 +4,8 @@ take every other seat.
 >>> from kingscrib.env.single import KingsSingleEnv
 >>> env = KingsSingleEnv(opponent="greedy")
 >>> obs, info = env.reset(seed=3)
->>> obs["action_mask"].sum() > 0
-np.True_
+>>> bool(obs["action_mask"].any())
+True
 
 ``step(action)`` takes the learner's action index, lets the opponents play until it is
 the learner's turn again or the game is over, and returns the learner's reward over that
