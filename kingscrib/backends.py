@@ -23,6 +23,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import click
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -45,6 +47,11 @@ class Backend:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {self.name!r}")
         if self.address is not None and self.name != RAY:
             raise ValueError("--address names a Ray cluster: use it with --backend ray")
+
+
+class BackendError(click.ClickException):
+    """The backend cannot run the jobs (Ray missing, no cluster at the address); the
+    message says why. A command line shows it as an error, without a traceback."""
 
 
 _current: ContextVar[Backend | None] = ContextVar("kingscrib_backend", default=None)
@@ -113,7 +120,7 @@ def _run_ray(fn: Callable[[T], R], jobs: Sequence[T], backend: Backend, progress
     try:
         import ray
     except ImportError:
-        raise RuntimeError('the Ray backend needs Ray: pip install "kingscrib[rl]"') from None
+        raise BackendError('the Ray backend needs Ray: pip install "kingscrib[rl]"') from None
     started = False
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
@@ -121,7 +128,11 @@ def _run_ray(fn: Callable[[T], R], jobs: Sequence[T], backend: Backend, progress
             options["address"] = backend.address
         elif backend.workers is not None:
             options["num_cpus"] = backend.workers
-        ray.init(**options)
+        try:
+            ray.init(**options)
+        except (ConnectionError, ValueError, RuntimeError) as e:
+            where = f"the Ray cluster at {backend.address!r}" if backend.address else "Ray"
+            raise BackendError(f"cannot start or join {where}: {e}") from None
         started = True
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -155,8 +166,6 @@ def _run_ray(fn: Callable[[T], R], jobs: Sequence[T], backend: Backend, progress
 def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--backend`` and ``--address`` to a click command; it receives ``backend``
     and ``address`` and builds its :class:`Backend` with :func:`backend_from_options`."""
-    import click
-
     command = click.option(
         "--address", default=None, metavar="ADDRESS",
         help="The Ray cluster to join (auto, or ray://HEAD:10001); with --backend ray.")(command)
@@ -168,13 +177,11 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def backend_from_options(backend: str, address: str | None, workers: int | None) -> Backend:
     """The :class:`Backend` of the command-line options (a precise error if they clash)."""
-    import click
-
     try:
         return Backend(backend, workers, address)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
 
 
-__all__ = ["BACKENDS", "Backend", "LOCAL", "RAY", "backend_from_options", "backend_options",
+__all__ = ["BACKENDS", "Backend", "BackendError", "LOCAL", "RAY", "backend_from_options", "backend_options",
            "current_backend", "run_jobs", "use_backend"]

@@ -15,6 +15,17 @@ from kingscrib.cli.main import cli as main
 ray = pytest.importorskip("ray")  # the rl extra, installed by the test extra
 
 
+def test_no_cluster_at_the_address_is_a_plain_error(monkeypatch):
+    """Runs first in this file, before the module's Ray is started."""
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert not ray.is_initialized()
+    result = CliRunner().invoke(main, ["tournament", "--a", "greedy", "--b", "random",
+                                       "--pairs", "1", "--backend", "ray", "--address", "auto"])
+    assert result.exit_code == 1
+    assert "cannot start or join the Ray cluster at 'auto'" in result.output
+    assert "Traceback" not in result.output
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
