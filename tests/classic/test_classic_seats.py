@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingscrib.classic.cards import Card, parse_cards
+from kingscrib.classic.cards import Card, deck, parse_cards
 from kingscrib.classic.game import (
     ClassicGame,
     Discard,
@@ -19,6 +19,7 @@ from kingscrib.classic.game import (
     seated_actions_from_record,
 )
 from kingscrib.classic.rules import RuleSet
+from kingscrib.classic.show import score_show, show_combinations
 
 
 def random_game(players: int, seed: int, muggins: bool, steps: int) -> ClassicGame:
@@ -118,3 +119,16 @@ def test_go_said_by_the_player_in_the_first_example():
     assert g.deals[0]["plays"][-2:] == [{"player": pone, "action": "go"},
                                         {"player": dealer, "action": "go", "score": 1}]
     assert g.count == 0 and g.to_act == pone
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(deck()), min_size=5, max_size=5, unique=True), st.booleans())
+def test_show_combinations_add_up_to_the_count(cards, crib):
+    *hand, starter = cards
+    combos = show_combinations(hand, starter, crib)
+    assert sum(c.points for c in combos) == score_show(hand, starter, crib).total
+    for c in combos:
+        if c.kind == "fifteen":
+            assert sum(x.points for x in c.cards) == 15
+        if c.kind in ("pair", "run"):
+            assert len({x.rank for x in c.cards}) == (1 if c.kind == "pair" else len(c.cards))
