@@ -89,14 +89,11 @@ class ClassicSession:
     def _apply(self, seat: int, action: Action) -> dict[str, Any]:
         if self.over:
             raise WebError(409, "the game is over")
-        if seat not in self.game.waiting_for():
-            waiting = self.game.waiting_for()
-            names = " and ".join(self.game.names[s] for s in waiting)
-            raise WebError(409, f"it is {names}'s turn, not yours")
+        out_of_turn = seat not in self.game.waiting_for()  # 409; a wrong action is 400
         try:
             self.game.apply(action, seat)
         except IllegalAction as e:
-            raise WebError(400, str(e)) from None
+            raise WebError(409 if out_of_turn else 400, str(e)) from None
         turn = turn_json(seat, action)
         self.turns.append(turn)
         return turn
