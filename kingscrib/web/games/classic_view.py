@@ -33,10 +33,11 @@ def said(why: list[str]) -> str:
 
 
 def spoken_count(cards: list[Card], starter: Card, crib: bool) -> str:
-    """``fifteen two, fifteen four, and a pair is six`` (``nineteen``: nothing)."""
+    """``fifteen two, fifteen four, and a pair is six`` (``nineteen``: nothing); a count
+    of fifteens alone ends ``fifteen four, fifteen six``."""
     text = score_show(cards, starter, crib).explain()
     head, sep, tail = text.rpartition(", ")
-    return f"{head}, and {tail}" if sep else text
+    return f"{head}, and {tail}" if sep and not tail.startswith("fifteen") else text
 
 
 def show_entry(entry: dict[str, Any], starter: Card, names: list[str]) -> dict[str, Any]:
