@@ -671,7 +671,9 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
             if level not in levels:
                 raise WebError(400, f"seat {i + 1}: unknown computer level {level!r};"
                                     f" choose from {', '.join(levels)}")
-            name = clean_name(s.get("name"), f"Computer ({level})")
+            same = sum(x.get("kind") == COMPUTER and x.get("level") == level for x in seats)
+            default = f"Computer {i + 1} ({level})" if same > 1 else f"Computer ({level})"
+            name = clean_name(s.get("name"), default)
         else:
             level = None
             name = clean_name(s.get("name"), f"Player {i + 1}")

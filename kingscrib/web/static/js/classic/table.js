@@ -169,6 +169,17 @@ function renderHand() {
   if (state.you === null) return;
   const hand = $("c-hand");
   hand.replaceChildren();
+  if (state.can.claim) {
+    // counting a hand under muggins: show it with the starter beside the claim box
+    for (const card of [...state.claiming.cards].sort(byRank)) {
+      const el = cardElement(card);
+      el.classList.add("counting");
+      hand.append(el);
+    }
+    const starter = cardElement(state.starter);
+    starter.classList.add("starter", "counting");
+    hand.append(starter);
+  }
   const cards = [...state.hand].sort(byRank);
   for (const card of cards) {
     const el = cardElement(card);
@@ -232,7 +243,9 @@ function renderCalls() {
     const li = document.createElement("li");
     let text = `${nameOf(call.seat)}`;
     if (call.card) text += ` plays ${pretty(call.card)} — ${call.count}`;
-    else text += ` ${call.text === "go" ? "says Go" : call.text.startsWith("turns") ? call.text : `: ${call.text}`}`;
+    else if (call.text === "go") text += " says Go";
+    else if (call.text.startsWith("turns")) text += ` ${call.text}`;
+    else text += `: ${call.text}`;
     if (call.card && call.text) text += `: ${call.text}`;
     li.textContent = text;
     if (call.points) li.classList.add("scored");
