@@ -590,8 +590,7 @@ class Hub:
         """``{"type": "state", "state": ...}`` as JSON text for ``seat``."""
         game = room.game
         if room.kind != "kings":
-            return json.dumps({"type": "state", "state": self.state(room, seat)},
-                              separators=(",", ":"))
+            return self._hosted_message(room, seat)
         if seat is not None and game.joker_open() and game.history[-1].player == seat:
             return json.dumps({"type": "state", "state": self.state(room, seat)},
                               separators=(",", ":"))
@@ -645,6 +644,23 @@ class Hub:
                 data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
         return data
 
+
+    def _hosted_message(self, room: Room, seat: int | None) -> str:
+        """The state message of a protocol game: the public part is encoded once a
+        version, each seat's private part spliced in."""
+        online = tuple(self._online(room))
+        key = (room.version, online)
+        if room._encoded is None or room._encoded[0] != key:
+            data = dict(room.game.public())
+            data.update(id=room.id, version=room.version)
+            data["seats"] = [dict(s, online=o) for s, o in zip(_seat_list(room), online)]
+            room._encoded = (key, json.dumps(data, separators=(",", ":"))[:-1])
+        if seat is None:
+            extra = ',"you":null'
+        else:
+            private = json.dumps(room.game.private(seat), separators=(",", ":"))
+            extra = f',"you":{seat},' + private[1:-1]
+        return '{"type":"state","state":' + room._encoded[1] + extra + "}}"
 
     def _hosted_state(self, room: Room, seat: int | None) -> dict[str, Any]:
         session = room.game
