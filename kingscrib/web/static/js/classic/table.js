@@ -144,6 +144,10 @@ function renderTable() {
   for (let i = 0; i < state.crib_size; i++) crib.append(backElement({ small: true }));
   $("c-crib-label").textContent = `${possessive(state.dealer)[0].toUpperCase()}${possessive(state.dealer).slice(1)} crib`;
   $("c-count").textContent = state.phase === "play" ? `Count: ${state.count}` : "";
+  // the latest score, announced where it happens
+  const last = state.calls[state.calls.length - 1];
+  $("c-last-call").textContent = last && state.phase === "play" && (last.points || last.text === "go")
+    ? `${nameOf(last.seat)}: ${last.text === "go" ? "Go" : last.text}` : "";
   const series = $("c-series");
   series.replaceChildren();
   const inSeries = state.series.length;
