@@ -45,7 +45,9 @@ export function drawCribbageBoard(sides) {
   const y1 = holeAt(0, tracks, 61).y + 7;
   const lineAt = (x, label, cls) => {
     svg.append(el("line", { x1: x, x2: x, y1: y0, y2: y1, class: `skunk-line ${cls}` }));
-    svg.append(el("text", { x, y: y1 + 11, class: "line-label" }, label));
+    const text = el("text", { x, y: y1 + 11, class: "line-label" }, label);
+    if (cls === "double") text.style.textAnchor = "end"; // at the board's edge
+    svg.append(text);
   };
   lineAt(holeAt(0, tracks, 61).x + STEP * 0.8, "double skunk", "double");
   lineAt((holeAt(0, tracks, 90).x + holeAt(0, tracks, 91).x) / 2, "skunk", "single");
@@ -54,6 +56,9 @@ export function drawCribbageBoard(sides) {
     const p = holeAt(0, tracks, h);
     svg.append(el("text", { x: p.x, y: 12, class: "mark" }, String(h)));
   }
+  const game = holeAt(0, tracks, 121);
+  svg.append(el("circle", { cx: game.x, cy: game.y, r: 4.5, class: "hole game" }));
+  svg.append(el("text", { x: game.x - 6, y: game.y - 8, class: "mark" }, "121"));
   sides.forEach((side, t) => {
     const colour = SIDE_COLOURS[t % SIDE_COLOURS.length];
     for (let h = 0; h <= 120; h++) {
@@ -71,8 +76,5 @@ export function drawCribbageBoard(sides) {
     }
     svg.append(pegs);
   });
-  const game = holeAt(0, tracks, 121);
-  svg.append(el("circle", { cx: game.x, cy: game.y, r: 4.5, class: "hole game" }));
-  svg.append(el("text", { x: game.x - 6, y: game.y - 8, class: "mark" }, "121"));
   return svg;
 }

@@ -374,7 +374,7 @@ function renderEnd() {
   box.hidden = false;
   const end = state.end;
   const winner = state.sides[end.winner];
-  let text = `${winner.name} ${winner.seats.length > 1 || winner.name.includes("&") ? "win" : "wins"} ${end.scores.join(" – ")}.`;
+  let text = `${winner.name} ${winner.seats.length > 1 || winner.name.includes("&") ? "win" : "wins"} ${[...end.scores].sort((a, b) => b - a).join(" – ")}.`;
   if (end.skunk) text += ` A ${end.skunk}!${end.counted ? ` (${end.game_points} games)` : ""}`;
   box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
     + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
