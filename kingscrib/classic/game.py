@@ -15,7 +15,12 @@ applied to it::
 Only three kinds of action are ever asked of a player: :class:`Discard` (lay
 cards away to the crib), :class:`Play` (lay a card in the play) and, with the
 ``muggins`` option, :class:`Claim` (say what a hand in the show is worth).
-A "go" is never chosen: a player who cannot play is passed over.
+A "go" is normally never chosen: a player who cannot play is passed over.
+With ``explicit_go=True`` (the browser game) such a player must say
+:class:`Go` instead; the record is the same either way.
+
+``apply(action, seat)`` names the seat acting: while discarding, every seat
+may lay its cards away in any order (the crib is the same whatever the order).
 """
 
 from __future__ import annotations
@@ -59,7 +64,12 @@ class Claim:
     points: int
 
 
-Action = Discard | Play | Claim
+@dataclass(frozen=True)
+class Go:
+    """Say "go": no card in hand can be laid without passing 31 (``explicit_go`` games)."""
+
+
+Action = Discard | Play | Claim | Go
 
 
 @dataclass(frozen=True)
@@ -134,9 +144,14 @@ class ClassicGame:
     """The state of one game of classic Cribbage."""
 
     def __init__(
-        self, rules: RuleSet | None = None, seed: int = 0, names: list[str] | None = None
+        self,
+        rules: RuleSet | None = None,
+        seed: int = 0,
+        names: list[str] | None = None,
+        explicit_go: bool = False,
     ) -> None:
         self.rules = rules or RuleSet()
+        self.explicit_go = explicit_go
         self.seed = seed
         n = self.rules.players
         self.names = list(names) if names else [f"player {i + 1}" for i in range(n)]
@@ -259,11 +274,31 @@ class ClassicGame:
             return [Discard(c) for c in combinations(hand, self.rules.discards)]
         if self.phase == "play" and self.to_act is not None:
             count = self.count
-            return [Play(c) for c in sorted(d.held[self.to_act]) if can_play(c.rank, count)]
+            plays: list[Action] = [
+                Play(c) for c in sorted(d.held[self.to_act]) if can_play(c.rank, count)
+            ]
+            return plays or [Go()]
         if self.phase == "show" and self.show_item is not None:
             true = self._score_item(self.show_item).total
             return [Claim(p) for p in range(true + 1)]
         return []
+
+    def waiting_for(self) -> list[int]:
+        """The seats that may act now: every seat yet to discard, else the one to act."""
+        if self.phase == "discard":
+            return [s for s in self.order_from_left() if self._deal.discards[s] is None]
+        if self.phase == "show" and self.show_item is not None:
+            return [self.show_item.seat]
+        return [self.to_act] if self.to_act is not None and self.phase != "over" else []
+
+    def legal_for(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (discards in any order)."""
+        if seat not in self.waiting_for():
+            return []
+        if self.phase == "discard":
+            hand = sorted(self._deal.held[seat])
+            return [Discard(c) for c in combinations(hand, self.rules.discards)]
+        return self.legal_actions()
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see of the game."""
@@ -288,29 +323,47 @@ class ClassicGame:
 
     # ------------------------------------------------------------- actions
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply the action of the player to act; return the events it caused.
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Apply an action of ``seat`` (default: the player to act); return the events it
+        caused.
 
         Raises :class:`IllegalAction` (and changes nothing) if it is not legal.
         """
         start = len(self.events)
         if self.phase == "over":
             raise IllegalAction("the game is over")
+        if seat is not None:
+            self._check_seat(action, seat)
         if isinstance(action, Discard):
-            self._discard(action)
+            self._discard(action, seat)
         elif isinstance(action, Play):
             self._play(action)
         elif isinstance(action, Claim):
             self._claim(action)
+        elif isinstance(action, Go):
+            self._go()
         else:
             raise IllegalAction(f"not an action: {action!r}")
         return self.events[start:]
 
-    def _discard(self, action: Discard) -> None:
+    def _check_seat(self, action: Action, seat: int) -> None:
+        if not 0 <= seat < self.rules.players:
+            raise IllegalAction(f"there is no seat {seat}")
+        if isinstance(action, Discard) and self.phase == "discard":
+            if self._deal.discards[seat] is not None:
+                raise IllegalAction(f"{self.names[seat]} has already laid away to the crib")
+            return
+        waiting = self.waiting_for()
+        if seat not in waiting:
+            who = " and ".join(self.names[s] for s in waiting) or "nobody"
+            raise IllegalAction(f"it is {who}'s turn, not {self.names[seat]}'s")
+
+    def _discard(self, action: Discard, seat: int | None = None) -> None:
         if self.phase != "discard" or self.to_act is None:
             raise IllegalAction(f"no discard now: the game is in the {self.phase}")
         d = self._deal
-        seat = self.to_act
+        if seat is None:
+            seat = self.to_act
         cards = list(action.cards)
         need = self.rules.discards
         if len(cards) != need:
@@ -410,9 +463,10 @@ class ClassicGame:
                     self.to_act = seat
                     return
                 if d.held[seat] and seat not in d.said_go and seat != last:
-                    d.said_go.add(seat)
-                    d.record["plays"].append({"player": seat, "action": "go"})
-                    self.events.append(Event("go-said", seat, 0, "go"))
+                    if self.explicit_go:
+                        self.to_act = seat  # they must say Go
+                        return
+                    self._say_go(seat)
             # nobody can lay a card: the last player pegs for go / last card
             out = not any(d.held)
             why = "last card" if out else "go"
@@ -424,6 +478,24 @@ class ClassicGame:
                 return
             self.to_act = self._next_with_cards(last)
             return
+
+    def _say_go(self, seat: int) -> None:
+        d = self._deal
+        d.said_go.add(seat)
+        d.record["plays"].append({"player": seat, "action": "go"})
+        self.events.append(Event("go-said", seat, 0, "go"))
+
+    def _go(self) -> None:
+        if self.phase != "play" or self.to_act is None:
+            raise IllegalAction(f"no go now: the game is in the {self.phase}")
+        seat = self.to_act
+        count = self.count
+        playable = [c for c in sorted(self._deal.held[seat]) if can_play(c.rank, count)]
+        if playable:
+            cards = ", ".join(str(c) for c in playable)
+            raise IllegalAction(f"no go: {cards} can be laid on {count} without passing 31")
+        self._say_go(seat)
+        self._advance()
 
     def _reset_count(self) -> None:
         self._deal.pile = []
@@ -555,7 +627,7 @@ class ClassicGame:
 
     def actions_taken(self) -> list[Action]:
         """Every action applied so far, in order (enough to replay the game)."""
-        return list(actions_from_record(self.record()))
+        return list(actions_from_record(self.record(), self.explicit_go))
 
 
 def _copy_deal(d: dict[str, Any]) -> dict[str, Any]:
@@ -567,8 +639,9 @@ def _copy_deal(d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def actions_from_record(record: dict[str, Any]) -> list[Action]:
-    """The actions stored in a game record, in the order they were taken."""
+def actions_from_record(record: dict[str, Any], explicit_go: bool = False) -> list[Action]:
+    """The actions stored in a game record, in the order they were taken (with the
+    :class:`Go` of each player who said go when ``explicit_go``)."""
     players = record["rules"].get("players", 2)
     actions: list[Action] = []
     for deal in record["deals"]:
@@ -579,10 +652,42 @@ def actions_from_record(record: dict[str, Any]) -> list[Action]:
             if cards is None:
                 return actions
             actions.append(Discard(tuple(Card.parse(c) for c in cards)))
-        for p in deal["plays"]:
-            if p["action"] == "play":
-                actions.append(Play(Card.parse(p["card"])))
-        for s in deal["show"]:
-            if "claimed" in s:
-                actions.append(Claim(int(s["claimed"])))
+        actions.extend(_after_discards(deal, explicit_go))
+    return actions
+
+
+def seated_actions_from_record(
+    record: dict[str, Any], explicit_go: bool = False
+) -> list[tuple[int, Action]]:
+    """Like :func:`actions_from_record`, each action with its seat, for
+    ``apply(action, seat)``; a deal's discards may be only partly made."""
+    players = record["rules"].get("players", 2)
+    out: list[tuple[int, Action]] = []
+    for deal in record["deals"]:
+        dealer = deal["dealer"]
+        order = [(dealer + 1 + i) % players for i in range(players)]
+        for seat in order:
+            cards = deal["discards"][seat]
+            if cards is not None:
+                out.append((seat, Discard(tuple(Card.parse(c) for c in cards))))
+        if any(deal["discards"][seat] is None for seat in order):
+            return out
+        seats = [p["player"] for p in deal["plays"]
+                 if p["action"] == "play" or (explicit_go and p["action"] == "go"
+                                              and "score" not in p)]
+        seats += [s["player"] for s in deal["show"] if "claimed" in s]
+        out.extend(zip(seats, _after_discards(deal, explicit_go)))
+    return out
+
+
+def _after_discards(deal: dict[str, Any], explicit_go: bool) -> list[Action]:
+    actions: list[Action] = []
+    for p in deal["plays"]:
+        if p["action"] == "play":
+            actions.append(Play(Card.parse(p["card"])))
+        elif explicit_go and p["action"] == "go" and "score" not in p:
+            actions.append(Go())
+    for s in deal["show"]:
+        if "claimed" in s:
+            actions.append(Claim(int(s["claimed"])))
     return actions

@@ -117,3 +117,52 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
         run_count=counted.runs,
         pair_count=counted.pairs,
     )
+
+
+@dataclass(frozen=True)
+class Combination:
+    """One scoring combination of the show: its kind, the cards in it and its points."""
+
+    kind: str  # fifteen, pair, run, flush, nobs
+    cards: tuple[Card, ...]
+    points: int
+
+
+def show_combinations(hand: Sequence[Card], starter: Card, crib: bool = False) -> list[Combination]:
+    """Every combination a player names in the show, in the order they are said:
+    each fifteen, each pair, each run (a double run is two runs), the flush, nobs.
+    Their points add up to :func:`score_show`'s total.
+
+    >>> from kingscrib.classic.cards import parse_cards
+    >>> *h, s = parse_cards("5H 5S JC QD 4D")
+    >>> [(c.kind, c.points) for c in show_combinations(h, s)]
+    [('fifteen', 2), ('fifteen', 2), ('fifteen', 2), ('fifteen', 2), ('pair', 2)]
+    """
+    from itertools import combinations
+
+    score = score_show(hand, starter, crib)
+    cards = list(hand) + [starter]
+    out: list[Combination] = []
+    for k in range(2, 6):
+        for combo in combinations(cards, k):
+            if sum(c.points for c in combo) == 15:
+                out.append(Combination("fifteen", combo, 2))
+    for a, b in combinations(cards, 2):
+        if a.rank == b.rank:
+            out.append(Combination("pair", (a, b), 2))
+    for k in (5, 4, 3):
+        runs = [
+            combo
+            for combo in combinations(sorted(cards), k)
+            if len({c.rank for c in combo}) == k
+            and max(c.rank for c in combo) - min(c.rank for c in combo) == k - 1
+        ]
+        if runs:
+            out.extend(Combination("run", combo, k) for combo in runs)
+            break
+    if score.flush:
+        out.append(Combination("flush", tuple(cards[: score.flush]), score.flush))
+    if score.nobs:
+        jack = next(c for c in hand if c.rank == JACK and c.suit == starter.suit)
+        out.append(Combination("nobs", (jack, starter), 1))
+    return out

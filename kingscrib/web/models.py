@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Strict(BaseModel):
@@ -17,18 +17,23 @@ class SeatSpec(_Strict):
     name: str | None = Field(default=None, max_length=40)
 
 
-class RulesSpec(_Strict):
-    reduced_first_bonus: bool = False
-    exchange: Literal["anytime", "when-stuck"] = "anytime"
-    joker: bool = False
-    servant: bool = False
-    solitaire: bool = False
-
-
 class CreateGame(_Strict):
+    game: str = Field(default="kings", max_length=16,
+                      description="which game: kings or classic (GET /api/levels lists them)")
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
-    rules: RulesSpec = Field(default_factory=RulesSpec)
+    rules: dict[str, Any] = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, lt=2**31)
+
+    @model_validator(mode="after")
+    def _rules_of_the_game(self) -> CreateGame:
+        """Each game's rules are checked against its own model (``rules_model``)."""
+        from kingscrib.web.games import KINDS, game_kind
+
+        if self.game not in KINDS:
+            raise ValueError(f"unknown game {self.game!r}; choose from {', '.join(KINDS)}")
+        spec = game_kind(self.game).rules_model
+        self.rules = spec.model_validate(self.rules).model_dump(exclude_none=True)
+        return self
 
 
 class Created(BaseModel):
@@ -55,15 +60,23 @@ class Tiles(_Strict):
 
 
 class ActionSpec(_Strict):
-    action: Literal["play", "exchange", "pass", "joker"]
+    """Kings: play (tiles, claim), exchange (tiles), pass, joker. Cribbage: discard
+    (cards), play (card), go, claim (points)."""
+
+    action: Literal["play", "exchange", "pass", "joker", "discard", "go", "claim"]
     tiles: dict[str, str] | list[str] | None = None
     claim: int | None = Field(default=None, ge=0, le=1000)
+    cards: list[str] | None = Field(default=None, max_length=2)
+    card: str | None = Field(default=None, max_length=3)
+    points: int | None = Field(default=None, ge=0, le=29)
 
 
 class Levels(BaseModel):
     levels: list[str]
     rules: dict[str, Any]
     players: dict[str, int]
+    games: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="per game: title, levels, default level, seats")
 
 
 class ErrorReply(BaseModel):

@@ -1,9 +1,13 @@
-"""Live games on the server: each a :class:`Room` around an engine ``Game``.
+"""Live games on the server: each a :class:`Room` around a game.
 
 The :class:`Hub` is the only place that changes a game. Every action is
 checked by the engine, stored before anyone hears of it, then pushed to the
 game's listeners (websockets), each shown only what its seat may see.
 Computer seats think in worker threads so the event loop never waits on them.
+
+Kings Cribbage rooms hold the engine's ``Game`` and send incremental updates;
+every other game (classic Cribbage) is a session of :mod:`kingscrib.web.games`
+behind its small protocol, and its listeners get the whole state on each change.
 """
 
 from __future__ import annotations
@@ -19,15 +23,24 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from kingscrib.kings.board import square_name
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.movegen import legal_plays
-from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
+from kingscrib.kings.moves import Action, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_to_json
 from kingscrib.kings.rules import RuleSet
-from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.players.kings import PLAYERS, make_player
+from kingscrib.web.errors import WebError
+from kingscrib.web.games import game_kind
+from kingscrib.web.games.kings_view import (
+    end_json,
+    last_play,
+    parse_action,
+    parse_play,
+    public_state,
+    seats_json,
+    turn_json,
+)
 from kingscrib.web.storage import Store, StoredSeat, TurnWrite, hash_secret
 
 log = logging.getLogger("kingscrib.web")
@@ -36,13 +49,7 @@ HUMAN, COMPUTER = "human", "computer"
 MAX_NAME = 24
 
 
-class WebError(Exception):
-    """A request the server refuses; ``status`` is the HTTP status, the message says why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+__all__ = ["COMPUTER", "HUMAN", "Hub", "Listener", "Room", "Seat", "WebError"]
 
 
 @dataclass
@@ -73,9 +80,10 @@ class Listener:
 @dataclass(eq=False)
 class Room:
     id: str
-    game: Game
+    game: Any  # Kings: the engine's Game; other games: their protocol Session
     seats: list[Seat]
     invite_hash: str
+    kind: str = "kings"
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     version: int = 0  # changes counted: turns, Joker calls, seats taken
@@ -163,37 +171,23 @@ class Hub:
 
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
-                     seed: int | None = None) -> tuple[Room, int | None, str | None, str]:
+                     seed: int | None = None, game: str = "kings"
+                     ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code."""
         if seed is not None and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
+        if game != "kings":
+            return await self._create_hosted(game, seats, rules, seed)
         try:
             ruleset = RuleSet.from_json(rules)
         except (ValueError, TypeError) as e:
             raise WebError(400, f"rules: {e}") from None
-        built: list[Seat] = []
-        for i, s in enumerate(seats):
-            kind = s.get("kind", HUMAN)
-            level = s.get("level")
-            if kind == COMPUTER:
-                if level not in PLAYERS:
-                    raise WebError(400, f"seat {i + 1}: unknown computer level {level!r};"
-                                        f" choose from {', '.join(PLAYERS)}")
-                name = clean_name(s.get("name"), f"Computer ({level})")
-            else:
-                level = None
-                name = clean_name(s.get("name"), f"Player {i + 1}")
-            built.append(Seat(i, name, kind, level))
+        built = _build_seats(seats, list(PLAYERS))
         try:
             game = Game.new([s.name for s in built], ruleset, seed)
         except ValueError as e:
             raise WebError(400, str(e)) from None
-        creator, token = None, None
-        for s in built:
-            if s.kind == HUMAN:
-                creator, token = s.seat, secrets.token_urlsafe(24)
-                s.token_hash = hash_secret(token)
-                break
+        creator, token = _seat_creator(built)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite),
                     version=_people_seated(built))
@@ -207,10 +201,38 @@ class Hub:
         self._kick(room)
         return room, creator, token, invite
 
+    async def _create_hosted(self, game: str, seats: list[dict[str, Any]],
+                             rules: dict[str, Any], seed: int | None
+                             ) -> tuple[Room, int | None, str | None, str]:
+        """A new game of a kind behind the game protocol (classic Cribbage)."""
+        kind = game_kind(game)
+        low, high = kind.seats_allowed()
+        if not low <= len(seats) <= high:
+            raise WebError(400, f"{kind.title} is for {low} to {high} seats, not {len(seats)}")
+        stored_rules = kind.check_rules(rules, len(seats))
+        built = _build_seats(seats, kind.levels())
+        session = kind.create(stored_rules, seed, [s.name for s in built])
+        creator, token = _seat_creator(built)
+        invite = secrets.token_urlsafe(12)
+        room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
+                    version=_people_seated(built))
+        self._attach_players(room)
+        await self._db_call(self.store.create_game, room.id, stored_rules, session.game.seed,
+                            room.invite_hash,
+                            [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
+                             for s in built], game)
+        self.rooms[room.id] = room
+        self._kick(room)
+        return room, creator, token, invite
+
     def _attach_players(self, room: Room) -> None:
         for s in room.seats:
             if s.kind == COMPUTER:
-                s.player = make_player(s.level, (room.game.seed or 0) + s.seat)
+                if room.kind == "kings":
+                    s.player = make_player(s.level, (room.game.seed or 0) + s.seat)
+                else:
+                    s.player = game_kind(room.kind).make_player(
+                        s.level, (room.game.game.seed or 0) + s.seat)
 
     async def get(self, game_id: str) -> Room:
         """The live room of a game, loaded (and replayed) from the store if needed."""
@@ -230,6 +252,8 @@ class Hub:
         stored = await self._db_call(self.store.load, game_id)
         if stored is None:
             raise WebError(404, "no such game")
+        if stored.game != "kings":
+            return await self._load_hosted(stored)
         record = {"format": FORMAT, "game": "kings", "rules": stored.rules, "seed": stored.seed,
                   "players": [{"name": s.name} for s in stored.seats], "turns": stored.turns}
         try:
@@ -246,6 +270,23 @@ class Hub:
         self._attach_players(room)
         self.rooms.setdefault(game_id, room)
         room = self.rooms[game_id]
+        self._kick(room)
+        return room
+
+    async def _load_hosted(self, stored: Any) -> Room:
+        kind = game_kind(stored.game)
+        try:
+            session = await self._think(kind.rebuild, stored.rules, stored.seed,
+                                        [s.name for s in stored.seats], stored.turns)
+        except ValueError as e:
+            log.error("game %s cannot be replayed: %s", stored.id, e)
+            raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+        seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
+        room = Room(stored.id, session, seats, stored.invite_hash, kind=stored.game,
+                    version=len(stored.turns) + _people_seated(seats))
+        self._attach_players(room)
+        self.rooms.setdefault(stored.id, room)
+        room = self.rooms[stored.id]
         self._kick(room)
         return room
 
@@ -278,7 +319,10 @@ class Hub:
             new_name = clean_name(name, s.name)
             await self._db_call(self.store.take_seat, room.id, seat, new_name, hash_secret(token))
             s.token_hash, s.name = hash_secret(token), new_name
-            room.game.names[seat] = new_name
+            if room.kind == "kings":
+                room.game.names[seat] = new_name
+            else:
+                room.game.rename(seat, new_name)
             room.version += 1
         await self.broadcast(room)
         return seat, token
@@ -290,6 +334,8 @@ class Hub:
         ``{"action": "joker"}``. Raises WebError and changes nothing when refused."""
         if seat is None:
             raise WebError(403, "spectators cannot act; join a seat with an invite link")
+        if room.kind != "kings":
+            return await self._act_hosted(room, seat, message)
         kind = message.get("action")
         async with room.lock:
             game = room.game
@@ -309,6 +355,24 @@ class Hub:
                 await self._apply(room, action, claim)
         await self.broadcast(room)
         self._kick(room)
+
+    async def _act_hosted(self, room: Room, seat: int, message: dict[str, Any]) -> None:
+        async with room.lock:
+            await self._apply_hosted(room, seat, message)
+        await self.broadcast(room)
+        self._kick(room)
+
+    async def _apply_hosted(self, room: Room, seat: int, message: dict[str, Any]) -> None:
+        session = room.game
+        turn = session.apply(seat, message)  # WebError, nothing changed, when refused
+        try:
+            await self._store(TurnWrite(room.id, session.turn_count - 1, turn,
+                                        over=session.over))
+        except Exception:
+            session.take_back()
+            log.exception("could not store a turn of %s", room.id)
+            raise WebError(503, "the move could not be saved; nothing changed, try again") from None
+        room.version += 1
 
     async def _apply(self, room: Room, action: Action, claim: int | None) -> Turn:
         game = room.game
@@ -361,6 +425,8 @@ class Hub:
         """What a play would score now (from the seat's rack), or why it is illegal."""
         if seat is None:
             raise WebError(403, "spectators have no rack to play from")
+        if room.kind != "kings":
+            raise WebError(400, "a preview is for Kings Cribbage plays")
         play = parse_play(tiles)
         game = room.game
         try:
@@ -374,6 +440,8 @@ class Hub:
         """The best-scoring play for the seat's own rack (or advice when there is none)."""
         if seat is None:
             raise WebError(403, "spectators have no rack")
+        if room.kind != "kings":
+            raise WebError(400, "hints are for Kings Cribbage")
         key = (room.version, seat)
         if key in room._hints:
             return room._hints[key]
@@ -395,10 +463,42 @@ class Hub:
     # ----- computer seats ---------------------------------------------------------
     def _kick(self, room: Room) -> None:
         game = room.game
-        if game.is_over or room.seats[game.turn].kind != COMPUTER:
+        if room.kind != "kings":
+            if not any(room.seats[s].kind == COMPUTER for s in game.waiting()):
+                return
+            work = self._hosted_computers
+        elif game.is_over or room.seats[game.turn].kind != COMPUTER:
             return
+        else:
+            work = self._computers
         if room.computer_task is None or room.computer_task.done():
-            room.computer_task = asyncio.get_running_loop().create_task(self._computers(room))
+            room.computer_task = asyncio.get_running_loop().create_task(work(room))
+
+    async def _hosted_computers(self, room: Room) -> None:
+        """Computer seats of a protocol game act, one at a time, at the server's pace."""
+        while True:
+            session = room.game
+            seats = [s for s in session.waiting() if room.seats[s].kind == COMPUTER]
+            if session.over or not seats:
+                return
+            if self.computer_delay:
+                await asyncio.sleep(self.computer_delay)
+            version, seat = room.version, room.seats[seats[0]]
+            known = session.computer_input(seat.seat)
+            try:
+                action = await self._think(session.computer_action, seat.seat, seat.player, known)
+            except Exception:
+                log.exception("computer seat %d of %s failed", seat.seat, room.id)
+                return
+            async with room.lock:
+                if room.version != version or room.game is not session:
+                    continue
+                try:
+                    await self._apply_hosted(room, seat.seat, action)
+                except WebError as e:
+                    log.error("computer seat %d of %s: %s", seat.seat, room.id, e.message)
+                    return
+            await self.broadcast(room)
 
     async def _computers(self, room: Room) -> None:
         game = room.game
@@ -429,8 +529,16 @@ class Hub:
     async def broadcast(self, room: Room) -> None:
         """Push what changed since the last push to every listener, as
         ``{"type": "update", "update": ...}``: the public part is encoded once, then each
-        seat's rack is added (see :meth:`update_message`)."""
+        seat's rack is added (see :meth:`update_message`). Protocol games send each
+        listener its whole state."""
         game = room.game
+        if room.kind != "kings":
+            for listener in list(room.listeners):
+                try:
+                    await listener.send(self.state_message(room, listener.seat))
+                except Exception:
+                    room.listeners.discard(listener)
+            return
         if room.listeners:
             base, start = room.sent_version, max(0, room.sent_turns - 1)
             public = self._delta(room, base, start)
@@ -442,7 +550,7 @@ class Hub:
                     message = '{"type":"update","update":' + text + ',"you":null}}'
                 elif seat == mover_sees:  # the mover sees the true value of their play
                     data = dict(public, history=list(public["history"]))
-                    data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
+                    data["history"][-1] = turn_json(room, len(game.history) - 1, hide=False)
                     data.update(you=seat, **self._private(room, seat))
                     message = json.dumps({"type": "update", "update": data},
                                          separators=(",", ":"))
@@ -463,7 +571,7 @@ class Hub:
         game = room.game
         n = len(game.history)
         hide_last = game.joker_open()
-        history = [_turn_json(room, i, hide=hide_last and i == n - 1) for i in range(start, n)]
+        history = [turn_json(room, i, hide=hide_last and i == n - 1) for i in range(start, n)]
         board: dict[str, str] = {}
         for t in history:
             if t["action"] == "play":
@@ -475,19 +583,21 @@ class Hub:
             "turn": None if game.is_over else game.turn,
             "over": game.is_over,
             "bag": game.tiles_in_bags,
-            "seats": [dict(s, online=o) for s, o in zip(_seats_json(room), online)],
+            "seats": [dict(s, online=o) for s, o in zip(seats_json(room), online)],
             "board": board,
-            "last_play": _last_play(game),
+            "last_play": last_play(game),
             "history_from": start,
             "history": history,
             "joker_open": hide_last,
             "servant": game.servant if game.rules.servant else None,
-            "end": _end_json(game),
+            "end": end_json(game),
         }
 
     def state_message(self, room: Room, seat: int | None) -> str:
         """``{"type": "state", "state": ...}`` as JSON text for ``seat``."""
         game = room.game
+        if room.kind != "kings":
+            return self._hosted_message(room, seat)
         if seat is not None and game.joker_open() and game.history[-1].player == seat:
             return json.dumps({"type": "state", "state": self.state(room, seat)},
                               separators=(",", ":"))
@@ -527,6 +637,8 @@ class Hub:
 
     def state(self, room: Room, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` may see it (None: a spectator)."""
+        if room.kind != "kings":
+            return self._hosted_state(room, seat)
         data = self._public_of(room)
         online = self._online(room)
         data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], online)]
@@ -536,107 +648,71 @@ class Hub:
             data.update(self._private(room, seat))
             if game.joker_open() and data["history"] and game.history[-1].player == seat:
                 data["history"] = list(data["history"])
-                data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
+                data["history"][-1] = turn_json(room, len(game.history) - 1, hide=False)
         return data
+
+
+    def _hosted_message(self, room: Room, seat: int | None) -> str:
+        """The state message of a protocol game: the public part is encoded once a
+        version, each seat's private part spliced in."""
+        online = tuple(self._online(room))
+        key = (room.version, online)
+        if room._encoded is None or room._encoded[0] != key:
+            data = dict(room.game.public())
+            data.update(id=room.id, version=room.version)
+            data["seats"] = [dict(s, online=o) for s, o in zip(_seat_list(room), online)]
+            room._encoded = (key, json.dumps(data, separators=(",", ":"))[:-1])
+        if seat is None:
+            extra = ',"you":null'
+        else:
+            private = json.dumps(room.game.private(seat), separators=(",", ":"))
+            extra = f',"you":{seat},' + private[1:-1]
+        return '{"type":"state","state":' + room._encoded[1] + extra + "}}"
+
+    def _hosted_state(self, room: Room, seat: int | None) -> dict[str, Any]:
+        session = room.game
+        data = dict(session.public())
+        data.update(id=room.id, version=room.version, you=seat)
+        data["seats"] = [dict(s, online=o) for s, o in
+                         zip(_seat_list(room), self._online(room))]
+        if seat is not None:
+            data.update(session.private(seat))
+        return data
+
+
+def _seat_list(room: Room) -> list[dict[str, Any]]:
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
+             "joined": s.taken} for s in room.seats]
+
+
+def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
+    built: list[Seat] = []
+    for i, s in enumerate(seats):
+        kind = s.get("kind", HUMAN)
+        level = s.get("level")
+        if kind == COMPUTER:
+            if level not in levels:
+                raise WebError(400, f"seat {i + 1}: unknown computer level {level!r};"
+                                    f" choose from {', '.join(levels)}")
+            same = sum(x.get("kind") == COMPUTER and x.get("level") == level for x in seats)
+            default = f"Computer {i + 1} ({level})" if same > 1 else f"Computer ({level})"
+            name = clean_name(s.get("name"), default)
+        else:
+            level = None
+            name = clean_name(s.get("name"), f"Player {i + 1}")
+        built.append(Seat(i, name, kind, level))
+    return built
+
+
+def _seat_creator(built: list[Seat]) -> tuple[int | None, str | None]:
+    """The first human seat goes to whoever creates the game."""
+    for s in built:
+        if s.kind == HUMAN:
+            token = secrets.token_urlsafe(24)
+            s.token_hash = hash_secret(token)
+            return s.seat, token
+    return None, None
 
 
 def _people_seated(seats: list[Seat]) -> int:
     return sum(s.kind == HUMAN and s.token_hash is not None for s in seats)
-
-
-def public_state(room: Room) -> dict[str, Any]:
-    """The part of a game everyone may see: never a rack nor the bag's order."""
-    game = room.game
-    hide_last = game.joker_open()
-    return {
-        "id": room.id,
-        "version": room.version,
-        "rules": game.rules.to_json(),
-        "turn": None if game.is_over else game.turn,
-        "over": game.is_over,
-        "bag": game.tiles_in_bags,
-        "seats": _seats_json(room),
-        "board": {square_name(s): str(t) for s, t in sorted(game.board.items())},
-        "last_play": _last_play(game),
-        "history": [_turn_json(room, i, hide=hide_last and i == len(game.history) - 1)
-                    for i in range(len(game.history))],
-        "joker_open": game.joker_open(),
-        "servant": game.servant if game.rules.servant else None,
-        "end": _end_json(game),
-    }
-
-
-def _seats_json(room: Room) -> list[dict[str, Any]]:
-    game = room.game
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
-             "joined": s.taken, "score": game.scores[s.seat],
-             "rack_size": len(game.racks[s.seat])} for s in room.seats]
-
-
-def _last_play(game: Game) -> list[str]:
-    for t in reversed(game.history):
-        if t.action == "play":
-            return [square_name(s) for s in t.tiles]
-    return []
-
-
-def _end_json(game: Game) -> dict[str, Any] | None:
-    if game.end is None:
-        return None
-    return {"reason": game.end.reason, "penalties": list(game.end.penalties),
-            "scores": game.final_scores, "winners": game.winners()}
-
-
-def _turn_json(room: Room, index: int, hide: bool) -> dict[str, Any]:
-    """A turn as anyone may see it: an exchange shows only how many tiles; under the joker
-    rule a play's true value stays hidden while a Joker may still be called on it."""
-    t = room.game.history[index]
-    key = (index, hide, t.joker is not None)
-    cached = room._turns.get(key)
-    if cached is not None:
-        return cached
-    data: dict[str, Any] = {"n": index + 1, "seat": t.player, "action": t.action}
-    if t.action == "play":
-        data["tiles"] = {square_name(s): str(x) for s, x in sorted(t.tiles.items())}
-        if t.claimed is not None:
-            data["claimed"] = t.claimed
-        if not hide:
-            data["score"] = t.score
-            if t.detail is not None:
-                data["describe"] = t.detail.describe()
-                data.update(t.detail.to_json())
-    elif t.action == "exchange":
-        data["count"] = len(t.returned)
-    if t.joker is not None:
-        data["joker"] = dict(t.joker)
-    if t.servant is not None:
-        data["servant"] = t.servant
-    room._turns[key] = data
-    return data
-
-
-def parse_play(tiles: Any) -> Play:
-    if not isinstance(tiles, dict) or not 1 <= len(tiles) <= RACK_SIZE:
-        raise WebError(400, f'a play is an object of 1 to {RACK_SIZE} squares to tiles,'
-                            ' e.g. {"G7": "7L"}')
-    try:
-        return Play.from_json({str(k): str(v) for k, v in tiles.items()})
-    except ValueError as e:
-        raise WebError(400, str(e)) from None
-
-
-def parse_action(message: dict[str, Any]) -> Action:
-    kind = message.get("action")
-    if kind == "play":
-        return parse_play(message.get("tiles"))
-    if kind == "exchange":
-        tiles = message.get("tiles")
-        if not isinstance(tiles, list) or not 1 <= len(tiles) <= RACK_SIZE:
-            raise WebError(400, f"an exchange names 1 to {RACK_SIZE} tiles of your rack")
-        try:
-            return Exchange.of([Tile.parse(str(t)) for t in tiles])
-        except ValueError as e:
-            raise WebError(400, str(e)) from None
-    if kind == "pass":
-        return Pass()
-    raise WebError(400, f"action must be play, exchange, pass or joker, not {kind!r}")

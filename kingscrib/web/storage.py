@@ -1,9 +1,12 @@
 """Where games live between server runs: SQLAlchemy over SQLite or PostgreSQL.
 
-A game is stored as its rules, seed and seats, plus one row per turn holding
-the turn as the game record writes it (RULES.md Part 3, joker calls
-included). :func:`kingscrib.kings.record.game_from_record` rebuilds it exactly.
-Seat tokens are stored as SHA-256 hashes only.
+A game is stored as which game it is (``kings`` or ``classic``), its rules, seed
+and seats, plus one row per turn. A Kings turn is the turn as the game record
+writes it (RULES.md Part 3, joker calls included), rebuilt by
+:func:`kingscrib.kings.record.game_from_record`; other games store the turns
+their module in :mod:`kingscrib.web.games` applies and replays. Seat tokens are
+stored as SHA-256 hashes only. Databases made before the ``game`` column existed
+gain it (every game in them is Kings Cribbage).
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -46,6 +51,7 @@ games = Table(
     Column("seed", Integer, nullable=False),
     Column("invite_hash", String(64), nullable=False),
     Column("over", Boolean, nullable=False, default=False),
+    Column("game", String(16), nullable=False, default="kings", server_default="kings"),
 )
 
 seats = Table(
@@ -114,6 +120,7 @@ class StoredGame:
     over: bool
     seats: list[StoredSeat]
     turns: list[dict[str, Any]]
+    game: str = "kings"
 
 
 class Store:
@@ -128,16 +135,26 @@ class Store:
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._add_game_column()
+
+    def _add_game_column(self) -> None:
+        """Databases from before classic Cribbage lack ``games.game``: add it."""
+        names = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        if "game" not in names:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE games ADD COLUMN game VARCHAR(16)"
+                                  " NOT NULL DEFAULT 'kings'"))
 
     def close(self) -> None:
         self.engine.dispose()
 
     def create_game(self, game_id: str, rules: dict[str, Any], seed: int, invite_hash: str,
-                    seat_rows: list[StoredSeat]) -> None:
+                    seat_rows: list[StoredSeat], game: str = "kings") -> None:
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(games).values(id=game_id, created=now, updated=now, rules=rules,
-                                              seed=seed, invite_hash=invite_hash, over=False))
+                                              seed=seed, invite_hash=invite_hash, over=False,
+                                              game=game))
             conn.execute(insert(seats), [
                 {"game_id": game_id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "level": s.level, "token_hash": s.token_hash} for s in seat_rows])
@@ -221,7 +238,7 @@ class Store:
             id=row.id, rules=_json(row.rules), seed=row.seed, invite_hash=row.invite_hash,
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
-            turns=[_json(r.data) for r in turn_rows])
+            turns=[_json(r.data) for r in turn_rows], game=row.game or "kings")
 
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:

@@ -18,7 +18,7 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 async def create_game(body: CreateGame, hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat."""
     room, seat, token, invite = await hub.create(
-        [s.model_dump() for s in body.seats], body.rules.model_dump(), body.seed)
+        [s.model_dump() for s in body.seats], body.rules, body.seed, body.game)
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
                    state=hub.state(room, seat))
 
@@ -65,11 +65,12 @@ async def act(game_id: str, body: ActionSpec, token: str | None = Depends(bearer
 
 @router.get("/{game_id}/record")
 async def record(game_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
-    """The game record (RULES.md Part 3), once the game is over (it shows every rack)."""
+    """The game record (RULES.md Part 3), once the game is over (it shows every hand)."""
     room = await hub.get(game_id)
-    if not room.game.is_over:
+    over = room.game.is_over if room.kind == "kings" else room.game.over
+    if not over:
         raise WebError(409, "the record is available when the game is over")
-    data = room.game.to_record([{"kind": s.kind, **({"level": s.level} if s.level else {})}
-                                for s in room.seats])
+    seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
+    data = (room.game.to_record(seats) if room.kind == "kings" else room.game.record(seats))
     return JSONResponse(data, headers={
-        "Content-Disposition": f'attachment; filename="kings-{room.id}.json"'})
+        "Content-Disposition": f'attachment; filename="{room.kind}-{room.id}.json"'})

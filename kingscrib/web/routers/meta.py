@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from kingscrib.kings.game import MAX_PLAYERS, MIN_PLAYERS
 from kingscrib.kings.rules import RuleSet
 from kingscrib.players.kings import PLAYERS
+from kingscrib.web.games import KINDS, game_kind
 from kingscrib.web.models import Levels
 
 router = APIRouter(prefix="/api", tags=["meta"])
@@ -15,8 +16,14 @@ router = APIRouter(prefix="/api", tags=["meta"])
 @router.get("/levels", response_model=Levels)
 def levels() -> Levels:
     """The computer levels (read from the player registry) and the rule defaults."""
+    games = {}
+    for name in KINDS:
+        kind = game_kind(name)
+        low, high = kind.seats_allowed()
+        games[name] = {"title": kind.title, "levels": kind.levels(),
+                       "default_level": kind.default_level(), "seats": {"min": low, "max": high}}
     return Levels(levels=list(PLAYERS), rules=RuleSet().to_json(),
-                  players={"min": MIN_PLAYERS, "max": MAX_PLAYERS})
+                  players={"min": MIN_PLAYERS, "max": MAX_PLAYERS}, games=games)
 
 
 @router.get("/health")

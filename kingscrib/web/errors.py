@@ -1,0 +1,12 @@
+"""The one error the web layer raises: a refused request with its HTTP status."""
+
+from __future__ import annotations
+
+
+class WebError(Exception):
+    """A request the server refuses; ``status`` is the HTTP status, the message says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message

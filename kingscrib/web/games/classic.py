@@ -1,0 +1,198 @@
+"""Classic Cribbage on the server: a :class:`ClassicSession` around the engine.
+
+Turns are stored as ``{"seat": 1, "action": "discard", "cards": ["5H", "JD"]}``,
+``{"seat": 0, "action": "play", "card": "7C"}``, ``{"seat": 0, "action": "go"}`` and
+``{"seat": 1, "action": "claim", "points": 8}`` (muggins); the game is rebuilt by
+applying them in order. What a seat sees is built in :mod:`.classic_view`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kingscrib.classic.cards import Card
+from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, IllegalAction, Play
+from kingscrib.classic.rules import RuleSet
+from kingscrib.players.classic import PLAYER_NAMES, make_player
+from kingscrib.web.errors import WebError
+from kingscrib.web.games import classic_view
+
+ACTIONS = ("discard", "play", "go", "claim")
+
+
+def parse_action(message: dict[str, Any]) -> Action:
+    """A classic action from a request; WebError(400) with the reason when malformed."""
+    kind = message.get("action")
+    if kind == "discard":
+        cards = message.get("cards")
+        if not isinstance(cards, list) or not 1 <= len(cards) <= 2:
+            raise WebError(400, 'a discard names the card(s) to lay away: {"cards": ["5H"]}')
+        return Discard(tuple(_card(c) for c in cards))
+    if kind == "play":
+        return Play(_card(message.get("card")))
+    if kind == "go":
+        return Go()
+    if kind == "claim":
+        points = message.get("points")
+        if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 29:
+            raise WebError(400, "a claim is a whole number of points from 0 to 29")
+        return Claim(points)
+    raise WebError(400, f"action must be one of {', '.join(ACTIONS)}, not {kind!r}")
+
+
+def _card(text: Any) -> Card:
+    if not isinstance(text, str) or len(text) > 3:
+        raise WebError(400, f"{text!r} is not a card (write rank then suit, e.g. 5H, TD)")
+    try:
+        return Card.parse(text)
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
+
+
+def turn_json(seat: int, action: Action) -> dict[str, Any]:
+    if isinstance(action, Discard):
+        return {"seat": seat, "action": "discard", "cards": [str(c) for c in action.cards]}
+    if isinstance(action, Play):
+        return {"seat": seat, "action": "play", "card": str(action.card)}
+    if isinstance(action, Claim):
+        return {"seat": seat, "action": "claim", "points": action.points}
+    return {"seat": seat, "action": "go"}
+
+
+class ClassicSession:
+    """One live classic game: the engine, the turns applied, the views."""
+
+    kind = "classic"
+
+    def __init__(self, game: ClassicGame) -> None:
+        self.game = game
+        self.turns: list[dict[str, Any]] = []
+        self._views = classic_view.ViewCache()
+
+    @property
+    def over(self) -> bool:
+        return self.game.phase == "over"
+
+    @property
+    def turn_count(self) -> int:
+        return len(self.turns)
+
+    def waiting(self) -> list[int]:
+        return self.game.waiting_for()
+
+    def apply(self, seat: int, message: dict[str, Any]) -> dict[str, Any]:
+        action = parse_action(message)
+        return self._apply(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> dict[str, Any]:
+        if self.over:
+            raise WebError(409, "the game is over")
+        out_of_turn = seat not in self.game.waiting_for()  # 409; a wrong action is 400
+        try:
+            self.game.apply(action, seat)
+        except IllegalAction as e:
+            raise WebError(409 if out_of_turn else 400, str(e)) from None
+        turn = turn_json(seat, action)
+        self.turns.append(turn)
+        return turn
+
+    def take_back(self) -> None:
+        self.turns.pop()
+        self.game = replay(self.game.rules, self.game.seed, self.game.names, self.turns)
+
+    def computer_input(self, seat: int) -> Any:
+        view = self.game.view(seat)
+        return dataclasses.replace(view, legal=tuple(self.game.legal_for(seat)))
+
+    def computer_action(self, seat: int, player: Any, known: Any) -> dict[str, Any]:
+        if known.phase == "play" and known.legal == (Go(),):
+            return {"action": "go"}  # nothing to choose
+        return turn_json(seat, player.choose(known))
+
+    def public(self) -> dict[str, Any]:
+        return self._views.public(self.game)
+
+    def private(self, seat: int) -> dict[str, Any]:
+        return classic_view.private(self.game, seat)
+
+    def record(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        data = self.game.record()
+        for entry, extra in zip(data["players"], seats):
+            entry.update(extra)
+        return data
+
+    def rename(self, seat: int, name: str) -> None:
+        self.game.names[seat] = name
+
+
+def replay(rules: RuleSet, seed: int, names: list[str], turns: list[dict[str, Any]]
+           ) -> ClassicGame:
+    game = ClassicGame(rules, seed, list(names), explicit_go=True)
+    for i, t in enumerate(turns):
+        try:
+            game.apply(parse_action(t), int(t["seat"]))
+        except (WebError, IllegalAction, KeyError, TypeError, ValueError) as e:
+            reason = e.message if isinstance(e, WebError) else str(e)
+            raise ValueError(f"stored turn {i + 1} ({t!r}) does not replay: {reason}") from None
+    return game
+
+
+class ClassicRules(BaseModel):
+    """The classic rule options a new game may set (``players`` follows from the seats)."""
+
+    model_config = ConfigDict(extra="forbid")
+    players: int | None = Field(default=None, ge=2, le=4)
+    skunk: bool = False
+    muggins: bool = False
+
+
+class ClassicKind:
+    """Classic Cribbage for 2, 3 or 4 seats (4: partners opposite)."""
+
+    name = "classic"
+    title = "Cribbage"
+    rules_model = ClassicRules
+
+    def levels(self) -> list[str]:
+        return list(PLAYER_NAMES)
+
+    def default_level(self) -> str:
+        return "medium"
+
+    def seats_allowed(self) -> tuple[int, int]:
+        return 2, 4
+
+    def make_player(self, level: str, seed: int) -> Any:
+        return make_player(level, seed)
+
+    def check_rules(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
+        data = dict(rules)
+        if data.get("players", seats) != seats:
+            raise WebError(400, f"rules say {data['players']} players but there are {seats} seats")
+        data["players"] = seats
+        for key, value in data.items():
+            if key != "players" and not isinstance(value, bool):
+                raise WebError(400, f"rules: {key} is true or false")
+        try:
+            return RuleSet.from_dict(data).to_dict()
+        except (ValueError, TypeError) as e:
+            raise WebError(400, f"rules: {e}") from None
+
+    def create(self, rules: dict[str, Any], seed: int | None, names: list[str]
+               ) -> ClassicSession:
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        return ClassicSession(ClassicGame(RuleSet.from_dict(rules), seed, names,
+                                          explicit_go=True))
+
+    def rebuild(self, rules: dict[str, Any], seed: int, names: list[str],
+                turns: list[dict[str, Any]]) -> ClassicSession:
+        session = ClassicSession(replay(RuleSet.from_dict(rules), seed, names, turns))
+        session.turns = list(turns)
+        return session
+
+
+CLASSIC = ClassicKind()
