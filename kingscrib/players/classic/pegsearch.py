@@ -206,13 +206,16 @@ def _hand_points(ranks: Ranks) -> int:
 def card_values(mine: Sequence[int], pile: Sequence[int], unseen: Sequence[int], k: int,
                 laid: Sequence[int], above: int, rng: random.Random,
                 value: Value = net_points, needs: tuple[int, int] = (NEVER, NEVER),
+                value_for: Callable[[Ranks], Value] | None = None,
                 **holding_options) -> dict[int, float]:
     """For each rank this seat may lay now, the value of the play after it, averaged over
-    the opponent's possible holdings (see :func:`opponent_holdings`)."""
+    the opponent's possible holdings (see :func:`opponent_holdings`). ``value_for``, when
+    given, makes the end-of-play value depend on the holding (their show)."""
     holdings = opponent_holdings(unseen, k, laid, above, rng, **holding_options)
     totals: dict[int, float] = {}
     for theirs, w in holdings:
-        for r, v in move_values((tuple(mine), theirs), tuple(pile), value, needs).items():
+        leaf = value_for(theirs) if value_for is not None else value
+        for r, v in move_values((tuple(mine), theirs), tuple(pile), leaf, needs).items():
             totals[r] = totals.get(r, 0.0) + w * v
     return totals
 
