@@ -32,7 +32,7 @@ Value = Callable[[int, int], float]
 NEVER = 10**6  # "needs" for a game that cannot end in this play
 
 DISCARD_WEIGHT = 0.15  # how strongly a hand's own points make it likelier (see card_values)
-EXACT_LIMIT = 460  # search every rank multiset when there are at most this many
+EXACT_LIMIT = 100  # search every rank multiset when there are at most this many (k <= 2)
 SAMPLES = 48  # otherwise this many draws
 
 
@@ -56,14 +56,17 @@ class _Search:
         self.value = value
         self.needs = needs
         self.memo: dict[tuple, float] = {}
+        # Counting points only, a state's value is the points pegged so far plus what is
+        # to come, which does not depend on them: memoise that, whatever the path.
+        self.additive = value is net_points and needs == (NEVER, NEVER)
 
     def node(self, h0: Ranks, h1: Ranks, pile: Ranks, count: int, mover: int, g0: int,
              g1: int) -> float:
         """``mover`` lays one of their cards that fit; g0, g1: points pegged so far."""
-        key = (h0, h1, pile, mover, g0, g1)
+        key = (h0, h1, pile, mover) if self.additive else (h0, h1, pile, mover, g0, g1)
         found = self.memo.get(key)
         if found is not None:
-            return found
+            return found + (g0 - g1 if self.additive else 0)
         hand = h0 if mover == 0 else h1
         best = -math.inf if mover == 0 else math.inf
         last = None
@@ -76,7 +79,7 @@ class _Search:
                          count + _pts(r), mover, g0, g1)
             if (mover == 0 and v > best) or (mover == 1 and v < best):
                 best = v
-        self.memo[key] = best
+        self.memo[key] = best - (g0 - g1 if self.additive else 0)
         return best
 
     def lay(self, h0: Ranks, h1: Ranks, pile: Ranks, count: int, last: int, g0: int,
