@@ -28,7 +28,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from kingscrib.classic.cards import Card
@@ -37,7 +37,7 @@ from kingscrib.classic.game import Action, Discard, Play, PlayerView
 from kingscrib.classic.pegging import MAX_COUNT, peg_score
 from kingscrib.classic.rules import WINNING_SCORE
 from kingscrib.classic.show import score_show
-from kingscrib.counting import card_points
+from kingscrib.counting import JACK, card_points
 from kingscrib.players.classic import winprob
 from kingscrib.players.classic.base import perfect_claim
 from kingscrib.players.classic.crib_model import deal_means, likely_crib
@@ -119,13 +119,26 @@ def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int
     return out
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _peg_net(mine: Ranks, theirs: Ranks, to_move: int) -> float:
     return solve((mine, theirs), (), to_move)
 
 
 def _show_by_starter(keep: Sequence[Card], unseen: Sequence[Card]) -> list[int]:
-    return [score_show(keep, s).total for s in unseen]
+    """The kept hand's show with each unseen card as the starter (as ``score_show``)."""
+    ranks = [c.rank for c in keep]
+    suit = keep[0].suit
+    flush = all(c.suit == suit for c in keep)
+    jacks = {c.suit for c in keep if c.rank == JACK}
+    out = []
+    for s in unseen:
+        pts = rank_points(tuple(sorted(ranks + [s.rank])))
+        if flush:
+            pts += 5 if s.suit == suit else 4
+        if s.suit in jacks:
+            pts += 1
+        out.append(pts)
+    return out
 
 
 def _discard_win(me: int, opponent: int, i_deal: bool, keep: Sequence[Card],

@@ -70,8 +70,10 @@ class _Search:
         hand = h0 if mover == 0 else h1
         best = -math.inf if mover == 0 else math.inf
         last = None
-        for i, r in enumerate(hand):
-            if r == last or count + _pts(r) > MAX_COUNT:
+        for i, r in enumerate(hand):  # hands are sorted: once a card is too big, so are the rest
+            if count + _pts(r) > MAX_COUNT:
+                break
+            if r == last:
                 continue
             last = r
             rest = hand[:i] + hand[i + 1:]
@@ -101,9 +103,9 @@ class _Search:
         other = 1 - last
         if count < MAX_COUNT:
             room = MAX_COUNT - count
-            if any(_pts(r) <= room for r in hands[other]):
+            if hands[other] and _pts(hands[other][0]) <= room:  # its lowest card fits
                 return self.node(h0, h1, pile, count, other, g0, g1)
-            if any(_pts(r) <= room for r in hands[last]):
+            if hands[last] and _pts(hands[last][0]) <= room:
                 return self.node(h0, h1, pile, count, last, g0, g1)
             if last == 0:
                 g0 += 1
