@@ -168,3 +168,14 @@ def test_the_show_by_starter_is_the_show() -> None:
                  *(rng.sample(unseen_cards([]), 4) for _ in range(20))]:
         unseen = unseen_cards(keep)
         assert _show_by_starter(keep, unseen) == [score_show(keep, s).total for s in unseen]
+
+
+def test_coach_play_refuses_what_it_cannot_advise() -> None:
+    game = ClassicGame(seed=1)
+    with pytest.raises(ValueError, match="no card"):
+        coach_play(game.view(game.to_act))  # still discarding
+    three = ClassicGame(RuleSet(players=3), seed=1)
+    with pytest.raises(ValueError, match="two-player"):
+        coach_play(three.view(three.to_act))
+    with pytest.raises(ValueError, match="six different cards"):
+        coach_discard(HAND[:5], i_deal=True)

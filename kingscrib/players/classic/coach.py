@@ -77,10 +77,12 @@ def _discard_json(c: DiscardChoice) -> dict:
 def coach_play(view: PlayerView) -> Advice:
     """The best card to lay now (two players), with the points each card is expected to
     peg from here (mine less theirs) and each one's chance to win."""
+    if view.rules.players != 2:
+        raise ValueError("the coach advises two-player games only")
+    if view.phase != "play" or not view.legal:
+        raise ValueError("no card can be laid now")
     rng = random.Random(0)
     choices = play_choices(view, rng)
-    if not choices:
-        raise ValueError("no card can be laid now")
     points = {c.card: c.value for c in choices}
     if choices[0].by_win:
         wins = {c.card: c.value for c in choices}
