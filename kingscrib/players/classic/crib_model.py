@@ -17,7 +17,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from math import comb
 from pathlib import Path
 
@@ -124,12 +124,24 @@ def likely_crib(thrown: Sequence[Card], unseen: Sequence[Card], owner_throws: st
     for c in unseen:
         counts[c.rank] += 1
     known = tuple(sorted(c.rank for c in thrown))
-    weighted = _ranks_ev(known, tuple(counts), tuple(sorted(table.items())))
+    weighted = _ranks_ev(known, tuple(counts), _frozen(table))
     uniform = _ranks_ev(known, tuple(counts), None)
     return expected_crib(thrown, unseen) + weighted - uniform
 
 
-@cache
+_FROZEN: dict[int, tuple[dict, tuple[tuple[Pair, float], ...]]] = {}
+
+
+def _frozen(table: dict[Pair, float]) -> tuple[tuple[Pair, float], ...]:
+    """A prior as a hashable tuple, made once per table object (kept alive with it, so
+    that its id is never reused)."""
+    found = _FROZEN.get(id(table))
+    if found is None:
+        found = _FROZEN[id(table)] = (table, tuple(sorted(table.items())))
+    return found[1]
+
+
+@lru_cache(maxsize=4096)  # bounded: a long tournament sees ever new (crib, unseen) pairs
 def _ranks_ev(known: tuple[int, ...], counts: tuple[int, ...],
               table: tuple[tuple[Pair, float], ...] | None) -> float:
     """Mean rank points of the crib ``known`` + a pair drawn by ``table`` (uniform when None)
