@@ -179,3 +179,16 @@ def test_coach_play_refuses_what_it_cannot_advise() -> None:
         coach_play(three.view(three.to_act))
     with pytest.raises(ValueError, match="six different cards"):
         coach_discard(HAND[:5], i_deal=True)
+
+
+def test_a_sure_show_wins_unless_the_dealer_pegs_out_first() -> None:
+    """On 110 against 112 as the pone, keeping 5 5 5 J shows at least 14: the game is won
+    at the show unless the dealer pegs the 9 they need in the play first."""
+    from kingscrib.players.classic.crib_model import deal_means, dealer_pegs_at_least
+
+    best = rank_discards(HAND, i_deal=False, me=110, opponent=112)[0]
+    assert set(best.keep) == set(parse_cards("5C 5H 5S JD"))
+    dist = deal_means()["peg_dealer_dist"]
+    out = sum(p for k, p in dist.items() if int(k) >= 9)
+    assert 0 < out == dealer_pegs_at_least(9) < 0.1
+    assert best.win == pytest.approx(1 - out)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from math import comb
 from pathlib import Path
+from typing import Any
 
 from kingscrib.classic.cards import Card, deck
 from kingscrib.classic.discard import analyse_discards, expected_crib, rank_points
@@ -55,7 +56,7 @@ def train_prior(hands: int, seed: int) -> dict[str, dict[Pair, float]]:
     return out
 
 
-def save_prior(prior: dict[str, dict[Pair, float]], means: dict[str, float],
+def save_prior(prior: dict[str, dict[Pair, float]], means: dict[str, Any],
                command: str) -> None:
     PRIOR_FILE.parent.mkdir(exist_ok=True)
     data = {"command": command,
@@ -67,15 +68,17 @@ def save_prior(prior: dict[str, dict[Pair, float]], means: dict[str, float],
     PRIOR_FILE.write_text(json.dumps(data, indent=0) + "\n")
 
 
-def train_means(games: int, seed: int, player: str = "expert-v1") -> dict[str, float]:
-    """Average points of a deal in self-play: pegged by the pone and by the dealer, and the
-    crib: what the win-probability choices take as a seat's usual deal."""
+def train_means(games: int, seed: int, player: str = "expert-v1") -> dict[str, Any]:
+    """Average points of a deal in self-play: pegged by the pone and by the dealer (heels
+    apart), and the crib; and how often the dealer pegs each number of points in the play
+    (``peg_dealer_dist``): what the win-probability choices take as a seat's usual deal."""
     from kingscrib.classic.rules import RuleSet
     from kingscrib.players.classic.driver import play_game
     from kingscrib.players.classic.registry import make_player
 
     rng = random.Random(seed)
-    sums = Counter()
+    sums: Counter[str] = Counter()
+    dealer_pegs: Counter[int] = Counter()
     deals = 0
     for _ in range(games):
         s = rng.randrange(2**31)
@@ -84,16 +87,30 @@ def train_means(games: int, seed: int, player: str = "expert-v1") -> dict[str, f
             if len(deal.get("show", ())) != 3:
                 continue
             deals += 1
+            pegged = 0
             for entry in deal["plays"]:
-                role = "peg_dealer" if entry["player"] == deal["dealer"] else "peg_pone"
-                sums[role] += entry.get("score", 0)
+                if entry["player"] == deal["dealer"]:
+                    sums["peg_dealer"] += entry.get("score", 0)
+                    pegged += entry.get("score", 0)
+                else:
+                    sums["peg_pone"] += entry.get("score", 0)
+            dealer_pegs[pegged] += 1
             sums["crib"] += deal["show"][2]["score"]
-    return {k: round(sums[k] / deals, 4) for k in ("peg_pone", "peg_dealer", "crib")}
+    out: dict[str, Any] = {k: round(sums[k] / deals, 4) for k in ("peg_pone", "peg_dealer", "crib")}
+    out["peg_dealer_dist"] = {str(k): round(v / deals, 5) for k, v in sorted(dealer_pegs.items())}
+    return out
 
 
 @cache
-def deal_means() -> dict[str, float]:
+def deal_means() -> dict[str, Any]:
     return dict(json.loads(PRIOR_FILE.read_text())["means"])
+
+
+@cache
+def dealer_pegs_at_least(points: int) -> float:
+    """How often the dealer pegs ``points`` or more in the play (self-play)."""
+    dist = deal_means()["peg_dealer_dist"]
+    return sum(p for k, p in dist.items() if int(k) >= points)
 
 
 @cache
@@ -168,5 +185,5 @@ def _ranks_ev(known: tuple[int, ...], counts: tuple[int, ...],
     return total / total_w if total_w else 0.0
 
 
-__all__ = ["deal_means", "likely_crib", "save_prior", "shipped_prior", "train_means",
+__all__ = ["deal_means", "dealer_pegs_at_least", "likely_crib", "save_prior", "shipped_prior", "train_means",
            "train_prior"]

@@ -40,7 +40,7 @@ from kingscrib.classic.show import score_show
 from kingscrib.counting import JACK, card_points
 from kingscrib.players.classic import winprob
 from kingscrib.players.classic.base import perfect_claim
-from kingscrib.players.classic.crib_model import deal_means, likely_crib
+from kingscrib.players.classic.crib_model import deal_means, dealer_pegs_at_least, likely_crib
 from kingscrib.players.classic.levels import LevelPlayer, unseen_by
 from kingscrib.players.classic.pegsearch import SAMPLES, Ranks, Value, card_values, solve
 
@@ -147,19 +147,25 @@ def _discard_win(me: int, opponent: int, i_deal: bool, keep: Sequence[Card],
     average for my seat, moved by half the searched difference), my hand over each starter
     and, if I deal, the crib; the opponent's are their seat's points in the sampled deals,
     moved by how this crib and this pegging differ from the average. The pone counts
-    first; a deal that ends nobody's game leads to the table's next deal."""
+    first, unless the dealer pegs out in the play (how often the dealer pegs that many in
+    self-play); a deal that ends nobody's game leads to the table's next deal."""
     role, other = ("dealer", "pone") if i_deal else ("pone", "dealer")
     my_base = means["peg_" + role] + peg / 2 + (crib if i_deal else 0.0)
-    mine = Counter(round(my_base + h) for h in _show_by_starter(keep, unseen))
+    shows = _show_by_starter(keep, unseen)
+    if i_deal:  # his heels: two for the dealer when the starter is a jack
+        shows = [h + (2 if s.rank == JACK else 0) for h, s in zip(shows, unseen)]
+    mine = Counter(round(my_base + h) for h in shows)
     shift = -peg / 2 + (0.0 if i_deal else crib - means["crib"])
     theirs = _opponent_points(other, round(shift))
     n = len(unseen)
     goal = WINNING_SCORE
     total = 0.0
     if not i_deal:
+        # I count first, unless the dealer pegs out in the play before the show
+        dealer_out = dealer_pegs_at_least(goal - opponent)
         for m, cm in mine.items():
             if me + m >= goal:
-                total += cm / n
+                total += cm / n * (1.0 - dealer_out)
                 continue
             for o, po in theirs:
                 if opponent + o < goal:
