@@ -101,13 +101,26 @@ def coach_play(view: PlayerView) -> Advice:
         wins = {c.card: ranks[c.card.rank] for c in choices}
     best = choices[0]
     now = f"scores {best.points_now} now" if best.points_now else "scores nothing now"
-    lines = [f"Lay {best.card}: it {now}; over the hands your opponent may hold you peg "
-             f"{points[best.card]:+.1f} against them from here; chance to win "
-             f"{_pct(wins[best.card])}."]
+    same = [c.card for c in choices[1:] if c.card.rank == best.card.rank]
+    also = f" ({', '.join(map(str, same))} the same)" if same else ""
+    lines = [f"Lay {best.card}{also}: it {now}; from here you expect to peg "
+             f"{_margin(points[best.card])} your opponent (over the hands they may hold); "
+             f"chance to win {_pct(wins[best.card])}."]
+    shown = {best.card.rank}
     for c in choices[1:]:
-        lines.append(f"  {c.card}: {points[c.card]:+.1f}, chance to win {_pct(wins[c.card])}.")
+        if c.card.rank in shown:  # the same rank plays the same in the play
+            continue
+        shown.add(c.card.rank)
+        lines.append(f"  or {c.card}: {points[c.card]:+.1f} in the pegging, "
+                     f"chance to win {_pct(wins[c.card])}.")
     lines.append("Ranked by " + ("chance to win." if best.by_win else "points pegged."))
     return Advice(f"lay {best.card}", lines, [_play_json(c, points, wins) for c in choices])
+
+
+def _margin(points: float) -> str:
+    if abs(points) < 0.05:
+        return "as much as"
+    return f"{abs(points):.1f} {'more' if points > 0 else 'fewer'} than"
 
 
 def _play_json(c: PlayChoice, points: dict, wins: dict) -> dict:
