@@ -10,7 +10,10 @@ Measures, on one core:
   reference generator, and a brute-force generator (every ordered choice of rack tiles
   and faces laid from every square in both directions, each checked by the rules);
 - the first play on an empty board (rack 5 5 5 J T: 40,542 plays);
-- greedy-vs-greedy self-play, full games per second.
+- greedy-vs-greedy self-play, full games per second;
+- the equity player's time per move in equity-v-equity games, with the defence's best
+  replies found by the best-score mode and, for comparison, by building every play and
+  taking the top score (the old path); both must choose the same actions.
 Both wall-clock and CPU (process) time are shown; CPU time is the fairer figure on a
 shared machine.
 """
@@ -150,6 +153,41 @@ def main() -> None:
     w, c = time.perf_counter() - w0, time.process_time() - c0
     print(f"greedy v greedy self-play: {selfplay} games, {turns / selfplay:.1f} turns a game:"
           f" {selfplay / c:.1f} games/s CPU ({selfplay / w:.1f} games/s wall)")
+
+    equity_games = 3 if args.quick else 10
+    fast_times, fast_actions = equity_moves(equity_games)
+    slow_times, slow_actions = equity_moves(equity_games, full_generator=True)
+    assert fast_actions == slow_actions, "the best-score mode changed the equity player's play"
+    fast, slow = statistics.median(fast_times), statistics.median(slow_times)
+    print(f"equity player, {len(fast_times)} moves of {equity_games} games: median"
+          f" {fast * ms:.2f} ms CPU a move (mean {statistics.mean(fast_times) * ms:.2f});"
+          f" with every reply built: {slow * ms:.2f} ms ({slow / fast:.1f}x); same actions")
+
+
+def equity_moves(games: int, full_generator: bool = False) -> tuple[list[float], list[str]]:
+    """CPU seconds per equity move and the actions taken, over equity-v-equity games."""
+    from kingscrib.players.kings import defence
+    from kingscrib.players.kings.equity import EquityPlayer
+
+    saved = defence.best_score
+    if full_generator:
+        defence.best_score = lambda board, rack, rules: max(
+            (r[1] for r in fastgen.generate(board, rack, rules, one_span=True)), default=None)
+    times, actions = [], []
+    try:
+        for seed in range(games):
+            game = Game.new(2, seed=seed)
+            players = [EquityPlayer(seed=seed), EquityPlayer(seed=seed + 1)]
+            while not game.is_over:
+                view = game.view()
+                c = time.process_time()
+                action = players[game.turn].choose(view)
+                times.append(time.process_time() - c)
+                actions.append(str(action))
+                game.play(action)
+    finally:
+        defence.best_score = saved
+    return times, actions
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """``kingscrib classic``: classic Cribbage from the command line.
 
-Sub-commands: ``play`` (terminal game), ``score``, ``stats``, ``discard``,
-``selfplay`` and ``tournament``. The rules live in :mod:`kingscrib.classic`;
+Sub-commands: ``play`` (terminal game), ``score``, ``stats``, ``discard`` (with
+``--coach``), ``selfplay``, ``tournament`` and ``train-expert``. The rules live in :mod:`kingscrib.classic`;
 this module only reads input and shows results.
 """
 
@@ -88,11 +88,31 @@ def stats(as_json: bool) -> None:
     click.echo(f"{'mean':>5} {result.mean_hand:>11.4f} {'':>7} {result.mean_crib:>11.4f}")
 
 
+def _scores(text: str | None) -> tuple[int, int]:
+    """``--scores ME,THEM`` (0-120 each)."""
+    if text is None:
+        return 0, 0
+    parts = text.replace("-", ",").split(",")
+    try:
+        me, them = (int(p) for p in parts)
+    except ValueError:
+        raise click.BadParameter(f"give the scores as ME,THEM (e.g. 95,101), not {text!r}",
+                                 param_hint="--scores") from None
+    if not (0 <= me <= 120 and 0 <= them <= 120):
+        raise click.BadParameter("each score is from 0 to 120", param_hint="--scores")
+    return me, them
+
+
 @classic.command()
 @click.option("--dealer", is_flag=True, help="The crib is yours (otherwise it is the opponent's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+@click.option("--coach", is_flag=True,
+              help="The expert's advice: likely crib, pegging and the chance to win.")
+@click.option("--scores", default=None, metavar="ME,THEM",
+              help="The scores before the deal, for --coach (default 0,0).")
 @click.argument("six_cards", nargs=-1, required=True)
-def discard(dealer: bool, as_json: bool, six_cards: tuple[str, ...]) -> None:
+def discard(dealer: bool, as_json: bool, coach: bool, scores: str | None,
+            six_cards: tuple[str, ...]) -> None:
     """Rank the 15 ways to discard two of SIX_CARDS (two-player game), best first."""
     try:
         cards = parse_cards(" ".join(six_cards))
@@ -100,6 +120,19 @@ def discard(dealer: bool, as_json: bool, six_cards: tuple[str, ...]) -> None:
         raise click.BadParameter(str(exc)) from None
     if len(cards) != 6:
         raise click.BadParameter(f"give exactly 6 cards (got {len(cards)})")
+    if scores is not None and not coach:
+        raise click.BadParameter("--scores goes with --coach", param_hint="--scores")
+    if coach:
+        from kingscrib.players.classic.coach import coach_discard
+
+        me, them = _scores(scores)
+        advice = coach_discard(cards, i_deal=dealer, me=me, opponent=them)
+        if as_json:
+            click.echo(json.dumps({"dealer": dealer, "scores": [me, them], "best": advice.best,
+                                   "options": advice.options}))
+        else:
+            click.echo("\n".join(advice.lines))
+        return
     options = analyse_discards(cards, dealer=dealer)
     if as_json:
         click.echo(json.dumps({"dealer": dealer, "options": [o.to_json() for o in options]}))
@@ -111,6 +144,30 @@ def discard(dealer: bool, as_json: bool, six_cards: tuple[str, ...]) -> None:
             f"{' '.join(map(str, o.discard)):<8} {' '.join(map(str, o.keep)):<12} "
             f"{o.hand:>7.3f} {o.crib:>+10.3f} {o.total:>7.3f}"
         )
+
+
+@classic.command("train-expert")
+@click.option("--games", type=click.IntRange(1), default=2000, show_default=True,
+              help="Self-play games whose deals build the win-probability table.")
+@click.option("--hands", type=click.IntRange(1), default=4000, show_default=True,
+              help="Random hands whose discards build the crib prior.")
+@click.option("--means-games", type=click.IntRange(1), default=300, show_default=True,
+              help="Self-play games for a deal's average pegging and crib.")
+@click.option("--seed", type=int, default=1, show_default=True)
+def train_expert(games: int, hands: int, means_games: int, seed: int) -> None:
+    """Rebuild the expert's shipped data: the deals and win-probability table, the crib
+    prior and a deal's averages (single core; about ten minutes with the defaults)."""
+    from kingscrib.players.classic import crib_model, winprob
+
+    command = (f"kingscrib classic train-expert --games {games} --hands {hands} "
+               f"--means-games {means_games} --seed {seed}")
+    deals, table = winprob.train(games, seed)
+    winprob.save(deals, table, command)
+    click.echo(f"{len(deals)} deals -> {winprob.TABLE_FILE}")
+    prior = crib_model.train_prior(hands, seed)
+    means = crib_model.train_means(means_games, seed)
+    crib_model.save_prior(prior, means, command)
+    click.echo(f"crib prior and means {means} -> {crib_model.PRIOR_FILE}")
 
 
 # ------------------------------------------------------------------ self-play

@@ -254,6 +254,29 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
     """
     if board and _core is not None and use_core:
         return _core_generate(board, rack)
+    out: list[RawPlay] = []
+    _scan(board, rack, rules, one_span, out)
+    return out
+
+
+def best_score(board: Mapping[Square, Tile], rack: Sequence[Tile],
+               rules: RuleSet = RuleSet(), use_core: bool = True) -> int | None:
+    """The highest total of any legal play, or None when there is none: the maximum of
+    :func:`generate`'s totals, found without building the plays (in the C core when it is
+    built, else in pure Python; ``use_core=False`` forces the latter)."""
+    if board and _core is not None and use_core:
+        best = _core.best(*_core_args(board, rack))
+    else:
+        best = _scan(board, rack, rules, True, None)
+    return best if best >= 0 else None
+
+
+def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
+          one_span: bool, out: list[RawPlay] | None) -> int:
+    """The pure-Python generator: appends every legal play to ``out``. With ``out`` None it
+    builds nothing and returns the best total instead (-1: no play); otherwise -1."""
+    best_only = out is None
+    best = -1
     info = rack_info(_held_key(rack))
     nrack = len(rack)
     ranks = [0] * (SIZE * SIZE)
@@ -262,8 +285,7 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
         ranks[s] = t.rank
         colours[s] = _COLOUR_INDEX[t.colour]
     first = not board
-    out: list[RawPlay] = []
-    append = out.append
+    append = out.append if out is not None else None
     fits = info.fits
     # Cross-check sets, only for the empty squares beside a tile in each direction.
     checks_of: dict[str, list[list[int] | None]] = {}
@@ -337,6 +359,10 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
                     if flush_ok and mono >= 0 and (acols == 0 or acols == 1 << mono):
                         base += BONUS
                     if not cons:
+                        if best_only:
+                            if base > best:
+                                best = base
+                            continue
                         head = _head(base, e) + sqcode
                         for code, faces in orders:
                             append((head + code, base, sq, faces))
@@ -347,6 +373,10 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
                             continue
                         t0 = base + x0
                         if not rest:
+                            if best_only:
+                                if t0 > best:
+                                    best = t0
+                                continue
                             head = _head(t0, e) + sqcode
                             for code, faces in group:
                                 append((head + code, t0, sq, faces))
@@ -359,9 +389,13 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
                                     break
                                 total += x
                             else:
-                                append((_head(total, e) + sqcode + code, total, sq, faces))
+                                if best_only:
+                                    if total > best:
+                                        best = total
+                                else:
+                                    append((_head(total, e) + sqcode + code, total, sq, faces))
     if first:
-        return out
+        return best
     # Single tiles: both lines through the square count.
     singles = info.singles
     xa, xd = checks_of[ACROSS], checks_of[DOWN]
@@ -384,8 +418,12 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
                     if y < 0:
                         continue
                     x += y
-                append((_head(x, 1) + q * 28 + f, x, (q,), (f,)))
-    return out
+                if best_only:
+                    if x > best:
+                        best = x
+                else:
+                    append((_head(x, 1) + q * 28 + f, x, (q,), (f,)))
+    return best
 
 
 # ----- the optional C core -------------------------------------------------------
@@ -398,14 +436,18 @@ except ImportError:  # pragma: no cover - depends on the build
 NATIVE = _core is not None
 
 
-def _core_generate(board: Mapping[Square, Tile], rack: Sequence[Tile]) -> list[RawPlay]:
+def _core_args(board: Mapping[Square, Tile], rack: Sequence[Tile]) -> tuple:
     ranks = bytearray(SIZE * SIZE)
     colours = bytearray(SIZE * SIZE)
     for s, t in board.items():
         ranks[s] = t.rank
         colours[s] = _COLOUR_INDEX[t.colour]
     held = bytes((SIX if t.rank == NINE else t.rank) * 2 + _COLOUR_INDEX[t.colour] for t in rack)
-    return _core.generate(bytes(ranks), bytes(colours), held, BONUS)
+    return bytes(ranks), bytes(colours), held, BONUS
+
+
+def _core_generate(board: Mapping[Square, Tile], rack: Sequence[Tile]) -> list[RawPlay]:
+    return _core.generate(*_core_args(board, rack))
 
 
 _NEIGHBOURS: list[tuple[Square, ...]] = [()] * (SIZE * SIZE)
@@ -494,5 +536,5 @@ def face_index(tile: Tile) -> int:
     return tile.rank * 2 + _COLOUR_INDEX[tile.colour]
 
 
-__all__ = ["NATIVE", "FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_plays", "face_index",
-           "face_tile", "generate", "legal_plays", "rack_info", "to_play"]
+__all__ = ["NATIVE", "FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_plays", "best_score",
+           "face_index", "face_tile", "generate", "legal_plays", "rack_info", "to_play"]

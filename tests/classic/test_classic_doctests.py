@@ -17,6 +17,8 @@ MODULES = [
     "kingscrib.classic.stats",
     "kingscrib.classic.discard",
     "kingscrib.players.classic",
+    "kingscrib.players.classic.winprob",
+    "kingscrib.players.classic.coach",
 ]
 
 

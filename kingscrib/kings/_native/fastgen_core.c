@@ -128,8 +128,11 @@ static int *xcheck(int q, int d) {
 /* ----- output ----------------------------------------------------------- */
 static PyObject *out_list;
 static int out_error;
+/* best-score mode: keep only the highest total, build no Python objects */
+static int best_mode, best_total;
 
 static void emit(int total, int n, const int *sq, const int *faces) {
+    if (best_mode) { if (total > best_total) best_total = total; return; }
     if (out_error) return;
     unsigned long long code = 0;
     for (int k = 0; k < n; k++) code += (unsigned long long)(sq[k] * 28 + faces[k]) * base_pow[n][k];
@@ -188,18 +191,19 @@ static void dfs(int k, int cross_total) {
     }
 }
 
-static PyObject *py_generate(PyObject *self, PyObject *args) {
+/* Read (ranks, colours, held, five_bonus) into the position state; 0 on error (exception
+ * set), else 1. *any is set when the board holds a tile. */
+static int load(PyObject *args, int *five_bonus, int *any) {
     Py_buffer rb, cb, kb;
-    int five_bonus;
-    if (!PyArg_ParseTuple(args, "y*y*y*i", &rb, &cb, &kb, &five_bonus)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*i", &rb, &cb, &kb, five_bonus)) return 0;
     if (rb.len != nsq || cb.len != nsq || kb.len > RACK) {
         PyBuffer_Release(&rb); PyBuffer_Release(&cb); PyBuffer_Release(&kb);
         PyErr_SetString(PyExc_ValueError, "bad board or rack");
-        return NULL;
+        return 0;
     }
     const unsigned char *rr = rb.buf, *cc = cb.buf, *kk = kb.buf;
-    int any = 0;
-    for (int q = 0; q < nsq; q++) { R[q] = rr[q]; C[q] = cc[q]; any |= R[q]; }
+    *any = 0;
+    for (int q = 0; q < nsq; q++) { R[q] = rr[q]; C[q] = cc[q]; *any |= R[q]; }
     nrack = (int)kb.len;
     for (int i = 0; i < nrack; i++) rack_f[i] = kk[i];
     PyBuffer_Release(&rb); PyBuffer_Release(&cb); PyBuffer_Release(&kb);
@@ -209,10 +213,11 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     }
     memset(has_xc, 0, sizeof(has_xc));
     memset(used, 0, sizeof(used));
-    out_list = PyList_New(0);
-    if (!out_list) return NULL;
-    out_error = 0;
-    if (!any) return out_list; /* the first play is laid by Python */
+    return 1;
+}
+
+/* Every play of a board that is not empty, passed to emit(); 0 when emit failed. */
+static int scan(int five_bonus) {
     for (int d = 0; d < 2; d++) {
         int cd = 1 - d;
         for (int l = 0; l < nlanes[d]; l++) {
@@ -247,7 +252,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
                     }
                     w_bonus = e == RACK ? five_bonus : 0;
                     dfs(0, 0);
-                    if (out_error) { Py_DECREF(out_list); return NULL; }
+                    if (out_error) return 0;
                 }
             }
         }
@@ -277,8 +282,32 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
             }
         }
     }
-    if (out_error) { Py_DECREF(out_list); return NULL; }
+    return !out_error;
+}
+
+static PyObject *py_generate(PyObject *self, PyObject *args) {
+    int five_bonus, any;
+    if (!load(args, &five_bonus, &any)) return NULL;
+    out_list = PyList_New(0);
+    if (!out_list) return NULL;
+    out_error = 0;
+    best_mode = 0;
+    if (!any) return out_list; /* the first play is laid by Python */
+    if (!scan(five_bonus)) { Py_DECREF(out_list); return NULL; }
     return out_list;
+}
+
+/* The highest total of any play (same arguments as generate), -1 when there is none. */
+static PyObject *py_best(PyObject *self, PyObject *args) {
+    int five_bonus, any;
+    if (!load(args, &five_bonus, &any)) return NULL;
+    if (!any) { PyErr_SetString(PyExc_ValueError, "the first play is laid by Python"); return NULL; }
+    out_error = 0;
+    best_mode = 1;
+    best_total = -1;
+    scan(five_bonus);
+    best_mode = 0;
+    return PyLong_FromLong(best_total);
 }
 
 /* init(nsq, lanes_across, lanes_down, base): lanes are sequences of square sequences. */
@@ -347,6 +376,7 @@ static PyObject *py_hand(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, "Set the board geometry."},
     {"generate", py_generate, METH_VARARGS, "Every legal play of a non-empty board."},
+    {"best", py_best, METH_VARARGS, "The highest score of any play of a non-empty board, or -1."},
     {"hand", py_hand, METH_VARARGS, "A hand's total, or -1 when it is not a valid hand."},
     {NULL, NULL, 0, NULL}};
 

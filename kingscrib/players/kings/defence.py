@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from operator import itemgetter
 
-from kingscrib.kings.fastgen import face_tile, generate
+from kingscrib.kings.fastgen import best_score, face_tile
 from kingscrib.kings.game import PlayerView
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 
@@ -33,14 +32,14 @@ def sample_racks(view: PlayerView, rng: random.Random, count: int) -> list[list[
 def expected_reply(board, placed: Sequence[tuple[int, int]], racks: Sequence[Sequence[Tile]],
                    rules) -> float:
     """The mean over ``racks`` of the best score on ``board`` once the faces ``placed``
-    (square, fastgen face index) are on it; a rack with no play scores 0."""
+    (square, fastgen face index) are on it; a rack with no play scores 0. Only the best
+    score is needed, so no play is built (:func:`~kingscrib.kings.fastgen.best_score`)."""
     after = dict(board)
     for square, face in placed:
         after[square] = face_tile(face)
-    score = itemgetter(1)
     total = 0
     for rack in racks:
-        total += max(map(score, generate(after, rack, rules, one_span=True)), default=0)
+        total += best_score(after, rack, rules) or 0
     return total / len(racks) if racks else 0.0
 
 

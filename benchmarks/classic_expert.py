@@ -1,0 +1,85 @@
+"""The classic expert: strength against expert-v1 (mirrored pairs) and time per decision.
+
+    python benchmarks/classic_expert.py --pairs 2000            # the full target run
+    python benchmarks/classic_expert.py --pairs 300 --minutes 20  # a bounded run
+    python benchmarks/classic_expert.py --time-only --games 6     # decision times only
+
+Mirrored pairs as in ``kingscrib classic tournament`` (same deal order, seats swapped),
+played one pair after another on one core; a running result is printed every 25 pairs,
+so a bounded run (``--minutes``) still reports what it played. The 95% interval is
+Wilson's. Decision times are CPU seconds of the expert's own choices (discards, and
+cards in the play when it has more than one), in games against expert-v1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from kingscrib.classic.game import ClassicGame
+from kingscrib.classic.rules import RuleSet
+from kingscrib.cli.classic import _play_pair, wilson
+from kingscrib.players.classic import make_player
+
+
+def strength(a: str, b: str, pairs: int, seed: int, minutes: float | None) -> None:
+    start = time.perf_counter()
+    wins = games = 0
+    spread = 0
+    for i in range(pairs):
+        for won, s, _ in _play_pair((a, b, 2, seed + i)):
+            wins += won
+            spread += s
+            games += 1
+        done = i + 1 == pairs or (minutes and time.perf_counter() - start > minutes * 60)
+        if (i + 1) % 25 == 0 or done:
+            low, high = wilson(wins, games)
+            print(f"{i + 1} pairs: {a} v {b} {wins}-{games - wins}, {100 * wins / games:.1f}%"
+                  f" (95% CI {100 * low:.1f}-{100 * high:.1f}%), mean spread"
+                  f" {spread / games:+.2f}, {time.perf_counter() - start:.0f} s", flush=True)
+        if done:
+            break
+
+
+def decision_times(games: int, seed: int) -> None:
+    times: dict[str, list[float]] = {"discard": [], "play": []}
+    for g in range(games):
+        game = ClassicGame(RuleSet(), seed=seed + g)
+        me = g % 2
+        players = [make_player("expert", seed + g), make_player("expert-v1", seed + g)]
+        if me:
+            players.reverse()
+        while game.phase != "over":
+            seat = game.to_act
+            view = game.view(seat)
+            c = time.process_time()
+            action = players[seat].choose(view)
+            spent = time.process_time() - c
+            if seat == me and view.phase in times and len(view.legal) > 1:
+                times[view.phase].append(spent)
+            game.apply(action)
+    for phase, t in times.items():
+        t.sort()
+        print(f"expert {phase}: {len(t)} decisions, median {1000 * statistics.median(t):.0f} ms,"
+              f" 90th percentile {1000 * t[int(0.9 * len(t))]:.0f} ms,"
+              f" max {1000 * t[-1]:.0f} ms CPU")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--minutes", type=float, default=None, help="stop after this long")
+    ap.add_argument("--a", default="expert")
+    ap.add_argument("--b", default="expert-v1")
+    ap.add_argument("--games", type=int, default=6, help="games timed for decision times")
+    ap.add_argument("--time-only", action="store_true")
+    args = ap.parse_args()
+    decision_times(args.games, args.seed)
+    if not args.time_only:
+        strength(args.a, args.b, args.pairs, args.seed, args.minutes)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,317 @@
+"""The classic ``expert``: discards and pegging by search, decided by win probability near
+the end of a game (two players; with three or four it plays as ``expert-v1``).
+
+Discards: for each of the 15 ways to lay away two cards,
+
+- the kept hand's exact expected show over the 46 starters;
+- the crib's expected value with the other player's two cards drawn as a real player
+  throws them (:mod:`.crib_model`), counted for or against the player;
+- the pegging value of the four kept: the play searched exactly
+  (:func:`.pegsearch.solve`) against a few hands the opponent may keep, for the best few
+  options by hand and crib.
+
+Far from the end the option with the most expected points is laid away. Once either
+player is on ``NEAR_END`` or more, each option's chance to win is worked out from the
+distribution of what the kept hand scores over the starters, the other player's likely
+deal (from the deals behind :mod:`.winprob`) and the win-probability table for the next
+deal, and the best chance wins.
+
+Pegging: :func:`.pegsearch.card_values` over the opponent's possible holdings, valued in
+points pegged (mine less theirs), or near the end in the chance to win: pegging out ends
+the game at once, and at the end of the play the shows are counted in order (the pone's
+hand first) before the table takes over.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import combinations
+
+from kingscrib.classic.cards import Card
+from kingscrib.classic.discard import expected_hand, rank_points, unseen_cards
+from kingscrib.classic.game import Action, Discard, Play, PlayerView
+from kingscrib.classic.pegging import MAX_COUNT, peg_score
+from kingscrib.classic.rules import WINNING_SCORE
+from kingscrib.classic.show import score_show
+from kingscrib.counting import JACK, card_points
+from kingscrib.players.classic import winprob
+from kingscrib.players.classic.base import perfect_claim
+from kingscrib.players.classic.crib_model import deal_means, dealer_pegs_at_least, likely_crib
+from kingscrib.players.classic.levels import LevelPlayer, unseen_by
+from kingscrib.players.classic.pegsearch import SAMPLES, Ranks, Value, card_values, solve
+
+NEAR_END = 81  # from this score (either player) choices are made by the chance to win
+PEG_WIDTH = 6  # options whose pegging is searched at the discard
+PEG_HANDS = 8  # opponent hands they are searched against
+
+
+@dataclass(frozen=True)
+class DiscardChoice:
+    """One way to lay away two cards, with what it is expected to bring."""
+
+    discard: tuple[Card, ...]
+    keep: tuple[Card, ...]
+    hand: float  # expected show of the kept hand over the 46 starters
+    crib: float  # expected crib, + when it is the player's, - when it is the opponent's
+    pegging: float  # expected points pegged, the player's less the opponent's (estimate)
+    win: float  # chance to win the game with this discard
+
+    @property
+    def points(self) -> float:
+        return self.hand + self.crib + self.pegging
+
+
+@dataclass(frozen=True)
+class PlayChoice:
+    """One card to lay in the play."""
+
+    card: Card
+    points_now: int  # what laying it scores at once
+    value: float  # points pegged from here (mine less theirs), or the chance to win
+    by_win: bool  # whether ``value`` is a chance to win
+
+
+def near_end(me: int, opponent: int) -> bool:
+    return max(me, opponent) >= NEAR_END
+
+
+# ----- discards --------------------------------------------------------------------
+def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int = 0,
+                  rng: random.Random | None = None, peg_width: int = PEG_WIDTH,
+                  peg_hands: int = PEG_HANDS) -> list[DiscardChoice]:
+    """Every way to lay away two of six cards (two players), best first: by the chance to
+    win near the end of a game, by expected points otherwise."""
+    hand = sorted(hand)
+    if len(hand) != 6 or len(set(hand)) != 6:
+        raise ValueError("give six different cards")
+    rng = rng or random.Random(0)
+    unseen = unseen_cards(hand)
+    thrower = "theirs" if i_deal else "own"  # whose crib it is, seen by the other player
+    sign = 1.0 if i_deal else -1.0
+    base = []
+    for throw in combinations(hand, 2):
+        keep = tuple(c for c in hand if c not in throw)
+        crib = likely_crib(throw, unseen, thrower)
+        base.append((throw, keep, expected_hand(keep, unseen), sign * crib))
+    base.sort(key=lambda t: -(t[2] + t[3]))
+    # pegging: the best few by hand and crib, against the same opponent hands
+    opp_hands = [tuple(sorted(c.rank for c in rng.sample(unseen, 4))) for _ in range(peg_hands)]
+    to_move = 1 if i_deal else 0  # the pone leads
+    pegging: dict[tuple, float] = {}
+    for throw, keep, _, _ in base[:peg_width]:
+        mine = tuple(sorted(c.rank for c in keep))
+        pegging[throw] = sum(_peg_net(mine, o, to_move) for o in opp_hands) / len(opp_hands)
+    floor = min(pegging.values())  # options not searched count as the worst searched
+    means = deal_means()
+    out = []
+    for throw, keep, hand_ev, crib in base:
+        peg = pegging.get(throw, floor)
+        win = _discard_win(me, opponent, i_deal, keep, unseen, abs(crib), peg, means)
+        out.append(DiscardChoice(throw, keep, hand_ev, crib, peg, win))
+    if near_end(me, opponent):
+        out.sort(key=lambda c: (-c.win, -c.points))
+    else:
+        out.sort(key=lambda c: (-c.points, -c.win))
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _peg_net(mine: Ranks, theirs: Ranks, to_move: int) -> float:
+    return solve((mine, theirs), (), to_move)
+
+
+def _show_by_starter(keep: Sequence[Card], unseen: Sequence[Card]) -> list[int]:
+    """The kept hand's show with each unseen card as the starter (as ``score_show``)."""
+    ranks = [c.rank for c in keep]
+    suit = keep[0].suit
+    flush = all(c.suit == suit for c in keep)
+    jacks = {c.suit for c in keep if c.rank == JACK}
+    out = []
+    for s in unseen:
+        pts = rank_points(tuple(sorted(ranks + [s.rank])))
+        if flush:
+            pts += 5 if s.suit == suit else 4
+        if s.suit in jacks:
+            pts += 1
+        out.append(pts)
+    return out
+
+
+def _discard_win(me: int, opponent: int, i_deal: bool, keep: Sequence[Card],
+                 unseen: Sequence[Card], crib: float, peg: float, means: dict) -> float:
+    """The chance to win with this discard: my points this deal are my pegging (the
+    average for my seat, moved by half the searched difference), my hand over each starter
+    and, if I deal, the crib; the opponent's are their seat's points in the sampled deals,
+    moved by how this crib and this pegging differ from the average. The pone counts
+    first, unless the dealer pegs out in the play (how often the dealer pegs that many in
+    self-play); a deal that ends nobody's game leads to the table's next deal."""
+    role, other = ("dealer", "pone") if i_deal else ("pone", "dealer")
+    my_base = means["peg_" + role] + peg / 2 + (crib if i_deal else 0.0)
+    shows = _show_by_starter(keep, unseen)
+    if i_deal:  # his heels: two for the dealer when the starter is a jack
+        shows = [h + (2 if s.rank == JACK else 0) for h, s in zip(shows, unseen)]
+    mine = Counter(round(my_base + h) for h in shows)
+    shift = -peg / 2 + (0.0 if i_deal else crib - means["crib"])
+    theirs = _opponent_points(other, round(shift))
+    n = len(unseen)
+    goal = WINNING_SCORE
+    total = 0.0
+    if not i_deal:
+        # I count first, unless the dealer pegs out in the play before the show
+        dealer_out = dealer_pegs_at_least(goal - opponent)
+        for m, cm in mine.items():
+            if me + m >= goal:
+                total += cm / n * (1.0 - dealer_out)
+                continue
+            for o, po in theirs:
+                if opponent + o < goal:
+                    total += cm / n * po * winprob.after_deal(me + m, opponent + o, False)
+    else:
+        for o, po in theirs:
+            if opponent + o >= goal:
+                continue
+            for m, cm in mine.items():
+                won = 1.0 if me + m >= goal else winprob.after_deal(me + m, opponent + o, True)
+                total += po * cm / n * won
+    return total
+
+
+@cache
+def _opponent_points(role: str, shift: int) -> tuple[tuple[int, float], ...]:
+    """The distribution of a seat's points in a deal (from the shipped deals), shifted."""
+    counts: Counter[int] = Counter()
+    for deal in winprob.shipped_deals():
+        p, d = winprob.totals(deal)
+        counts[max(0, (p if role == "pone" else d) + shift)] += 1
+    n = sum(counts.values())
+    return tuple((k, v / n) for k, v in sorted(counts.items()))
+
+
+# ----- the play --------------------------------------------------------------------
+def go_floor(view: PlayerView) -> int:
+    """What a "go" in this deal showed of the opponent's cards: every card they hold is
+    worth more than this (0 when they have said no go). Two players."""
+    opp = 1 - view.seat
+    left = 4
+    count = 0
+    floor = 0
+    played = list(view.played)
+    for i, (seat, card) in enumerate(played):
+        if seat == opp:
+            left -= 1
+        count += card_points(card.rank)
+        nxt = played[i + 1] if i + 1 < len(played) else None
+        if count == MAX_COUNT:
+            count = 0
+            continue
+        reset = nxt is not None and count + card_points(nxt[1].rank) > MAX_COUNT
+        if nxt is None:
+            reset = not view.pile  # the count has started again since this card
+        by_me_again = seat == view.seat and (nxt is None or nxt[0] == view.seat)
+        if left and (reset or by_me_again):
+            floor = max(floor, MAX_COUNT - count)
+        if reset:
+            count = 0
+    return floor
+
+
+def play_choices(view: PlayerView, rng: random.Random | None = None,
+                 samples: int = SAMPLES) -> list[PlayChoice]:
+    """Each card this seat may lay now, best first (two players)."""
+    rng = rng or random.Random(0)
+    plays = [a.card for a in view.legal if isinstance(a, Play)]
+    pile = tuple(c.rank for c in view.pile)
+    opp = 1 - view.seat
+    laid = tuple(c.rank for s, c in view.played if s == opp)
+    unseen = [c.rank for c in unseen_by(view)]
+    me, them = view.scores[view.side], view.scores[1 - view.side]
+    by_win = near_end(me, them)
+    mine = tuple(c.rank for c in view.hand)
+    kwargs: dict = {"samples": samples}
+    if by_win:
+        values = win_values(view, mine, pile, unseen, laid, rng, kwargs)
+    else:
+        values = card_values(mine, pile, unseen, view.cards_left[opp], laid, go_floor(view),
+                             rng, **kwargs)
+    out = [PlayChoice(c, peg_score(pile + (c.rank,)).total, values[c.rank], by_win)
+           for c in plays]
+    out.sort(key=lambda p: (-p.value, -p.points_now, p.card))
+    return out
+
+
+def win_values(view: PlayerView, mine: Ranks, pile: Ranks, unseen: list[int], laid: Ranks,
+                rng: random.Random, kwargs: dict) -> dict[int, float]:
+    """For each rank this seat may lay, the chance to win once it is laid (see
+    :func:`play_choices`)."""
+    assert view.starter is not None
+    me, them = view.scores[view.side], view.scores[1 - view.side]
+    i_deal = view.is_dealer
+    my_show = score_show(view.kept, view.starter).total
+    crib = round(likely_crib(view.discards, unseen_cards(list(view.kept) + list(view.discards)
+                                                         + [view.starter]),
+                             "theirs" if i_deal else "own"))
+    starter = view.starter.rank
+    needs = (WINNING_SCORE - me, WINNING_SCORE - them)
+
+    def value_for(holding: Ranks) -> Value:
+        """The chance to win at the end of the play, the opponent holding ``holding``:
+        their show is that of the hand it makes with what they laid (ranks only)."""
+        kept = tuple(sorted(laid + holding))
+        their_show = rank_points(tuple(sorted(kept + (starter,)))) if len(kept) == 4 else 0
+        return _leaf(me, them, i_deal, my_show, their_show, crib)
+
+    return card_values(mine, pile, unseen, view.cards_left[1 - view.seat], laid,
+                       go_floor(view), rng, needs=needs, value_for=value_for, **kwargs)
+
+
+def _leaf(me: int, them: int, i_deal: bool, my_show: int, their_show: int, crib: int) -> Value:
+    goal = WINNING_SCORE
+
+    def value(g_me: int, g_them: int) -> float:
+        m, t = me + g_me, them + g_them
+        if not i_deal:  # I count first
+            if m + my_show >= goal:
+                return 1.0
+            if t + their_show + crib >= goal:
+                return 0.0
+            return winprob.after_deal(m + my_show, t + their_show + crib, False)
+        if t + their_show >= goal:
+            return 0.0
+        if m + my_show + crib >= goal:
+            return 1.0
+        return winprob.after_deal(m + my_show + crib, t + their_show, True)
+
+    return value
+
+
+class ExpertPlayer:
+    """The strongest classic player (see the module's docstring)."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, samples: int = SAMPLES) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.fallback = LevelPlayer("expert", seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        if view.phase == "show":
+            return perfect_claim(view)
+        if view.rules.players != 2:
+            return self.fallback.choose(view)
+        me, them = view.scores[view.side], view.scores[1 - view.side]
+        if view.phase == "discard":
+            best = rank_discards(view.hand, view.is_dealer, me, them, self.rng)[0]
+            return Discard(best.discard)
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        if len(plays) == 1:
+            return plays[0]
+        return Play(play_choices(view, self.rng, self.samples)[0].card)
+
+
+__all__ = ["NEAR_END", "DiscardChoice", "ExpertPlayer", "PlayChoice", "go_floor", "near_end",
+           "play_choices", "rank_discards", "win_values"]

@@ -1,0 +1,225 @@
+"""The chance to win a two-player game of classic Cribbage from any pair of scores.
+
+``W[x][y]`` is the chance that the pone (the player who does not deal) wins when a deal
+starts with the pone on ``x`` points and the dealer on ``y``. It is computed by dynamic
+programming over a sample of whole deals played by two computer players: each deal is
+kept as its scoring in the order it is pegged (heels, the play, then the pone's hand,
+the dealer's hand, the crib), so a deal that takes one player to 121 before the other
+decides the game, and any other deal leads to the next one with the deal passed on::
+
+    W[x][y] = mean over the deals of   1                    if the pone reaches 121 first
+                                       0                    if the dealer does
+                                       1 - W[y + d][x + p]  otherwise (p, d: the deal's points)
+
+Every deal scores at least one point (the last card), so the cells a deal leads to have a
+larger total and the table is filled from the highest totals down. The sample and the
+table are shipped in ``data/``; ``kingscrib classic train-winprob`` rebuilds both.
+
+>>> round(win_probability(0, 0, i_deal=True), 2) > 0.5   # the first dealer is ahead
+True
+>>> win_probability(121, 40, i_deal=False)
+1.0
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from kingscrib.classic.rules import WINNING_SCORE, RuleSet
+
+DATA = Path(__file__).with_name("data")
+TABLE_FILE = DATA / "winprob.json"
+DEALS_FILE = DATA / "deals.json"
+GOAL = WINNING_SCORE
+
+# A deal is a list of signed points in the order they were pegged: + the pone, - the dealer.
+Deal = list[int]
+
+
+def deal_scoring(deal: dict[str, Any]) -> Deal | None:
+    """The scoring of one deal of a two-player game record, in order (None if the deal was
+    not played to the end of its show)."""
+    if len(deal.get("show", ())) != 3:
+        return None
+    dealer = deal["dealer"]
+    events: list[int] = []
+
+    def add(seat: int, points: int) -> None:
+        if points <= 0:
+            return
+        signed = points if seat != dealer else -points
+        if events and (events[-1] > 0) == (signed > 0):
+            events[-1] += signed  # consecutive points of one player: one step of the race
+        else:
+            events.append(signed)
+
+    add(dealer, deal.get("heels", 0))
+    for entry in deal["plays"]:
+        add(entry["player"], entry.get("score", 0))
+    for entry in deal["show"]:
+        add(entry["player"], entry["score"])
+    return events
+
+
+def sample_deals(games: int, seed: int = 0, player: str = "expert-v1") -> list[Deal]:
+    """The scoring of every complete deal of ``games`` self-play games (the last deal of
+    each game, cut short by the win, is left out)."""
+    from kingscrib.players.classic.driver import play_game
+    from kingscrib.players.classic.registry import make_player
+
+    rng = random.Random(seed)
+    out: list[Deal] = []
+    for _ in range(games):
+        s = rng.randrange(2**31)
+        game = play_game(RuleSet(), seed=s, players=[make_player(player, s), make_player(player, s + 1)])
+        for deal in game.record()["deals"][:-1]:
+            scoring = deal_scoring(deal)
+            if scoring is not None:
+                out.append(scoring)
+    return out
+
+
+def race(deal: Sequence[int], pone_needs: int, dealer_needs: int) -> int | None:
+    """Who wins a deal when the pone needs ``pone_needs`` points and the dealer
+    ``dealer_needs``: 1 the pone, 0 the dealer, None nobody (the game goes on)."""
+    p = d = 0
+    for x in deal:
+        if x > 0:
+            p += x
+            if p >= pone_needs:
+                return 1
+        else:
+            d -= x
+            if d >= dealer_needs:
+                return 0
+    return None
+
+
+def totals(deal: Sequence[int]) -> tuple[int, int]:
+    """(pone's points, dealer's points) of a deal."""
+    return sum(x for x in deal if x > 0), -sum(x for x in deal if x < 0)
+
+
+def build_table(deals: Sequence[Sequence[int]]) -> list[list[float]]:
+    """``W[x][y]`` for x, y in 0..121 from a sample of deals (see the module's docstring)."""
+    n = len(deals)
+    if not n:
+        raise ValueError("no deals to build the table from")
+    size = GOAL + 1
+    # Races: pone_first[a][b] = deals in which the pone gets a points before the dealer gets
+    # b (a, b >= 1). For each deal and each a the pone reaches, the pone is first for every
+    # b above what the dealer had when the pone got to a. (The dealer's wins count 0.)
+    pone_first = [[0] * (size + 1) for _ in range(size + 1)]
+    outcomes: Counter[tuple[int, int]] = Counter()
+    for deal in deals:
+        p = d = 0
+        for x in deal:
+            if x > 0:
+                for a in range(p + 1, min(p + x, size) + 1):
+                    pone_first[a][min(d + 1, size)] += 1
+                p += x
+            else:
+                d -= x
+        outcomes[(p, d)] += 1
+    for row in pone_first:  # difference rows -> counts
+        run = 0
+        for k in range(size + 1):
+            run += row[k]
+            row[k] = run
+    ordered = sorted(outcomes.items())
+    w = [[0.0] * size for _ in range(size)]
+    for x in range(size):
+        w[x][GOAL] = 0.0
+    for y in range(size):
+        w[GOAL][y] = 1.0
+    for total in range(2 * GOAL - 2, -1, -1):
+        for x in range(max(0, total - GOAL + 1), min(GOAL - 1, total) + 1):
+            y = total - x
+            a, b = GOAL - x, GOAL - y  # what each needs
+            wins = pone_first[a][b]
+            rest = 0.0
+            for (p, d), count in ordered:
+                if p >= a:
+                    break
+                if d < b:
+                    rest += count * (1.0 - w[y + d][x + p])
+            w[x][y] = (wins + rest) / n
+    return w
+
+
+def save(deals: Sequence[Sequence[int]], table: Sequence[Sequence[float]], command: str) -> None:
+    DATA.mkdir(exist_ok=True)
+    DEALS_FILE.write_text(json.dumps({"command": command, "deals": [list(d) for d in deals]},
+                                     separators=(",", ":")) + "\n")
+    TABLE_FILE.write_text(json.dumps({
+        "command": command,
+        "deals": len(deals),
+        "about": "W[x][y]: chance that the pone on x wins against the dealer on y",
+        "W": [[round(v, 6) for v in row] for row in table]}, separators=(",", ":")) + "\n")
+
+
+@cache
+def shipped_table() -> tuple[tuple[float, ...], ...]:
+    data = json.loads(TABLE_FILE.read_text())
+    return tuple(tuple(row) for row in data["W"])
+
+
+def shipped_deals() -> list[Deal]:
+    return json.loads(DEALS_FILE.read_text())["deals"]
+
+
+def pone_wins(pone: int, dealer: int) -> float:
+    """The chance that the pone wins from these scores at the start of a deal."""
+    if pone >= GOAL:
+        return 1.0
+    if dealer >= GOAL:
+        return 0.0
+    return shipped_table()[max(0, pone)][max(0, dealer)]
+
+
+def win_probability(me: int, opponent: int, i_deal: bool) -> float:
+    """My chance to win from these scores when a deal starts (``i_deal``: I deal it)."""
+    if me >= GOAL:
+        return 1.0
+    if opponent >= GOAL:
+        return 0.0
+    return 1.0 - pone_wins(opponent, me) if i_deal else pone_wins(me, opponent)
+
+
+def after_deal(me: int, opponent: int, i_dealt: bool) -> float:
+    """My chance to win once a deal I dealt (or not) has left these scores: the next
+    deal passes to the other player."""
+    return win_probability(me, opponent, i_deal=not i_dealt)
+
+
+def train(games: int, seed: int, player: str = "expert-v1") -> tuple[list[Deal], list[list[float]]]:
+    deals = sample_deals(games, seed, player)
+    return deals, build_table(deals)
+
+
+def check_cells(table: Sequence[Sequence[float]], deals: Iterable[Sequence[int]],
+                cells: Iterable[tuple[int, int]]) -> list[tuple[int, int, float, float]]:
+    """For each cell, (x, y, table value, mean over the deals of the cells they lead to)."""
+    deals = list(deals)
+    out = []
+    for x, y in cells:
+        total = 0.0
+        for deal in deals:
+            won = race(deal, GOAL - x, GOAL - y)
+            if won is None:
+                p, d = totals(deal)
+                total += 1.0 - table[y + d][x + p]
+            else:
+                total += won
+        out.append((x, y, table[x][y], total / len(deals)))
+    return out
+
+
+__all__ = ["after_deal", "build_table", "check_cells", "deal_scoring", "pone_wins", "race",
+           "sample_deals", "shipped_deals", "shipped_table", "train", "win_probability"]

@@ -1,0 +1,194 @@
+"""The win-probability expert, its crib model and the coach."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from itertools import combinations
+
+import pytest
+from click.testing import CliRunner
+
+from kingscrib.classic.cards import Card, parse_cards
+from kingscrib.classic.discard import expected_crib, expected_hand, unseen_cards
+from kingscrib.classic.game import ClassicGame, Discard, Play
+from kingscrib.classic.pegging import peg_score
+from kingscrib.classic.rules import RuleSet
+from kingscrib.cli.classic import classic
+from kingscrib.players.classic import make_player, play_game
+from kingscrib.players.classic.coach import coach_discard, coach_play
+from kingscrib.players.classic.crib_model import likely_crib, shipped_prior
+from kingscrib.players.classic.expert import (
+    NEAR_END,
+    ExpertPlayer,
+    go_floor,
+    play_choices,
+    rank_discards,
+)
+
+HAND = parse_cards("5H 5S 5C JD 6D 9C")
+
+
+def test_discards_cover_the_fifteen_ways_with_exact_hand_values() -> None:
+    choices = rank_discards(HAND, i_deal=True)
+    assert len(choices) == 15
+    assert {frozenset(c.discard) for c in choices} == {frozenset(t) for t in combinations(HAND, 2)}
+    unseen = unseen_cards(HAND)
+    for c in choices:
+        assert c.hand == pytest.approx(expected_hand(c.keep, unseen))
+        assert 0.0 <= c.win <= 1.0
+    # far from the end: most expected points first
+    assert [c.points for c in choices] == sorted((c.points for c in choices), reverse=True)
+    assert set(choices[0].discard) == set(parse_cards("6D 9C"))
+
+
+def test_the_crib_is_for_the_dealer_and_against_the_pone() -> None:
+    mine = {c.discard: c.crib for c in rank_discards(HAND, i_deal=True)}
+    theirs = {c.discard: c.crib for c in rank_discards(HAND, i_deal=False)}
+    assert all(v > 0 for v in mine.values()) and all(v < 0 for v in theirs.values())
+
+
+def test_the_other_players_throw_moves_the_crib_the_way_they_want() -> None:
+    """Into their own crib a player lays cards that score; into ours, cards that do not:
+    the same two cards make a better crib when the crib's owner throws the other two."""
+    unseen = unseen_cards(HAND)
+    throw = parse_cards("6D 9C")
+    uniform = expected_crib(throw, unseen)
+    assert likely_crib(throw, unseen, "own") > uniform > likely_crib(throw, unseen, "theirs")
+    prior = shipped_prior()
+    assert prior["own"][(5, 5)] > prior["theirs"][(5, 5)]  # nobody gives away a pair of fives
+
+
+def test_near_the_end_the_discard_is_chosen_by_the_chance_to_win() -> None:
+    choices = rank_discards(HAND, i_deal=False, me=NEAR_END + 20, opponent=NEAR_END + 25)
+    assert [c.win for c in choices] == sorted((c.win for c in choices), reverse=True)
+
+
+def test_the_expert_plays_legal_games_and_the_same_game_for_the_same_seed() -> None:
+    def run():
+        return play_game(RuleSet(), 5, [make_player("expert", 1), make_player("expert-v1", 2)])
+
+    first = run()
+    assert first.phase == "over" and max(first.scores) == 121
+    assert first.record() == run().record()
+
+
+def play_view(hand: str, pile: str, played: list[tuple[int, str]], scores=(0, 0),
+              cards_left=(4, 4), seat: int = 0, dealer: int = 1):
+    """A view in the play: seat 0 holds ``hand`` (and has laid its cards in ``played``)."""
+    game = ClassicGame(seed=0)
+    view = game.view(game.to_act)
+    cards = tuple(parse_cards(hand))
+    kept = cards + tuple(Card.parse(c) for s, c in played if s == seat)
+    pile_cards = tuple(parse_cards(pile)) if pile else ()
+    count = sum(min(c.rank, 10) for c in pile_cards)
+    return dataclasses.replace(
+        view, seat=seat, dealer=dealer, phase="play", hand=cards, kept=kept,
+        discards=tuple(parse_cards("KH QH")), starter=Card.parse("2C"), pile=pile_cards,
+        count=count, played=tuple((s, Card.parse(c)) for s, c in played), scores=scores,
+        cards_left=cards_left, legal=tuple(Play(c) for c in cards if count + min(c.rank, 10) <= 31))
+
+
+def test_a_go_shows_the_opponent_holds_nothing_that_fits() -> None:
+    # 10, K, 2, 5: count 27, and I am to lay again: the opponent could not lay a card on
+    # 27, so every card they hold is worth more than 4
+    played = [(1, "TS"), (0, "KH"), (1, "2C"), (0, "5D")]
+    view = play_view("AH 3D", "TS KH 2C 5D", played, cards_left=(2, 2), dealer=0)
+    assert go_floor(view) == 4
+    # the same cards laid in turn show nothing
+    played = [(1, "TS"), (0, "KH"), (1, "2C"), (0, "5D"), (1, "AC")]
+    view = play_view("AH 3D", "TS KH 2C 5D AC", played, cards_left=(2, 1), dealer=0)
+    assert go_floor(view) == 0
+
+
+def test_the_search_takes_a_card_that_pegs_out() -> None:
+    """Needing two points, a fifteen wins the game at once: near the end the expert lays
+    it, whatever the points-only search would say."""
+    view = play_view("5H 9D KC 8S", "TS", [(1, "TS")], scores=(119, 100), cards_left=(4, 3),
+                     dealer=0)
+    choices = play_choices(view, random.Random(0))
+    assert choices[0].by_win and choices[0].card == Card.parse("5H")
+    assert choices[0].value == pytest.approx(1.0)
+    assert peg_score([10, 5]).total == 2
+
+
+def test_the_expert_lays_the_searched_best_card() -> None:
+    view = play_view("5H 4S KC QD", "", [], cards_left=(4, 4), seat=0, dealer=1)
+    best = play_choices(view, random.Random(0))[0]
+    assert ExpertPlayer(seed=0).choose(view) == Play(best.card)
+    assert best.card != Card.parse("5H")  # leading a five invites a fifteen
+
+
+def test_coach_discard_explains_the_best_with_chances_to_win() -> None:
+    advice = coach_discard(HAND, i_deal=True)
+    assert advice.best == "lay away 6D 9C"
+    assert "chance to win" in advice.lines[0] and "%" in advice.lines[0]
+    assert len(advice.options) == 15 and all(0 <= o["win"] <= 1 for o in advice.options)
+
+
+def test_coach_play_names_the_experts_card() -> None:
+    view = play_view("5H 4S KC QD", "", [], cards_left=(4, 4))
+    advice = coach_play(view)
+    assert advice.best == f"lay {play_choices(view, random.Random(0))[0].card}"
+    assert {o["card"] for o in advice.options} == {"5H", "4S", "KC", "QD"}
+    assert all(0 <= o["win"] <= 1 for o in advice.options)
+
+
+def test_classic_discard_coach_command() -> None:
+    runner = CliRunner()
+    out = runner.invoke(classic, ["discard", "--coach", "--dealer", *map(str, HAND)])
+    assert out.exit_code == 0 and out.output.startswith("Lay away 6D 9C")
+    assert "chance to win" in out.output
+    out = runner.invoke(classic, ["discard", "--coach", "--json", "--scores", "100,110",
+                                  *map(str, HAND)])
+    data = json.loads(out.output)
+    assert data["scores"] == [100, 110] and len(data["options"]) == 15
+    bad = runner.invoke(classic, ["discard", "--coach", "--scores", "100", *map(str, HAND)])
+    assert bad.exit_code == 2 and "ME,THEM" in bad.output
+    bad = runner.invoke(classic, ["discard", "--scores", "1,2", *map(str, HAND)])
+    assert bad.exit_code == 2 and "--coach" in bad.output
+
+
+def test_three_players_fall_back_to_expert_v1() -> None:
+    rules = RuleSet(players=3)
+    game = ClassicGame(rules, seed=2)
+    seat = game.to_act
+    view = game.view(seat)
+    action = make_player("expert", 0).choose(view)
+    assert isinstance(action, Discard) and action == make_player("expert-v1", 0).choose(view)
+
+
+def test_the_show_by_starter_is_the_show() -> None:
+    from kingscrib.classic.show import score_show
+    from kingscrib.players.classic.expert import _show_by_starter
+
+    rng = random.Random(4)
+    for keep in [parse_cards("5H JH 4H 6H"), parse_cards("JC JD 5S 5C"),
+                 *(rng.sample(unseen_cards([]), 4) for _ in range(20))]:
+        unseen = unseen_cards(keep)
+        assert _show_by_starter(keep, unseen) == [score_show(keep, s).total for s in unseen]
+
+
+def test_coach_play_refuses_what_it_cannot_advise() -> None:
+    game = ClassicGame(seed=1)
+    with pytest.raises(ValueError, match="no card"):
+        coach_play(game.view(game.to_act))  # still discarding
+    three = ClassicGame(RuleSet(players=3), seed=1)
+    with pytest.raises(ValueError, match="two-player"):
+        coach_play(three.view(three.to_act))
+    with pytest.raises(ValueError, match="six different cards"):
+        coach_discard(HAND[:5], i_deal=True)
+
+
+def test_a_sure_show_wins_unless_the_dealer_pegs_out_first() -> None:
+    """On 110 against 112 as the pone, keeping 5 5 5 J shows at least 14: the game is won
+    at the show unless the dealer pegs the 9 they need in the play first."""
+    from kingscrib.players.classic.crib_model import deal_means, dealer_pegs_at_least
+
+    best = rank_discards(HAND, i_deal=False, me=110, opponent=112)[0]
+    assert set(best.keep) == set(parse_cards("5C 5H 5S JD"))
+    dist = deal_means()["peg_dealer_dist"]
+    out = sum(p for k, p in dist.items() if int(k) >= 9)
+    assert 0 < out == dealer_pegs_at_least(9) < 0.1
+    assert best.win == pytest.approx(1 - out)
