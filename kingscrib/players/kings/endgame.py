@@ -102,7 +102,8 @@ class _Search:
                         self.board[q] = t
                         self.placed[q] = f
                     try:
-                        v, _ = self.negamax(opp, left, 0, -beta, -alpha)
+                        # value = total - v, so the child's window is shifted by total
+                        v, _ = self.negamax(opp, left, 0, total - beta, total - alpha)
                     finally:
                         for q in squares:
                             del self.board[q]
