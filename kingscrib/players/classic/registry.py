@@ -8,7 +8,8 @@ from kingscrib.players.classic.simple import BaselinePlayer, RandomPlayer
 
 # "expert" is the win-probability player (kingscrib.players.classic.expert); "expert-v1"
 # is the expert before it (LevelPlayer("expert")), kept to measure against.
-PLAYER_NAMES = ("random", "baseline", *LEVELS, "expert-v1")
+# Weakest first (the web lists them so, strongest last); expert-v1 just below expert.
+PLAYER_NAMES = ("random", "baseline", *LEVELS[:-1], "expert-v1", LEVELS[-1])
 
 
 def make_player(name: str, seed: int | None = None) -> ClassicPlayer:
