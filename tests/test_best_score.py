@@ -8,11 +8,10 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kings_positions import position_after
 
 from kingscrib.kings import fastgen, movegen
 from kingscrib.kings.board import PLAYABLE
-from kingscrib.kings.game import Game
-from kingscrib.kings.moves import Pass
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import full_set
 
@@ -24,17 +23,6 @@ def check(board, rack, rules=RuleSet()) -> None:
                    default=None)
     assert fastgen.best_score(board, rack, rules, use_core=False) == expected
     assert fastgen.best_score(board, rack, rules) == expected
-
-
-def position_after(seed: int, turns: int) -> Game:
-    rng = random.Random(seed)
-    game = Game.new(2, seed=seed)
-    for _ in range(turns):
-        if game.is_over:
-            break
-        plays = fastgen.legal_plays(game.board, game.racks[game.turn], game.rules)
-        game.play(rng.choice(plays).play if plays else Pass())
-    return game
 
 
 @SETTINGS

@@ -6,11 +6,10 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kings_positions import position_after
 
 from kingscrib.kings import fastgen, movegen
 from kingscrib.kings.board import PLAYABLE
-from kingscrib.kings.game import Game
-from kingscrib.kings.moves import Pass
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import Tile, full_set, parse_tiles
 
@@ -26,19 +25,6 @@ def same(board, rack, rules=RuleSet()) -> None:
     python = sorted(fastgen.generate(board, rack, rules, use_core=False))
     assert [(fastgen.to_play(r[2], r[3]), r[1]) for r in python] == \
         [(p.play, p.total) for p in ref]
-
-
-def position_after(seed: int, turns: int) -> Game:
-    """A position reached by random legal play (the fast generator only picks the plays;
-    the game checks each one with the rules)."""
-    rng = random.Random(seed)
-    game = Game.new(2, seed=seed)
-    for _ in range(turns):
-        if game.is_over:
-            break
-        plays = fastgen.legal_plays(game.board, game.racks[game.turn], game.rules)
-        game.play(rng.choice(plays).play if plays else Pass())
-    return game
 
 
 @SETTINGS
