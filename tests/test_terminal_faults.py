@@ -57,3 +57,58 @@ def test_score_error_shows_the_line_read_not_its_python_repr():
     data = json.loads(result.output)
     assert data["error"] == "bogus: 'B' is not a rank (use A 2-9 T J Q K)"
     assert "\\n" not in result.output
+
+
+# ----- colour letters only where they matter -----------------------------------------
+
+def _t(text):
+    from kingscrib.kings.tiles import Tile
+    return Tile.parse(text)
+
+
+def test_exchange_of_every_tile_of_a_rank_needs_no_colour():
+    from kingscrib.kings.moves import Exchange
+    from kingscrib.kings.notation import parse_action
+
+    rack = [_t(x) for x in ("6L", "6D", "KL", "QL", "QD")]
+    assert parse_action("x 6 6 K", {}, rack) == Exchange.of([_t("6L"), _t("6D"), _t("KL")])
+    assert parse_action("x Q Q", {}, rack) == Exchange.of([_t("QL"), _t("QD")])
+    assert parse_action("x 9 6", {}, rack) == Exchange.of([_t("6L"), _t("6D")])
+
+
+def test_a_pair_of_both_colours_is_placed_without_letters():
+    from kingscrib.kings.board import parse_square
+    from kingscrib.kings.notation import parse_action
+
+    rack = [_t(x) for x in ("8L", "8D", "KL", "2L", "3D")]
+    play = parse_action("G7 across 8 8", {}, rack)
+    assert sorted(play.placed.values()) == [_t("8D"), _t("8L")]
+    assert set(play.placed) == {parse_square("G7"), parse_square("H7")}
+
+
+def test_a_colour_that_is_really_open_must_still_be_written():
+    import pytest
+
+    from kingscrib.kings.notation import NotationError, parse_action
+
+    rack = [_t(x) for x in ("8L", "8D", "8L", "2L", "3D")]
+    with pytest.raises(NotationError, match="both 8L and 8D"):
+        parse_action("x 8 8", {}, rack)
+    with pytest.raises(NotationError, match="only 2 8"):
+        parse_action("x 8 8 8 8", {}, rack[:2])
+
+
+def test_colours_are_demanded_when_their_order_changes_the_score():
+    import pytest
+
+    from kingscrib.kings.board import parse_square
+    from kingscrib.kings.notation import NotationError, parse_action
+
+    # G3-G6 hold 7L 7L 8L 8L: an 8L at G7 makes a one-colour hand of five (+10), an 8D not.
+    board = {parse_square(s): _t(t) for s, t in
+             (("G3", "7L"), ("G4", "7L"), ("G5", "8L"), ("G6", "8L"))}
+    rack = [_t(x) for x in ("8L", "8D", "KL", "2L", "3D")]
+    with pytest.raises(NotationError, match="write which goes where"):
+        parse_action("G7 across 8 8", board, rack)
+    play = parse_action("G7 across 8L 8D", board, rack)
+    assert play.placed[parse_square("G7")] == _t("8L")
