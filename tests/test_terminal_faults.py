@@ -112,3 +112,78 @@ def test_colours_are_demanded_when_their_order_changes_the_score():
         parse_action("G7 across 8 8", board, rack)
     play = parse_action("G7 across 8L 8D", board, rack)
     assert play.placed[parse_square("G7")] == _t("8L")
+
+
+# ----- undo reshuffles; autosaves that cannot be read say why ---------------------------
+
+def _vs_greedy(seed=9):
+    from kingscrib.cli.terminal.session import Seat, Session
+    return Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=seed)
+
+
+def test_undo_reshuffles_the_bag_so_it_never_previews_a_draw_and_the_record_replays():
+    from kingscrib.kings.game import Game
+
+    session = _vs_greedy()
+    game = session.game
+    bag_before = list(game.bags[0])
+    rack = list(game.racks[0])
+    session.handle("x " + " ".join(str(t) for t in rack[:2]))
+    session.computer_turn()
+    session.handle("undo")
+    assert game.history == [] and game.racks[0] == rack
+    assert sorted(game.bags[0]) == sorted(bag_before) and game.bags[0] != bag_before
+    record = session.record()
+    assert record["undo"] == [{"before_turn": 0, "reshuffle": game.reshuffles[0][1]}]
+    session.handle("x " + " ".join(str(t) for t in rack[:2]))
+    session.computer_turn()
+    record = json.loads(json.dumps(session.record()))
+    again = Game.from_record(record)
+    assert again.bags == game.bags and again.racks == game.racks and again.board == game.board
+
+
+def test_a_record_with_a_bad_undo_list_is_refused():
+    import pytest
+
+    from kingscrib.kings.game import Game
+    from kingscrib.kings.record import RecordError
+
+    record = _vs_greedy().record()
+    record["undo"] = [{"before_turn": 5, "reshuffle": 1}]
+    with pytest.raises(RecordError, match="undo"):
+        Game.from_record(record)
+
+
+def test_snapshot_faults_are_named():
+    import pytest
+
+    from kingscrib.cli.terminal.session import Session
+
+    good = _vs_greedy().snapshot()
+    missing = {k: v for k, v in good.items() if k != "match"}
+    with pytest.raises(ValueError, match="the autosave has no 'match'"):
+        Session.from_snapshot(missing)
+    godlike = json.loads(json.dumps(good))
+    godlike["seats"][1]["level"] = "godlike"
+    with pytest.raises(ValueError, match="unknown computer level 'godlike'"):
+        Session.from_snapshot(godlike)
+
+
+def test_a_binary_autosave_names_its_file(tmp_path, monkeypatch):
+    import pytest
+
+    from kingscrib.cli.terminal import storage
+
+    monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path))
+    storage.autosave_path().write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(ValueError, match=str(storage.autosave_path())):
+        storage.read_autosave()
+
+
+def test_more_names_than_seats_is_refused():
+    import pytest
+
+    from kingscrib.cli.terminal.session import HUMAN, make_seats
+
+    with pytest.raises(ValueError, match="3 names given for 2 seats: C would have no seat"):
+        make_seats([HUMAN, HUMAN], ["A", "B", "C"])

@@ -12,6 +12,7 @@ resumes it.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,6 +104,9 @@ def make_seats(kinds: Sequence[str], names: Sequence[str] = (),
     ``Computer`` (or ``Computer N`` when there are several).
     """
     level = level or default_level()
+    if len(names) > len(kinds):
+        raise ValueError(f"{len(names)} names given for {len(kinds)} seats: "
+                         f"{', '.join(n.strip() for n in names[len(kinds):])} would have no seat")
     seats: list[Seat] = []
     humans = sum(1 for k in kinds if k == HUMAN)
     computers = len(kinds) - humans
@@ -225,14 +229,20 @@ class Session:
         """Resume a snapshot; raises ValueError when it cannot be read."""
         if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
             raise ValueError("this is not a Kingscrib autosave")
+        missing = [k for k in ("seats", "match", "game") if k not in data]
+        if missing:
+            raise ValueError(f"the autosave has no {', '.join(repr(k) for k in missing)}")
         try:
             seats = [Seat.from_json(s) for s in data["seats"]]
             for seat in seats:
                 if not seat.is_human and seat.level not in PLAYERS:
-                    seat.level = default_level()
+                    raise ValueError(f"seat {seat.name!r} has an unknown computer level"
+                                     f" {seat.level!r} (known: {', '.join(PLAYERS)})")
             match = Match.from_json(data["match"])
             game = game_from_record(data["game"])
-        except (KeyError, TypeError, ValueError) as e:
+        except KeyError as e:
+            raise ValueError(f"the autosave cannot be read: {e.args[0]!r} is missing") from None
+        except (TypeError, ValueError) as e:
             raise ValueError(f"the autosave cannot be read: {e}") from None
         return cls(seats, match, game, data.get("finished", []),
                    bool(data.get("between_games", False)))
@@ -635,6 +645,9 @@ class Session:
             return reply
         for _ in range(count):
             game.undo()
+        # The bag goes back to its order before the turn: shuffle it from fresh secret
+        # randomness, or undo would let a player see what an exchange or play would draw.
+        game.reshuffle(secrets.randbits(31))
         self.at_keyboard = (game.turn, len(game.history))
         self.needs_screen = True
         reply.changed = True

@@ -35,7 +35,7 @@ def read_autosave() -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"{path} cannot be read: {e}") from None
     return data if isinstance(data, dict) else {"format": None}
 
