@@ -6,6 +6,7 @@ import json
 from itertools import combinations
 from math import comb
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -187,3 +188,34 @@ def test_more_names_than_seats_is_refused():
 
     with pytest.raises(ValueError, match="3 names given for 2 seats: C would have no seat"):
         make_seats([HUMAN, HUMAN], ["A", "B", "C"])
+
+
+# ----- moves refuses boards no game can reach; analyze reads standard input ------------
+
+@pytest.mark.parametrize("board, message", [
+    ({f"{c}7": "5L" for c in "CDEFGHI"}, "C7-I7 (5555555) has 7 tiles"),
+    ({"G7": "8L", "H7": "3D"}, "the across hand G7-H7 is invalid"),
+    ({"G7": "8L"}, "at least the 2 tiles"),
+    ({"G7": "8L", "H7": "7D", "K10": "5L", "K11": "TD"}, "K10 does not touch"),
+])
+def test_moves_refuses_impossible_boards(board, message):
+    from kingscrib.cli.kings_commands import moves
+
+    line = json.dumps({"board": board, "rack": ["7L"]})
+    result = CliRunner().invoke(moves, ["--json", "-"], input=line + "\n{}\n")
+    assert result.exit_code == 1
+    first, second = (json.loads(x) for x in result.stdout.splitlines())
+    assert "impossible board" in first["error"] and message in first["error"]
+    assert "needs a rack" in second["error"]
+
+
+def test_analyze_reads_a_position_from_standard_input():
+    from kingscrib.cli.ai_commands import analyze
+
+    position = {"board": {"G7": "8L", "H7": "7D"}, "rack": ["7L", "6D", "AL", "KD", "4L"],
+                "bag": 0}
+    result = CliRunner().invoke(analyze, ["--json", "--top", "3", "-"],
+                                input=json.dumps(position))
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert rows[0]["move"] == "D7 across AL 6D 7L" and rows[0]["score"] == 16

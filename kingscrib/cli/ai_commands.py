@@ -91,14 +91,16 @@ def analyze(source: str, top: int, sim_seconds: float, as_json: bool) -> None:
     """Best plays of a position, or a saved game reviewed turn by turn.
 
     SOURCE is a position (JSON text or a file holding it) or a game record file
-    (kingscrib-game/1).
+    (kingscrib-game/1); `-` reads either from standard input.
     """
     from kingscrib.kings.position import Position, PositionError
     from kingscrib.players.kings.analysis import analyse_position, review_record
 
     text = source
     path = Path(source)
-    if not source.lstrip().startswith("{"):
+    if source == "-":
+        text = sys.stdin.read()
+    elif not source.lstrip().startswith("{"):
         if not path.is_file():
             raise click.BadParameter(f"{source!r} is neither JSON nor a file", param_hint="SOURCE")
         text = path.read_text()
