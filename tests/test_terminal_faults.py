@@ -219,3 +219,56 @@ def test_analyze_reads_a_position_from_standard_input():
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)
     assert rows[0]["move"] == "D7 across AL 6D 7L" and rows[0]["score"] == 16
+
+
+# ----- hint and analyze rank by equity, one line per distinct play -----------------------
+
+def _play_by_analysis(turns: int = 14):
+    """Seat 0 always takes the analysis's best option (seed = turn index, as the review
+    weighs it); seat 1 the greedy player."""
+    from kingscrib.kings.game import Game
+    from kingscrib.players.kings import make_player
+    from kingscrib.players.kings.analysis import best_options
+
+    game = Game.new(["Eq", "Greedy"], seed=5)
+    greedy = make_player("greedy", 1)
+    while len(game.history) < turns and not game.is_over:
+        if game.turn == 0:
+            game.play(best_options(game.view(0), top=1, seed=len(game.history))[0].action)
+        else:
+            game.play(greedy.choose(game.view(1)))
+    return game
+
+
+def test_review_judges_by_equity_so_the_best_equity_play_is_never_a_mistake():
+    from kingscrib.players.kings.analysis import review_game
+
+    game = _play_by_analysis()
+    reviews = review_game(game.to_record())
+    mine = [r for r in reviews if r.player == 0]
+    assert mine and all(r.equity_lost == 0 and not r.mistake for r in mine)
+    for r in reviews:
+        assert r.best_equity == max(o.equity for o in r.options)
+        if r.equity is not None:
+            assert abs(r.equity_lost - max(0.0, r.best_equity - r.equity)) < 1e-9
+
+
+def test_best_options_list_each_play_once_best_equity_first():
+    from kingscrib.kings.game import Game
+    from kingscrib.kings.moves import Play
+    from kingscrib.players.kings.analysis import best_options
+    from kingscrib.players.kings.defence import DEFENCE_WEIGHT
+
+    game = Game.new(2, seed=3)
+    empty = best_options(game.view(game.turn), top=8)
+    plays = [o for o in empty if isinstance(o.action, Play)]
+    tile_sets = [tuple(sorted(o.action.placed.values())) for o in plays]
+    assert len(tile_sets) == len(set(tile_sets))  # empty board: the same tiles anywhere once
+    assert [o.equity for o in empty] == sorted((o.equity for o in empty), reverse=True)
+    for o in empty:
+        assert abs(o.equity - (o.score + o.leave - DEFENCE_WEIGHT * o.reply)) < 1e-6
+    game.play(plays[0].action)
+    later = best_options(game.view(game.turn), top=10)
+    placements = [tuple(sorted(o.action.placed.items())) for o in later
+                  if isinstance(o.action, Play)]
+    assert len(placements) == len(set(placements))

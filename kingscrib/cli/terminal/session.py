@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,16 +22,15 @@ from rich.table import Table
 from rich.text import Text
 
 from kingscrib.cli.terminal import render
-from kingscrib.kings.board import CENTRE, column_of, row_of
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.match import Match
-from kingscrib.kings.moves import Play, ScoredPlay
+from kingscrib.kings.moves import Play
 from kingscrib.kings.notation import NotationError, format_play, parse_action
 from kingscrib.kings.play import IllegalPlay
 from kingscrib.kings.record import game_from_record
 from kingscrib.kings.rules import RuleSet
-from kingscrib.kings.tiles import Tile
 from kingscrib.players.kings import PLAYERS, make_player
+from kingscrib.players.kings.analysis import best_options
 from kingscrib.players.kings.driver import take_turn
 
 SNAPSHOT_FORMAT = "kingscrib-autosave/1"
@@ -604,25 +603,24 @@ class Session:
     def _hint(self) -> Reply:
         reply = Reply()
         game = self.game
-        plays = game.legal_moves()
-        if not plays:
+        options = best_options(game.view(game.turn), top=HINTS, seed=len(game.history))
+        if not any(isinstance(o.action, Play) for o in options) and not game.legal_moves():
             can = game.can_exchange(min(len(game.racks[game.turn]), 5) or 1)
             reply.add("No play is possible with your rack: "
-                      + ("exchange some tiles (e.g. exchange all: x "
-                         + " ".join(str(t) for t in game.racks[game.turn]) + ") or pass."
-                         if can else "pass."), "yellow")
-            return reply
-        table = Table(title="Best plays", title_justify="left", title_style="bold", box=None,
-                      padding=(0, 2))
-        table.add_column("play", style="bold cyan", no_wrap=True)
+                      + ("exchange some tiles or pass." if can else "pass."), "yellow")
+        table = Table(title="Best options by equity", title_justify="left",
+                      title_style="bold", box=None, padding=(0, 2))
+        table.add_column("option", style="bold cyan", no_wrap=True)
         table.add_column("points", justify="right")
-        table.add_column("hands", style="dim")
-        for sp in distinct_plays(plays, game.board)[:HINTS]:
-            table.add_row(format_play(sp.play, game.board), str(sp.total),
-                          "; ".join(render.describe_score(sp.score)))
+        table.add_column("leave", justify="right")
+        table.add_column("reply", justify="right")
+        table.add_column("equity", justify="right", style="bold")
+        for o in options:
+            table.add_row(o.move, str(o.score), f"{o.leave:+.1f}",
+                          "-" if o.reply is None else f"{o.reply:.1f}", f"{o.equity:.1f}")
         reply.add(table)
-        if len(plays) > HINTS:
-            reply.add(f"({len(plays)} legal plays in all)", "dim")
+        reply.add("equity = points + the value of the tiles kept - a share of the next"
+                  " player's expected best reply", "dim")
         return reply
 
     def _undo(self) -> Reply:
@@ -678,23 +676,6 @@ class Session:
         reply.changed = True
         self.needs_screen = True
         return reply
-
-
-def distinct_plays(plays: Sequence[ScoredPlay], board: Mapping[int, Tile]) -> list[ScoredPlay]:
-    """One play for each set of tiles on the same squares for the same score (on an empty
-    board, wherever they go: the one nearest the centre); best first."""
-    groups: dict[tuple, list[ScoredPlay]] = {}
-    for sp in plays:
-        tiles = tuple(sorted(t for _, t in sp.play.tiles))
-        key = (sp.total, tiles) if not board else (sp.total, tiles,
-                                                   tuple(s for s, _ in sp.play.tiles))
-        groups.setdefault(key, []).append(sp)
-
-    def spread(sp: ScoredPlay) -> int:
-        return sum(abs(row_of(s) - row_of(CENTRE)) + abs(column_of(s) - column_of(CENTRE))
-                   for s, _ in sp.play.tiles)
-
-    return [min(group, key=spread) for group in groups.values()]
 
 
 def describe_seats(seats: Sequence[Seat]) -> str:
