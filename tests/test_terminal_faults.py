@@ -272,3 +272,44 @@ def test_best_options_list_each_play_once_best_equity_first():
     placements = [tuple(sorted(o.action.placed.items())) for o in later
                   if isinstance(o.action, Play)]
     assert len(placements) == len(set(placements))
+
+
+# ----- messages that name who and what ---------------------------------------------------
+
+def test_your_exchange_says_what_you_drew():
+    session = _vs_greedy()
+    rack = list(session.game.racks[0])
+    reply = session.handle(f"x {rack[0]}")
+    drew = session.game.history[-1].drew
+    assert f"You exchanged 1 tile ({rack[0]}) and drew {drew[0]}." in reply.text
+
+
+def test_game_over_names_who_went_out():
+    from kingscrib.cli.terminal.render import render_result
+    from kingscrib.kings.game import End
+
+    session = _vs_greedy()
+    game = session.game
+    game.racks[1] = []
+    game.end = End("out", (7, 0))
+    text = Reply_text(render_result(game, ["You", "Computer"]))
+    assert "Game over: Computer went out" in text
+
+
+def Reply_text(renderable):
+    from rich.console import Console
+    console = Console(width=100, color_system=None, record=True, file=open("/dev/null", "w"))
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_the_draw_for_first_play_is_said_when_the_computer_starts():
+    from kingscrib.cli.terminal.session import THINKING, Seat, Session
+
+    for seed in range(20):
+        session = Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=seed)
+        if session.state == THINKING:
+            break
+    text = session.intro().text
+    draws = session.game.first_draws[0]
+    assert f"You {draws[0]}, Computer {draws[1]}" in text and "Computer plays first." in text

@@ -166,18 +166,24 @@ def play_notation(turn: Turn, board: Mapping[Square, Tile]) -> str:
     return format_play(Play.of(turn.tiles), board)
 
 
-def render_turn(game: Game, turn: Turn, name: str, hide_breakdown: bool = False) -> Text:
+def render_turn(game: Game, turn: Turn, name: str, hide_breakdown: bool = False,
+                own: bool = False) -> Text:
     """What happened on ``turn`` (the board drawn as it is now), with the breakdown.
 
     Under the joker rule ``hide_breakdown`` keeps the true value hidden while the
-    next player may still call Joker."""
+    next player may still call Joker. ``own``: the player who took the turn is looking,
+    so an exchange shows the tiles returned and drawn."""
     out = Text()
     if turn.action == "pass":
         out.append(f"{name} passed.")
         return out
     if turn.action == "exchange":
         n = len(turn.returned)
-        out.append(f"{name} exchanged {n} tile{'s' if n != 1 else ''}.")
+        out.append(f"{name} exchanged {n} tile{'s' if n != 1 else ''}")
+        if own:
+            out.append(f" ({' '.join(map(str, turn.returned))}) and drew "
+                       f"{' '.join(map(str, turn.drew))}")
+        out.append(".")
         return out
     out.append(f"{name} played ")
     out.append(play_notation(turn, game.board), style="bold")
@@ -211,7 +217,9 @@ def render_result(game: Game, names: Sequence[str] | None = None) -> Table:
     """The end of a game: scores, rack penalties, final scores, the winner."""
     assert game.end is not None
     names = list(names or game.names)
-    reasons = {"out": "a player went out", "blocked": "everybody passed with the bag empty",
+    out = [names[s] for s in range(len(names)) if not game.racks[s]]
+    reasons = {"out": f"{' and '.join(out) or 'a player'} went out",
+               "blocked": "everybody passed with the bag empty",
                "scoreless": "three rounds went by without a score"}
     table = Table(title=f"Game over: {reasons.get(game.end.reason, game.end.reason)}",
                   title_style="bold", box=None, padding=(0, 2))

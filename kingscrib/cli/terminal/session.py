@@ -337,7 +337,8 @@ class Session:
                              style="bold underline"))
             for turn in recent:
                 side.append(render.render_turn(game, turn, self.seats[turn.player].name,
-                                               hide and turn is last))
+                                               hide and turn is last,
+                                               own=turn.player == viewer))
         elif game.first_draws:
             side.append(Text(""))
             side.append(self._first_draw_text())
@@ -388,6 +389,8 @@ class Session:
         if game.history:
             reply.add(f"Resumed: turn {len(game.history) + 1}, {self.to_move.name} to move.",
                       "bold")
+        elif game.first_draws:  # said before anyone moves, even when a computer starts
+            reply.add(self._first_draw_text())
         return reply
 
     # ----- commands -------------------------------------------------------------
@@ -513,7 +516,7 @@ class Session:
         """Describe the turn just taken by a person, let computers call Joker, end the game."""
         game = self.game
         name = self.seats[turn.player].name
-        reply.add(render.render_turn(game, turn, name))
+        reply.add(render.render_turn(game, turn, name, own=True))
         if turn.action == "play" and turn.claimed is not None and turn.claimed < turn.score:
             who = "You" if name == "You" else name
             reply.add(f"{who} missed {turn.score - turn.claimed} point"
