@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,7 @@ from kingscrib.kings.notation import NotationError, format_play, parse_action
 from kingscrib.kings.play import IllegalPlay
 from kingscrib.kings.record import game_from_record
 from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import Tile
 from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.players.kings.analysis import best_options
 from kingscrib.players.kings.driver import take_turn
@@ -307,29 +308,51 @@ class Session:
     # ----- drawing ------------------------------------------------------------
     def screen(self, width: int = 100, plain: bool = False) -> RenderableType:
         """The board, the scores, the last turn and the rack of the player who may see it."""
+        board = self.board_view(plain)
+        side_group = self.side_panel()
+        rack = self.rack_text(plain)
+        footer = Text("Type a move (e.g. G7 across 7A7A), exchange, pass, hint, rules or help.",
+                      style="dim") if self.state == MOVE else Text("")
+        if width >= 92:
+            grid = Table.grid(padding=(0, 3))
+            grid.add_column(no_wrap=True)
+            grid.add_column()
+            grid.add_row(board, side_group)
+            return Group(Text(""), grid, rack, footer)
+        return Group(Text(""), side_group, Text(""), board, rack, footer)
+
+    def board_tiles(self) -> tuple[dict[int, Tile], list[int]]:
+        """The tiles to draw (with a play waiting for its claim) and the squares to mark."""
         game = self.game
-        viewer = self.viewer()
         last = game.history[-1] if game.history else None
         marked = list(last.tiles) if last is not None and last.action == "play" else []
         tiles = game.board
         if self.pending is not None:  # joker rule: show the play being counted
             tiles = {**game.board, **self.pending.placed}
             marked = list(self.pending.placed)
-        board = render.render_board(tiles, marked, plain)
+        return tiles, marked
 
+    def board_view(self, plain: bool = False, cursor: int | None = None,
+                   draft: Mapping[int, Tile] | None = None) -> Text:
+        tiles, marked = self.board_tiles()
+        return render.render_board(tiles, marked, plain, cursor, draft)
+
+    def side_panel(self) -> RenderableType:
+        """The heading, the turn and the bag, the scores and the last turn(s)."""
+        game = self.game
+        viewer = self.viewer()
+        last = game.history[-1] if game.history else None
         side: list[RenderableType] = []
         head = Text("Kings Cribbage", style="bold")
         if self.match.games > 1:
             head.append(f"  game {self.match.played + 1} of {self.match.games}", style="dim")
         head.append(f"\nturn {len(game.history) + 1} · {render.bag_text(game)}", style="dim")
         side.append(head)
-        side.append(Text(""))
         totals = self.match.totals if self.match.games > 1 else None
         side.append(render.render_scores(
             game, [s.tag for s in self.seats], None if game.is_over else game.turn, totals,
             self.match.servant if self.match.games > 1 else None))
         if last is not None:
-            side.append(Text(""))
             hide = (game.rules.joker and game.joker_open() and viewer is not None
                     and viewer == game.turn and last.player != viewer)
             recent = self._recent_turns(viewer)
@@ -340,25 +363,41 @@ class Session:
                                                hide and turn is last,
                                                own=turn.player == viewer))
         elif game.first_draws:
-            side.append(Text(""))
             side.append(self._first_draw_text())
-        side_group = Group(*side)
+        return Group(*side)
 
-        rack: RenderableType = Text("")
-        if viewer is not None:
-            owner = "Your rack" if self.seats[viewer].name == "You" else \
-                f"{self.seats[viewer].name}'s rack"
-            rack = Text(f"{owner}: ", style="bold")
-            rack.append_text(render.render_rack(game.racks[viewer], plain))
-        footer = Text("Type a move (e.g. G7 across 7A7A), exchange, pass, hint, rules or help.",
-                      style="dim") if self.state == MOVE else Text("")
-        if width >= 92:
-            grid = Table.grid(padding=(0, 3))
-            grid.add_column(no_wrap=True)
-            grid.add_column()
-            grid.add_row(board, side_group)
-            return Group(Text(""), grid, rack, footer)
-        return Group(Text(""), side_group, Text(""), board, rack, footer)
+    def rack_text(self, plain: bool = False, rack: Sequence[Tile] | None = None,
+                  selected: int | None = None) -> Text:
+        """The rack of the player who may see it (``rack``: what is left of it), or ''."""
+        viewer = self.viewer()
+        if viewer is None:
+            return Text("")
+        owner = "Your rack" if self.seats[viewer].name == "You" else \
+            f"{self.seats[viewer].name}'s rack"
+        out = Text(f"{owner}: ", style="bold")
+        tiles = self.game.racks[viewer] if rack is None else rack
+        out.append_text(render.render_rack(tiles, plain, selected))
+        return out
+
+    def history_lines(self) -> list[Text]:
+        """One line per turn of the game so far (exchanged tiles stay secret)."""
+        lines = []
+        board: dict[int, Tile] = {}
+        for i, turn in enumerate(self.game.history, 1):
+            name = self.seats[turn.player].name
+            line = Text(f"{i:>3}. {name}: ", style="dim")
+            if turn.action == "play":
+                line.append(format_play(Play.of(turn.tiles), board), style="bold")
+                line.append(f" {turn.gained}")
+                board.update(turn.tiles)
+            elif turn.action == "exchange":
+                line.append(f"exchanged {len(turn.returned)}")
+            else:
+                line.append("passed")
+            if turn.joker is not None:
+                line.append(f"  Joker {turn.joker['points']:+d}", style="yellow")
+            lines.append(line)
+        return lines
 
     def _recent_turns(self, viewer: int | None) -> list[Turn]:
         """The turns since ``viewer`` last moved (at most one round), else the last one."""
@@ -681,6 +720,25 @@ class Session:
         return reply
 
 
+_COMPLETIONS = ("exchange ", "pass", "hint", "undo", "rules", "help", "save", "quit", "joker")
+
+
+def complete(text: str) -> str | None:
+    """The line ``text`` completed to a command or a direction (``G7 a`` -> ``G7 across ``),
+    or None. Completion is offered only where the rest is certain."""
+    if not text or text != text.lstrip():
+        return None
+    words = text.split(" ")
+    if len(words) == 1:
+        matches = [c for c in _COMPLETIONS if c.startswith(text.lower())]
+        return text + matches[0][len(text):] if len(matches) == 1 else None
+    if len(words) == 2 and _SQUARE_START.match(words[0]) and words[1]:
+        for word in ("across ", "down "):
+            if word.startswith(words[1].lower()) and words[1].lower() != word:
+                return text + word[len(words[1]):]
+    return None
+
+
 def describe_seats(seats: Sequence[Seat]) -> str:
     return ", ".join(f"{s.name}{' ' + s.tag if s.tag else ''}" for s in seats)
 
@@ -695,6 +753,7 @@ __all__ = [
     "Reply",
     "Seat",
     "Session",
+    "complete",
     "default_level",
     "describe_seats",
     "make_seats",

@@ -72,6 +72,23 @@ def keep_autosave() -> Path | None:
     return target
 
 
+def keep_what_a_reply_asks(session: Any, reply: Any) -> list[str]:
+    """Save the records of games a reply ended and the autosave when the game changed (or
+    the user saved or quit); the notes to show. Both front ends call this after every
+    reply, so no action is ever lost."""
+    notes = []
+    for record in reply.finished:
+        notes.append(f"Game record saved to {save_record(record)}")
+    over = session.match.is_over
+    if over:
+        remove_autosave()
+    elif reply.changed or reply.save or reply.quit:
+        path = write_autosave(session.snapshot())
+        if reply.save:
+            notes.append(f"Saved to {path}; the game is saved after every move too.")
+    return notes
+
+
 def write_file(path: str | Path, data: dict[str, Any]) -> Path:
     target = Path(path).expanduser()
     write_atomically(target, json.dumps(data, indent=1) + "\n")
