@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from itertools import combinations
 from math import comb
@@ -313,3 +314,16 @@ def test_the_draw_for_first_play_is_said_when_the_computer_starts():
     text = session.intro().text
     draws = session.game.first_draws[0]
     assert f"You {draws[0]}, Computer {draws[1]}" in text and "Computer plays first." in text
+
+
+def test_no_color_on_a_terminal_draws_light_and_dark_as_letters(monkeypatch):
+    from rich.console import Console
+
+    from kingscrib.cli.play import wants_plain
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    terminal = {"force_terminal": True, "color_system": "truecolor", "file": io.StringIO()}
+    assert not wants_plain(Console(**terminal))
+    assert wants_plain(Console(no_color=True, **terminal))  # --no-color
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert wants_plain(Console(**terminal))

@@ -97,9 +97,9 @@ class InfoScreen(ModalScreen[None]):
         self.on_close = on_close
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
+        with VerticalScroll() as box:
+            box.border_subtitle = "Press any key to go on."
             yield Static(self.body)
-            yield Static(Text("Press any key to go on.", style="dim"))
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("up", "down", "pageup", "pagedown"):
@@ -238,8 +238,10 @@ class KingsApp(App[None]):
                     line.append("  ")
                 line.append_text(first)
         self.query_one("#message", Static).update(line)
-        if long:
-            self.push_screen(InfoScreen(Group(*reply.messages)))
+        if long:  # the board is on screen already: only tables and short lines go over it
+            body = [m for m in reply.messages
+                    if isinstance(m, Table) or (isinstance(m, Text) and m.plain.count("\n") < 4)]
+            self.push_screen(InfoScreen(Group(*body)))
         if reply.quit:
             self.quit_reason = "quit"
             self.exit()
@@ -273,12 +275,15 @@ class KingsApp(App[None]):
         self.thinking = False
         self.say(reply)
         self.advance()
+        if self.focused is None:  # the command line was disabled while the computer thought
+            self.query_one("#command", Input).focus()
 
     def handover_done(self) -> None:
         self.session.handle("")
         self.draft = Draft()
         self.pop_screen()
         self.advance()
+        self.query_one("#command", Input).focus()
 
     def next_game(self) -> None:
         self.say(self.session.handle(""))

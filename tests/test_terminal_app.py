@@ -1,0 +1,332 @@
+"""The full-screen game driven by Textual's pilot: whole games, the keyboard, the mouse,
+the hot seat, keys typed while the computer thinks, at 80x24 and 160x50."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import threading
+
+import pytest
+from rich.console import Console
+
+from kingscrib.cli.terminal import storage
+from kingscrib.cli.terminal.app import KingsApp
+from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, Seat, Session
+from kingscrib.kings.board import square_name
+from kingscrib.kings.notation import format_play
+
+SMALL, LARGE = (80, 24), (160, 50)
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def screen_text(app: KingsApp) -> str:
+    """What the terminal shows now, as plain text."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text(styles=False)
+
+
+def vs_greedy(seed: int = 9, **kw) -> Session:
+    return Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=seed, **kw)
+
+
+def saving(session: Session):
+    return lambda reply: storage.keep_what_a_reply_asks(session, reply)
+
+
+async def settle(app: KingsApp, pilot) -> None:
+    """Wait until no computer is thinking."""
+    for _ in range(400):
+        await pilot.pause(0.02)
+        if not app.thinking:
+            return
+    raise AssertionError("the computer never finished its turn")
+
+
+def best_line(session: Session) -> str:
+    """A legal line for the person to move: the top-scoring play, else exchange or pass."""
+    game = session.game
+    plays = game.legal_moves()
+    if plays:
+        return format_play(plays[0].play, game.board)
+    if game.can_exchange(1):
+        return f"x {game.racks[game.turn][0]}"
+    return "pass"
+
+
+async def type_line(pilot, text: str) -> None:
+    await pilot.press(*[{" ": "space"}.get(ch, ch) for ch in text], "enter")
+
+
+@pytest.mark.parametrize("size, whole", [(SMALL, True), (LARGE, False)])
+def test_a_game_against_the_computer_on_one_screen(data, size, whole):
+    session = vs_greedy(seed=9)
+    app = KingsApp(session, saving(session))
+
+    async def run():
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            first = screen_text(app)
+            lines = first.splitlines()
+            assert len(lines) == size[1]
+            for needed in ("Kings Cribbage", "tiles in the bag", "You", "Computer",
+                           "Your rack:", "Draw for first play", " A  B  C"):
+                assert needed in first, needed
+            if size == LARGE:
+                assert "Moves" in first
+            moves = 0
+            while session.state != OVER and (whole or moves < 4):
+                assert session.state == MOVE
+                line = best_line(session)
+                await type_line(pilot, line)
+                await settle(app, pilot)
+                moves += 1
+                screen = screen_text(app)
+                assert len(screen.splitlines()) == size[1]  # never scrolls
+                if session.state == MOVE:
+                    game = session.game
+                    assert f"{game.tiles_in_bags} tile" in screen
+                    assert "Last turn" in screen or "Since your last turn" in screen
+                    rack_codes = " ".join(sorted(
+                        ("6/9" + t.colour) if t.is_six_nine else str(t)
+                        for t in game.racks[0]))
+                    shown = [ln for ln in screen.splitlines() if ln.startswith("Your rack:")]
+                    assert shown and sorted(shown[0].rstrip().split("   ")[-1].split()) == \
+                        sorted(rack_codes.split())
+                    for name, score in zip(("You", "Computer"), game.final_scores):
+                        assert any(name in ln and f" {score} " in ln
+                                   for ln in screen.splitlines()), (name, score)
+                if size == LARGE and session.game.history:
+                    assert "1. You:" in screen or "1. Computer:" in screen
+            if not whole:
+                return
+            assert moves > 5
+            end = screen_text(app)  # the result over the board
+            winners = [session.seats[w].name for w in session.game.winners()]
+            assert "Game over:" in end and any(f"{w}" in end for w in winners)
+            assert "Press any key to go on." in end
+            await pilot.press("space")
+            assert "The game is over" in screen_text(app)
+            # the finished game's record was kept and the autosave removed
+            assert not storage.autosave_path().exists()
+            records = list((data / "games").glob("*.json"))
+            assert len(records) == 1
+            record = json.loads(records[0].read_text())
+            assert record["end"]["scores"] == session.finished[0]["end"]["scores"]
+
+    asyncio.run(run())
+
+
+def test_every_action_is_autosaved_and_resumes_exactly(data):
+    session = vs_greedy(seed=9)
+    app = KingsApp(session, saving(session))
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, best_line(session))
+            await settle(app, pilot)
+            saved = json.loads(storage.autosave_path().read_text())
+            assert len(saved["game"]["turns"]) == 2
+            await pilot.press("ctrl+q")
+        resumed = Session.from_snapshot(saved)
+        assert resumed.game.board == session.game.board
+        assert resumed.game.racks == session.game.racks
+
+    asyncio.run(run())
+
+
+def test_keyboard_placement_with_live_preview(data):
+    session = vs_greedy(seed=9)
+    app = KingsApp(session, saving(session))
+    expected = session.game.legal_moves()[0]
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await pilot.press("tab")
+            assert app.focused is app.query_one("#board")
+            squares = sorted(expected.play.placed)
+            first = squares[0]
+            # walk the cursor from G7 to the first square
+            from kingscrib.kings.board import CENTRE, column_of, row_of
+            dr, dc = row_of(first) - row_of(CENTRE), column_of(first) - column_of(CENTRE)
+            await pilot.press(*(["down"] * dr if dr > 0 else ["up"] * -dr))
+            await pilot.press(*(["right"] * dc if dc > 0 else ["left"] * -dc))
+            if len(squares) > 1 and row_of(squares[0]) != row_of(squares[1]):
+                await pilot.press("space")
+            for i, square in enumerate(squares):
+                tile = expected.play.placed[square]
+                await pilot.press(str(tile)[0].lower())
+                draft = app.draft.placed
+                if draft[square].colour != tile.colour:
+                    await pilot.press(tile.colour.lower())
+                if i == 0:
+                    assert square_name(square) in screen_text(app)
+            screen = screen_text(app)
+            assert f"= {expected.total}:" in screen  # the live preview
+            await pilot.press("backspace")
+            assert len(app.draft.placed) == len(squares) - 1
+            last = squares[-1]
+            await pilot.press(str(expected.play.placed[last])[0].lower())
+            if app.draft.placed[last].colour != expected.play.placed[last].colour:
+                await pilot.press(expected.play.placed[last].colour.lower())
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert session.game.history[0].tiles == expected.play.placed
+            assert session.game.history[0].score == expected.total
+
+    asyncio.run(run())
+
+
+def test_mouse_placement_click_a_rack_tile_then_a_square(data):
+    session = vs_greedy(seed=9)
+    app = KingsApp(session, saving(session))
+    expected = session.game.legal_moves()[0]
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            for square, tile in sorted(expected.play.placed.items()):
+                left = sorted(app.draft.left_on_rack(session.game.racks[0]),
+                              key=lambda t: (t.rank, t.colour))
+                index = left.index(tile.held())
+                codes = screen_text(app).splitlines()[-6]
+                assert codes.startswith("Your rack:")
+                x = len("Your rack: ") + sum(len(f" {'6/9' if t.is_six_nine else 'x'} ") + 1
+                                             for t in left[:index]) + 1
+                await pilot.click("#rack", offset=(x, 0))
+                assert app.draft.selected == index
+                from kingscrib.kings.board import column_of, row_of
+                await pilot.click("#board", offset=(4 + 3 * column_of(square) + 1,
+                                                    1 + row_of(square)))
+                placed = app.draft.placed[square]
+                if placed.rank != tile.rank:  # a 6/9 laid as the other face: turn it
+                    app.draft.flip_six_nine()
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert session.game.history[0].tiles == expected.play.placed
+
+    asyncio.run(run())
+
+
+class _Waiting:
+    """A computer player that thinks until the test lets it go."""
+
+    name = "waiting"
+
+    def __init__(self, inner, go: threading.Event) -> None:
+        self.inner, self.go = inner, go
+
+    def choose(self, view):
+        self.go.wait(10)
+        return self.inner.choose(view)
+
+    def claim(self, view, play):
+        return self.inner.claim(view, play)
+
+    def calls_joker(self, view, missed):
+        return False
+
+
+def test_keys_typed_while_the_computer_thinks_are_discarded(data):
+    session = vs_greedy(seed=9)
+    go = threading.Event()
+    session.players[1] = _Waiting(session.players[1], go)
+    app = KingsApp(session, saving(session))
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, best_line(session))
+            await pilot.pause(0.05)
+            assert app.thinking
+            assert "thinking" in screen_text(app)
+            await type_line(pilot, "pass")  # typed while the computer thinks
+            await pilot.press("tab", "5", "enter")
+            go.set()
+            await settle(app, pilot)
+            await pilot.pause(0.1)
+            assert [t.player for t in session.game.history] == [0, 1]
+            assert app.query_one("#command").value == ""
+            assert not app.draft.placed
+
+    asyncio.run(run())
+
+
+def test_hot_seat_hands_over_on_a_blank_screen(data):
+    session = Session.new([Seat("Ann"), Seat("Bob")], seed=0)
+    app = KingsApp(session, saving(session))
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            screen = screen_text(app)
+            assert "Pass the keyboard to" in screen
+            assert "rack" not in screen and " A  B  C" not in screen
+            await pilot.press("enter")
+            assert session.state == MOVE
+            mover = session.to_move.name
+            assert f"{mover}'s rack:" in screen_text(app)
+            await type_line(pilot, best_line(session))
+            await pilot.pause()
+            assert session.state == HANDOVER
+            screen = screen_text(app)
+            assert "rack" not in screen and all(
+                str(t) not in screen for t in session.game.racks[session.game.turn])
+            await pilot.press("enter")
+            assert f"{session.to_move.name}'s rack:" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_no_colour_shows_light_and_dark_as_letters(data):
+    session = vs_greedy(seed=9)
+    app = KingsApp(session, saving(session), plain=True)
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, best_line(session))
+            await settle(app, pilot)
+            screen = screen_text(app)
+            rows = screen.splitlines()[1:14]
+            from kingscrib.kings.board import column_of, row_of
+            for square, tile in session.game.board.items():
+                cell = rows[row_of(square)][4 + 3 * column_of(square):][:3]
+                assert cell[1:] == f"{str(tile)[0]}{tile.colour}", (square_name(square), cell)
+            rack_line = next(ln for ln in screen.splitlines() if ln.startswith("Your rack:"))
+            assert all(str(t.held()).replace("6", "6/9") in rack_line
+                       for t in session.game.racks[0])
+
+    asyncio.run(run())
+
+
+def test_hint_help_and_errors_leave_the_board_in_place(data):
+    session = vs_greedy(seed=9)
+    app = KingsApp(session, saving(session))
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, "G7 across Z")
+            screen = screen_text(app)
+            assert "cannot read 'Z'" in screen and " A  B  C" in screen
+            await type_line(pilot, "hint")
+            assert "Best options by equity" in screen_text(app)
+            await pilot.press("space")
+            assert "Best options by equity" not in screen_text(app)
+            assert " A  B  C" in screen_text(app)
+            assert not session.game.history
+
+    asyncio.run(run())
