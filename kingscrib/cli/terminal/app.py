@@ -143,6 +143,7 @@ class KingsApp(App[None]):
     """Kings Cribbage full screen; ``on_reply`` saves after every reply (the autosave)."""
 
     TITLE = "Kings Cribbage"
+    AUTO_FOCUS = "#command"
     CSS = """
     Screen { layout: vertical; }
     #top { height: 1fr; min-height: 15; }

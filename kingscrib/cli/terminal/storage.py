@@ -44,7 +44,7 @@ def remove_autosave() -> None:
     autosave_path().unlink(missing_ok=True)
 
 
-def _free_path(stem: str) -> Path:
+def free_path(stem: str) -> Path:
     folder = data_dir() / GAMES_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{stem}.json"
@@ -57,7 +57,7 @@ def _free_path(stem: str) -> Path:
 
 def save_record(record: dict[str, Any], prefix: str = "") -> Path:
     """Write a game record to ``games/<prefix><date>-<time>.json``; returns the path."""
-    path = _free_path(prefix + time.strftime("%Y%m%d-%H%M%S"))
+    path = free_path(prefix + time.strftime("%Y%m%d-%H%M%S"))
     write_atomically(path, json.dumps(record, indent=1) + "\n")
     return path
 
@@ -67,7 +67,7 @@ def keep_autosave() -> Path | None:
     path = autosave_path()
     if not path.exists():
         return None
-    target = _free_path("unfinished-" + time.strftime("%Y%m%d-%H%M%S"))
+    target = free_path("unfinished-" + time.strftime("%Y%m%d-%H%M%S"))
     path.replace(target)
     return target
 
