@@ -41,8 +41,9 @@ from kingscrib.players.classic import LEVELS, make_player
 SNAPSHOT_FORMAT = "kingscrib-classic-autosave/1"
 HOLES_PER_STREET = 60
 _CODE = re.compile(r"\b(10|[A2-9TJQK])([CDHS])\b")
+# No one-letter "q" for quit: Q is a queen here.
 _COMMANDS = {"help": "help", "?": "help", "h": "help", "hint": "hint", "quit": "quit",
-             "exit": "quit", "q": "quit", "save": "save"}
+             "exit": "quit", "save": "save"}
 SIDE_STYLES = ("bold green", "bold magenta", "bold cyan")
 
 HELP_LINES = [
