@@ -220,10 +220,10 @@ class KingsApp(App[None]):
         if self.thinking:
             return Text(f"{self.session.to_move.name} is thinking… (keys are ignored)")
         if self.focused is self.query_one("#board"):
-            return Text("arrows move · rank places · L/D colour · Space across/down · "
-                        "Backspace back · Enter plays · Tab command line")
-        return Text("Enter: do it · ↑↓ earlier lines · → completes · Tab: the board · "
-                    "F1 help · Ctrl+Q quit")
+            return Text("arrows · a rank lays a tile · L/D colour · Space turns · "
+                        "Bksp back · Enter plays")
+        return Text("Enter do it · ↑↓ history · → complete · Tab the board · F1 help · "
+                    "Ctrl+Q quit")
 
     def say(self, reply: Reply) -> None:
         """Show a reply: long ones (help, rules, hints, the end) over the board, others on
