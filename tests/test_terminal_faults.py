@@ -327,3 +327,29 @@ def test_no_color_on_a_terminal_draws_light_and_dark_as_letters(monkeypatch):
     assert wants_plain(Console(no_color=True, **terminal))  # --no-color
     monkeypatch.setenv("NO_COLOR", "1")
     assert wants_plain(Console(**terminal))
+
+
+def test_an_autosave_with_an_unknown_level_is_kept_aside_with_its_name(tmp_path, monkeypatch):
+    from kingscrib.cli.play import play
+    from kingscrib.cli.terminal import storage
+
+    monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path))
+    snapshot = _vs_greedy().snapshot()
+    snapshot["seats"][1]["level"] = "godlike"
+    storage.autosave_path().write_text(json.dumps(snapshot))
+    out = CliRunner().invoke(play, ["--resume"])
+    assert out.exit_code == 1 and "godlike" in out.output
+    assert str(storage.autosave_path()) in out.output
+    out = CliRunner().invoke(play, ["--seed", "1"], input="quit\n")
+    assert "could not be read" in out.output and "godlike" in out.output
+    assert len(list((tmp_path / "games").glob("unfinished-*.json"))) == 1
+
+
+def test_hot_seat_in_line_mode_clears_the_scrollback_too():
+    from rich.console import Console
+
+    from kingscrib.cli.play import clear_with_scrollback
+
+    out = io.StringIO()
+    clear_with_scrollback(Console(file=out, force_terminal=True))
+    assert "\x1b[2J" in out.getvalue() and "\x1b[3J" in out.getvalue()

@@ -340,6 +340,7 @@ def _read_saved() -> tuple[ClassicSession | None, str | None]:
 
 def _run_lines(session: ClassicSession, console: Console) -> None:
     """Line mode: print, read a line, hand it to the session; saved after every action."""
+    from kingscrib.cli.play import clear_with_scrollback
     from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
 
     shown: tuple | None = None
@@ -350,7 +351,7 @@ def _run_lines(session: ClassicSession, console: Console) -> None:
             _print_reply(console, session, reply)
             continue
         if state == HANDOVER and console.is_terminal:
-            console.clear()
+            clear_with_scrollback(console)
         if state == MOVE:
             g = session.game
             where = (g.phase, len(g.deals), g.to_act)

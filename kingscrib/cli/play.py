@@ -157,6 +157,11 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
                                  param_hint="--level")
     try:
         saved = storage.read_autosave()
+        if saved is not None:
+            try:
+                Session.from_snapshot(saved)
+            except ValueError as e:
+                raise ValueError(f"{e} ({storage.autosave_path()})") from None
     except ValueError as e:
         saved = None
         if resume:
@@ -229,6 +234,13 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
         _saved_message(console)
 
 
+def clear_with_scrollback(console: Console) -> None:
+    """Clear the screen and the terminal's scrollback (ESC[3J), so no rack stays there."""
+    console.clear()
+    console.file.write("\x1b[3J")
+    console.file.flush()
+
+
 def full_screen_possible() -> bool:
     """The full-screen game needs a terminal on both standard input and output."""
     return sys.stdin.isatty() and sys.stdout.isatty()
@@ -268,7 +280,7 @@ def _run(console: Console, session: Session, record_file: str | None) -> None:
                 return
             continue
         if state == HANDOVER and console.is_terminal:
-            console.clear()
+            clear_with_scrollback(console)
         elif session.needs_screen and state in (MOVE, CLAIM):
             console.print(session.screen(console.width, plain))
             session.needs_screen = False
