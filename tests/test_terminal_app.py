@@ -330,3 +330,69 @@ def test_hint_help_and_errors_leave_the_board_in_place(data):
             assert not session.game.history
 
     asyncio.run(run())
+
+
+# ----- the draft: the rules of laying tiles with keys and clicks -------------------------
+
+def _tiles(*codes):
+    from kingscrib.kings.tiles import Tile
+    return [Tile.parse(c) for c in codes]
+
+
+def test_draft_cursor_stays_on_the_board_and_out_of_the_corner():
+    from kingscrib.cli.terminal.draft import Draft
+    from kingscrib.kings.board import PLAYABLE, parse_square
+
+    d = Draft()
+    for _ in range(20):
+        d.move(-1, -1)
+        assert d.cursor in PLAYABLE
+    d.cursor = parse_square("D1")
+    d.move(0, -1)  # C1 is the corner patch: the cursor does not enter it
+    assert d.cursor in PLAYABLE and square_name(d.cursor) != "C1"
+    d.cursor = parse_square("M13")
+    d.move(5, 5)
+    assert square_name(d.cursor) == "M13"
+
+
+def test_draft_lays_ranks_from_the_rack_and_says_what_it_is_worth():
+    from kingscrib.cli.terminal.draft import Draft
+    from kingscrib.kings.board import parse_square
+    from kingscrib.kings.play import check_play
+
+    rack = _tiles("7L", "7D", "8D", "KL", "2L")
+    d = Draft()
+    assert d.place_rank("7", {}, rack) is None
+    assert d.place_rank("8", {}, rack) is None
+    assert d.place_rank("7", {}, rack) is None
+    assert d.place_rank("7", {}, rack) == "there is no 7 left on your rack"
+    assert d.placed[parse_square("G7")] == _tiles("7L")[0]  # the light one first
+    assert d.recolour("L", rack) == "your rack has no 7L left"
+    d.take_back()
+    assert d.cursor == parse_square("I7") and len(d.placed) == 2
+    d.place_rank("7", {}, rack)
+    assert d.notation({}) == "G7 across 7L 8D 7D"
+    total = check_play({}, d.placed).total
+    assert d.preview({}).startswith(f"G7 across 7L 8D 7D = {total}:")
+    assert d.recolour("L", rack) == "your rack has no 7L left"  # the 7L is on G7
+    assert d.recolour("D", rack) is None  # already dark: nothing to do
+    d.clear()
+    assert d.preview({}) == "" and d.notation({}) is None
+
+
+def test_draft_steps_over_tiles_on_the_board_and_refuses_taken_squares():
+    from kingscrib.cli.terminal.draft import Draft
+    from kingscrib.kings.board import parse_square
+
+    board = {parse_square("H7"): _tiles("8L")[0]}
+    rack = _tiles("7L", "7D", "AL", "KD", "4L")
+    d = Draft()
+    d.place_rank("7", board, rack)
+    assert square_name(d.cursor) == "I7"  # over the 8 on H7
+    d.cursor = parse_square("H7")
+    assert "H7 already holds 8L" in d.place_rank("A", board, rack)
+    d.cursor = parse_square("I7")
+    d.place_rank("7", board, rack)
+    assert d.notation(board) == "G7 across 7L (8L) 7D"
+    d.place(_tiles("4L")[0], board, parse_square("G9"))
+    assert "one row or one column" in d.preview(board)

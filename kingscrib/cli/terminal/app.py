@@ -23,7 +23,7 @@ from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from kingscrib.cli.terminal.draft import Draft, square_at
+from kingscrib.cli.terminal.draft import RANK_KEYS, Draft, square_at
 from kingscrib.cli.terminal.render import CELL, tile_chip
 from kingscrib.cli.terminal.session import (
     CLAIM,
@@ -363,8 +363,8 @@ class KingsApp(App[None]):
             self.query_one("#command", Input).focus()
         elif key in ("L", "D"):
             error = draft.recolour(key, rack)
-        elif key and (key in "A23456789TJQK" or key in ("1", "0")):
-            error = draft.place_rank("T" if key in ("1", "0") else key, s.game.board, rack)
+        elif key and key in RANK_KEYS + "10":  # 1 is an ace, 0 a ten
+            error = draft.place_rank({"1": "A", "0": "T"}.get(key, key), s.game.board, rack)
         else:
             return
         event.stop()

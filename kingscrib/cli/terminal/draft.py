@@ -26,7 +26,6 @@ from kingscrib.counting import parse_rank, rank_char
 from kingscrib.kings.board import (
     ACROSS,
     CENTRE,
-    COLUMN_LETTERS,
     DOWN,
     SIZE,
     Square,
@@ -187,4 +186,4 @@ def square_at(column: int, row: int) -> Square | None:
     return row * SIZE + column if is_playable(row, column) else None
 
 
-__all__ = ["COLUMN_LETTERS", "RANK_KEYS", "Draft", "square_at"]
+__all__ = ["RANK_KEYS", "Draft", "square_at"]
