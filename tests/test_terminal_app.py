@@ -396,3 +396,24 @@ def test_draft_steps_over_tiles_on_the_board_and_refuses_taken_squares():
     assert d.notation(board) == "G7 across 7L (8L) 7D"
     d.place(_tiles("4L")[0], board, parse_square("G9"))
     assert "one row or one column" in d.preview(board)
+
+
+def test_joker_rule_a_play_laid_on_the_board_asks_for_the_claim(data):
+    from kingscrib.kings.rules import RuleSet
+
+    session = Session.new([Seat("You"), Seat("Computer", "computer", "greedy")],
+                          RuleSet(joker=True), seed=9)
+    app = KingsApp(session, saving(session))
+    expected = session.game.legal_moves()[0]
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, format_play(expected.play, {}))
+            assert "Claim how many points?" in screen_text(app)
+            await type_line(pilot, str(expected.total))
+            await settle(app, pilot)
+            assert session.game.history[0].claimed == expected.total
+            assert len(session.game.history) == 2
+
+    asyncio.run(run())

@@ -142,6 +142,9 @@ def test_undo_reshuffles_the_bag_so_it_never_previews_a_draw_and_the_record_repl
     record = json.loads(json.dumps(session.record()))
     again = Game.from_record(record)
     assert again.bags == game.bags and again.racks == game.racks and again.board == game.board
+    from kingscrib.cli.kings_commands import replay
+    result = CliRunner().invoke(replay, ["-q", "-"], input=json.dumps(record))
+    assert result.exit_code == 0 and "OK" in result.output
 
 
 def test_a_record_with_a_bad_undo_list_is_refused():
@@ -353,3 +356,20 @@ def test_hot_seat_in_line_mode_clears_the_scrollback_too():
     out = io.StringIO()
     clear_with_scrollback(Console(file=out, force_terminal=True))
     assert "\x1b[2J" in out.getvalue() and "\x1b[3J" in out.getvalue()
+
+
+def test_through_a_pipe_the_game_plays_line_by_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "KINGSCRIB_DATA_DIR": str(tmp_path), "COLUMNS": "100"}
+    run = subprocess.run(
+        [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "play",
+         "--seed", "9", "--level", "greedy"],
+        input="x 4\nquit\n", capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "Your move ›" in run.stdout and "You exchanged 1 tile (4L) and drew" in run.stdout
+    assert "\x1b[?1049h" not in run.stdout  # never the alternate screen of the full-screen app
+    saved = json.loads((tmp_path / "autosave-kings.json").read_text())
+    assert [t["action"] for t in saved["game"]["turns"]][:1] == ["exchange"]

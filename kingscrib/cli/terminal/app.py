@@ -295,9 +295,12 @@ class KingsApp(App[None]):
         if self.thinking:
             return
         reply = self.session.handle(text)
-        self.draft = Draft(cursor=self.draft.cursor) if reply.changed else self.draft
+        if reply.changed or self.session.state == CLAIM:
+            self.draft = Draft(cursor=self.draft.cursor)
         self.say(reply)
         self.advance()
+        if self.session.state == CLAIM:  # joker rule: the claim is typed at the command line
+            self.query_one("#command", Input).focus()
 
     # ----- input --------------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
