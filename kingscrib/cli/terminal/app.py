@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widget import Widget
@@ -146,12 +146,14 @@ class KingsApp(App[None]):
     AUTO_FOCUS = "#command"
     CSS = """
     Screen { layout: vertical; }
-    #top { height: 1fr; min-height: 15; }
+    #body { height: 1fr; }
+    #main { width: 1fr; height: 100%; }
+    #top { height: auto; min-height: 15; }
     #side { width: 1fr; padding: 0 0 0 1; }
-    #history { width: 36; display: none; border-left: solid $primary-darken-2;
-        padding: 0 1; }
+    #history { width: 44; height: 100%; display: none;
+        border-left: solid $primary-darken-2; padding: 0 1; }
     #history.shown { display: block; }
-    #rack { height: 1; }
+    #rack { height: 1; margin-top: 1; }
     #preview { height: 1; color: $text-muted; }
     #message { height: 2; }
     #command { height: 1; border: none; padding: 0 1; }
@@ -177,13 +179,15 @@ class KingsApp(App[None]):
 
     # ----- layout -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        with Horizontal(id="top"):
-            yield BoardView(id="board")
-            yield Static(id="side")
+        with Horizontal(id="body"):
+            with Vertical(id="main"):
+                with Horizontal(id="top"):
+                    yield BoardView(id="board")
+                    yield Static(id="side")
+                yield RackView(id="rack")
+                yield Static(id="preview")
+                yield Static(id="message")
             yield Static(id="history")
-        yield RackView(id="rack")
-        yield Static(id="preview")
-        yield Static(id="message")
         yield Input(id="command", suggester=CommandSuggester(), placeholder="")
         yield Static(id="keys")
 
@@ -202,8 +206,10 @@ class KingsApp(App[None]):
         self.query_one("#board", BoardView).refresh()
         self.query_one("#side", Static).update(s.side_panel())
         lines = s.history_lines()
+        shown = max(1, self.size.height - 4)  # the latest moves that fit
         self.query_one("#history", Static).update(
-            Group(Text("Moves", style="bold underline"), *(lines[-40:] or [Text("none yet")])))
+            Group(Text("Moves", style="bold underline"),
+                  *(lines[-shown:] or [Text("none yet")])))
         viewer = s.viewer()
         rack = None
         if viewer is not None:
