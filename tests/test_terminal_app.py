@@ -417,3 +417,28 @@ def test_joker_rule_a_play_laid_on_the_board_asks_for_the_claim(data):
             assert len(session.game.history) == 2
 
     asyncio.run(run())
+
+
+def test_a_whole_hot_seat_game_never_shows_a_rack_on_the_handover_screen(data):
+    session = Session.new([Seat("Ann"), Seat("Bob")], seed=0)
+    app = KingsApp(session, saving(session))
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            turns = 0
+            while session.state != OVER and turns < 200:
+                assert session.state == HANDOVER
+                screen = screen_text(app)
+                assert "Pass the keyboard to" in screen and "rack" not in screen
+                await pilot.press("enter")
+                assert session.state == MOVE
+                # the line is put in the command line whole (typing is tested above)
+                app.query_one("#command").value = best_line(session)
+                await pilot.press("enter")
+                await pilot.pause()
+                turns += 1
+            assert session.state == OVER and turns > 5
+            assert not storage.autosave_path().exists()
+
+    asyncio.run(run())
