@@ -31,7 +31,7 @@ from kingscrib.kings.board import Square
 from kingscrib.kings.game import Game, PlayerView, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
 from kingscrib.kings.notation import format_action
-from kingscrib.kings.play import check_play
+from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.position import Position
 from kingscrib.kings.tiles import RACK_SIZE, Tile, full_set, held_counts
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
@@ -126,6 +126,17 @@ def _same_play_key(action: Action, board: Mapping[Square, Tile]) -> tuple:
     return ("pass",)
 
 
+def _same(c: Candidate, action: Action, board: Mapping[Square, Tile]) -> bool:
+    """Whether option ``c`` is ``action`` or the same play laid elsewhere (see above)."""
+    mine = materialise(c)
+    if mine == action:
+        return True
+    try:
+        return _same_play_key(mine, board) == _same_play_key(action, board)
+    except IllegalPlay:
+        return False
+
+
 def _option(c: Candidate, board: Mapping[Square, Tile]) -> Option:
     action = materialise(c)
     return Option(action, format_action(action, board), c.score, c.leave_value, c.reply,
@@ -148,8 +159,8 @@ def ranked(view: PlayerView, table: LeaveTable, seed: int, width: int,
             chosen.append(c)
             if len(chosen) == width:
                 break
-    if also is not None and not any(materialise(c) == also for c in chosen):
-        chosen += [c for c in options if materialise(c) == also][:1]
+    if also is not None and not any(_same(c, also, board) for c in chosen):
+        chosen += [c for c in options if _same(c, also, board)][:1]
     if (view.position.bag or 0) > 0 and len(chosen) > 1:
         chosen = defend(view, chosen, random.Random(seed), width=len(chosen))
     return sorted(chosen, key=lambda c: (-c.equity, c.order))
@@ -207,7 +218,8 @@ def review_game(record: dict[str, Any], table: LeaveTable | None = None) -> list
         view = game.view(game.turn)
         action = _action_of(turn)
         weighed = ranked(view, table, i, DEFENCE_WIDTH, also=action)
-        made = next((c for c in weighed if materialise(c) == action), None)
+        made = next((c for c in weighed if materialise(c) == action), None) or next(
+            (c for c in weighed if _same(c, action, game.board)), None)
         best = max(weighed, key=lambda c: (c.equity, -c.order)) if weighed else None
         reviews.append(TurnReview(
             turn=i + 1, player=turn.player, name=played.names[turn.player],
