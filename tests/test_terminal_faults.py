@@ -373,3 +373,14 @@ def test_through_a_pipe_the_game_plays_line_by_line(tmp_path):
     assert "\x1b[?1049h" not in run.stdout  # never the alternate screen of the full-screen app
     saved = json.loads((tmp_path / "autosave-kings.json").read_text())
     assert [t["action"] for t in saved["game"]["turns"]][:1] == ["exchange"]
+
+
+def test_review_weighs_every_turn_even_plays_the_quick_generator_leaves_out():
+    from kingscrib.cli.kings_commands import selfplay_game
+    from kingscrib.kings.rules import RuleSet
+    from kingscrib.players.kings.analysis import review_game
+
+    reviews = review_game(selfplay_game("random", "greedy", 2, RuleSet(), 3))
+    assert all(r.equity is not None and r.equity_lost >= 0 for r in reviews)
+    assert any(r.played == "pass" for r in reviews)
+    assert any(r.mistake for r in reviews if r.name == "random")

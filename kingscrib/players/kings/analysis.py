@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kingscrib.kings.board import Square
+from kingscrib.kings.fastgen import generate
 from kingscrib.kings.game import Game, PlayerView, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
 from kingscrib.kings.notation import format_action
@@ -35,7 +36,13 @@ from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.position import Position
 from kingscrib.kings.tiles import RACK_SIZE, Tile, full_set, held_counts
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
-from kingscrib.players.kings.equity import Candidate, candidates, defend, materialise
+from kingscrib.players.kings.equity import (
+    Candidate,
+    candidates,
+    defend,
+    materialise,
+    rack_key,
+)
 from kingscrib.players.kings.leaves import LeaveTable, shipped
 from kingscrib.players.kings.sim import SimPlayer
 
@@ -137,6 +144,17 @@ def _same(c: Candidate, action: Action, board: Mapping[Square, Tile]) -> bool:
         return False
 
 
+def _pass_option(view: PlayerView, table: LeaveTable) -> Candidate:
+    """Passing as an option: the value of the whole rack kept (with the bag empty, minus
+    its penalty, as the equity player weighs it)."""
+    rack = view.position.rack
+    if (view.position.bag or 0) > 0:
+        value = table.value_key(rack_key(rack))
+    else:
+        value = -float(sum(t.penalty for t in rack))
+    return Candidate(Pass(), value, 0, rack_key(rack), None, 10**9)
+
+
 def _option(c: Candidate, board: Mapping[Square, Tile]) -> Option:
     action = materialise(c)
     return Option(action, format_action(action, board), c.score, c.leave_value, c.reply,
@@ -159,10 +177,21 @@ def ranked(view: PlayerView, table: LeaveTable, seed: int, width: int,
             chosen.append(c)
             if len(chosen) == width:
                 break
+    bag = view.position.bag or 0
+    rng_seed = seed  # the same racks for every defence, so the replies compare
+    if bag > 0 and chosen:
+        chosen = defend(view, chosen, random.Random(rng_seed), width=len(chosen))
     if also is not None and not any(_same(c, also, board) for c in chosen):
-        chosen += [c for c in options if _same(c, also, board)][:1]
-    if (view.position.bag or 0) > 0 and len(chosen) > 1:
-        chosen = defend(view, chosen, random.Random(seed), width=len(chosen))
+        extra = [c for c in options if _same(c, also, board)][:1]
+        if not extra and isinstance(also, Pass):  # passing keeps the whole rack
+            extra = [_pass_option(view, table)]
+        if not extra and isinstance(also, Play):  # a play the quick generator leaves out
+            p = view.position
+            every = candidates(view, table, False, generate(p.board, p.rack, p.rules))
+            extra = [c for c in every if materialise(c) == also][:1]
+        if bag > 0 and extra:
+            extra = defend(view, extra, random.Random(rng_seed), width=1)
+        chosen += extra
     return sorted(chosen, key=lambda c: (-c.equity, c.order))
 
 
