@@ -212,7 +212,8 @@ def test_mouse_placement_click_a_rack_tile_then_a_square(data):
                                                     1 + row_of(square)))
                 placed = app.draft.placed[square]
                 if placed.rank != tile.rank:  # a 6/9 laid as the other face: turn it
-                    app.draft.flip_six_nine()
+                    await pilot.press("slash")
+                    assert app.draft.placed[square] == tile
             await pilot.press("enter")
             await settle(app, pilot)
             assert session.game.history[0].tiles == expected.play.placed

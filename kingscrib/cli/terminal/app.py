@@ -173,6 +173,7 @@ class KingsApp(App[None]):
         session.plain = plain
         self.draft = Draft()
         self.thinking = False
+        self.busy = ""  # what the app is busy with, when not the computer's turn
         self.history: list[str] = []
         self.history_at = 0
         self.quit_reason = ""
@@ -224,10 +225,11 @@ class KingsApp(App[None]):
 
     def keys_text(self) -> Text:
         if self.thinking:
-            return Text(f"{self.session.to_move.name} is thinking… (keys are ignored)")
+            return Text(f"{self.busy or self.session.to_move.name + ' is thinking'}…"
+                        " (keys are ignored)")
         if self.focused is self.query_one("#board"):
-            return Text("arrows · a rank lays a tile · L/D colour · Space turns · "
-                        "Bksp back · Enter plays")
+            return Text("arrows · rank lays a tile · L/D colour · / 6↔9 · Space turns · "
+                        "Bksp back · Enter")
         return Text("Enter do it · ↑↓ history · → complete · Tab the board · F1 help · "
                     "Ctrl+Q quit")
 
@@ -278,8 +280,13 @@ class KingsApp(App[None]):
         reply = self.session.computer_turn()
         self.call_from_thread(self.computer_done, reply)
 
+    @work(thread=True, exclusive=True, group="computer")
+    def look_for_hints(self) -> None:
+        reply = self.session.handle("hint")
+        self.call_from_thread(self.computer_done, reply)
+
     def computer_done(self, reply: Reply) -> None:
-        self.thinking = False
+        self.thinking, self.busy = False, ""
         self.say(reply)
         self.advance()
         if self.focused is None:  # the command line was disabled while the computer thought
@@ -299,6 +306,11 @@ class KingsApp(App[None]):
 
     def run_line(self, text: str) -> None:
         if self.thinking:
+            return
+        if text.strip().lower() == "hint" and self.session.state == MOVE:
+            self.thinking, self.busy = True, "Looking for the best options"
+            self.redraw()
+            self.look_for_hints()
             return
         reply = self.session.handle(text)
         if reply.changed or self.session.state == CLAIM:
@@ -372,6 +384,8 @@ class KingsApp(App[None]):
             self.query_one("#command", Input).focus()
         elif key in ("L", "D"):
             error = draft.recolour(key, rack)
+        elif key == "/":
+            error = draft.flip_six_nine()
         elif key and key in RANK_KEYS + "10":  # 1 is an ace, 0 a ten
             error = draft.place_rank({"1": "A", "0": "T"}.get(key, key), s.game.board, rack)
         else:
