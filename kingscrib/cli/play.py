@@ -145,6 +145,11 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
       exchange 7L KD     swap tiles with the bag (short: x 7 K)
       pass, hint, undo, joker, rules, help, save, quit
 
+    On a terminal the game runs full screen: Tab lays tiles with the keyboard
+    (arrows, a rank, Space, Backspace, Enter) and a click on a rack tile then a
+    square lays it with the mouse. Through a pipe, or with --line, it runs line
+    by line.
+
     The game is saved after every move: quit at any time and continue with
     `kingscrib play --resume`. A finished game's record goes to the games
     folder of the data directory ($KINGSCRIB_DATA_DIR).
