@@ -443,3 +443,21 @@ def test_a_whole_hot_seat_game_never_shows_a_rack_on_the_handover_screen(data):
             assert not storage.autosave_path().exists()
 
     asyncio.run(run())
+
+
+def test_between_the_games_of_a_match_the_next_one_starts_on_a_key(data):
+    session = Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=9,
+                          games=2)
+    session.between_games = True  # as after the first game's end
+    app = KingsApp(session, saving(session))
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            assert "Press Enter to start game 1 of 2" in screen_text(app)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert not session.between_games
+            assert "game 1 of 2" in screen_text(app)
+
+    asyncio.run(run())
