@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.app import KingsApp
+from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen, KingsApp
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Seat, Session
 from kingscrib.kings.board import square_name
 from kingscrib.kings.notation import format_play
@@ -51,6 +51,15 @@ async def settle(app: KingsApp, pilot) -> None:
         if not app.thinking and app.session.state != THINKING:
             return
     raise AssertionError("the computer never finished its turn")
+
+
+async def until(pilot, ready) -> None:
+    """Wait (a while at most) until ``ready()``: screens change after a refresh."""
+    for _ in range(300):
+        if ready():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the screen never got there")
 
 
 def best_line(session: Session) -> str:
@@ -271,7 +280,7 @@ def test_hot_seat_hands_over_on_a_blank_screen(data):
 
     async def run():
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
+            await until(pilot, lambda: isinstance(app.screen, HandoverScreen))
             screen = screen_text(app)
             assert "Pass the keyboard to" in screen
             assert "rack" not in screen and " A  B  C" not in screen
@@ -280,7 +289,7 @@ def test_hot_seat_hands_over_on_a_blank_screen(data):
             mover = session.to_move.name
             assert f"{mover}'s rack:" in screen_text(app)
             await type_line(pilot, best_line(session))
-            await pilot.pause()
+            await until(pilot, lambda: isinstance(app.screen, HandoverScreen))
             assert session.state == HANDOVER
             screen = screen_text(app)
             assert "rack" not in screen and all(
@@ -426,9 +435,9 @@ def test_a_whole_hot_seat_game_never_shows_a_rack_on_the_handover_screen(data):
 
     async def run():
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
             turns = 0
             while session.state != OVER and turns < 200:
+                await until(pilot, lambda: isinstance(app.screen, HandoverScreen))
                 assert session.state == HANDOVER
                 screen = screen_text(app)
                 assert "Pass the keyboard to" in screen and "rack" not in screen
@@ -437,7 +446,7 @@ def test_a_whole_hot_seat_game_never_shows_a_rack_on_the_handover_screen(data):
                 # the line is put in the command line whole (typing is tested above)
                 app.query_one("#command").value = best_line(session)
                 await pilot.press("enter")
-                await pilot.pause()
+                await until(pilot, lambda: session.state in (HANDOVER, OVER))
                 turns += 1
             assert session.state == OVER and turns > 5
             assert not storage.autosave_path().exists()
@@ -453,7 +462,7 @@ def test_between_the_games_of_a_match_the_next_one_starts_on_a_key(data):
 
     async def run():
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
+            await until(pilot, lambda: isinstance(app.screen, InfoScreen))
             assert "Press Enter to start game 1 of 2" in screen_text(app)
             await pilot.press("enter")
             await settle(app, pilot)

@@ -23,7 +23,9 @@ def data(tmp_path, monkeypatch):
 
 
 async def settle(pilot) -> None:
+    """Wait for the computer; a steady cursor, so no snapshot catches it mid-blink."""
     app = pilot.app
+    app.query_one("#command").cursor_blink = False
     for _ in range(500):
         await pilot.pause(0.01)
         if not app.thinking and app.session.state != THINKING:
@@ -61,6 +63,7 @@ def test_kings_laying_tiles_with_the_keyboard(snap_compare):
     async def run(pilot) -> None:
         await settle(pilot)
         await pilot.press("tab", "left", "4", "5", "6")
+        await pilot.pause(0.1)
     assert snap_compare(kings(), run_before=run)
 
 
@@ -77,4 +80,5 @@ def test_classic_in_the_play(snap_compare):
         for line in ("1 2", "1", "1"):
             await pilot.press(*[{" ": "space"}.get(c, c) for c in line], "enter")
             await settle(pilot)
+        await pilot.pause(0.1)
     assert snap_compare(app, run_before=run)

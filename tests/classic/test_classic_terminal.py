@@ -14,6 +14,7 @@ from rich.console import Console
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.game import Claim, Discard, Play
 from kingscrib.cli.classic import after_reply, autosave_path, classic
+from kingscrib.cli.terminal.app import HandoverScreen
 from kingscrib.cli.terminal.classic_app import ClassicApp
 from kingscrib.cli.terminal.classic_session import ClassicSession, pretty_text, read_cards
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
@@ -50,6 +51,15 @@ def answer(session: ClassicSession) -> str:
         return (rank if alone else str(card)).lower()  # the pilot types plain keys
     assert isinstance(legal[0], Claim)
     return "0"
+
+
+async def until(pilot, ready) -> None:
+    """Wait (a while at most) until ``ready()``: the screen is redrawn after a refresh."""
+    for _ in range(300):
+        if ready():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the screen never got there")
 
 
 async def settle(app, pilot) -> None:
@@ -159,7 +169,7 @@ def test_classic_hot_seat_hides_the_hands_between_players(data):
 
     async def run():
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.2)
+            await until(pilot, lambda: isinstance(app.screen, HandoverScreen))
             assert session.state == HANDOVER
             screen = screen_text(app)
             assert "Pass the keyboard to" in screen and "hand" not in screen
@@ -167,7 +177,7 @@ def test_classic_hot_seat_hides_the_hands_between_players(data):
             mover = session.name(session.game.to_act)
             assert f"{mover}'s hand: 1:" in screen_text(app)
             await pilot.press("1", "space", "2", "enter")
-            await pilot.pause(0.2)
+            await until(pilot, lambda: isinstance(app.screen, HandoverScreen))
             assert session.state == HANDOVER
             screen = screen_text(app)
             assert "hand" not in screen and "♣" not in screen.split("Pass")[0][-5:]

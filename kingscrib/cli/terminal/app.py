@@ -219,8 +219,10 @@ class KingsApp(App[None]):
         self.query_one("#preview", Static).update(self.draft.preview(s.game.board, s.game.rules))
         command = self.query_one("#command", Input)
         command.disabled = self.thinking or s.state not in (MOVE, CLAIM)
-        command.placeholder = s.prompt() + (" (Tab: lay tiles on the board)"
-                                            if s.state == MOVE else "")
+        on_board = self.focused is self.query_one("#board")
+        command.placeholder = s.prompt() + (
+            "" if s.state != MOVE else " (laying tiles: Tab back to typing)" if on_board
+            else " (Tab: lay tiles on the board)")
         self.query_one("#keys", Static).update(self.keys_text())
 
     def keys_text(self) -> Text:
@@ -441,8 +443,7 @@ class KingsApp(App[None]):
 
     def on_descendant_focus(self) -> None:
         if self.is_mounted:
-            self.query_one("#keys", Static).update(self.keys_text())
-            self.query_one("#board", BoardView).refresh()
+            self.redraw()
 
 
 __all__ = ["KingsApp"]
