@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen, KingsApp
+from kingscrib.cli.terminal.app import HandoverScreen, KingsApp
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Seat, Session
 from kingscrib.kings.board import square_name
 from kingscrib.kings.notation import format_play
@@ -57,6 +57,7 @@ async def until(pilot, ready) -> None:
     """Wait (a while at most) until ``ready()``: screens change after a refresh."""
     for _ in range(300):
         if ready():
+            await pilot.pause(0.05)  # and drawn
             return
         await pilot.pause(0.01)
     raise AssertionError("the screen never got there")
@@ -462,8 +463,7 @@ def test_between_the_games_of_a_match_the_next_one_starts_on_a_key(data):
 
     async def run():
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, InfoScreen))
-            assert "Press Enter to start game 1 of 2" in screen_text(app)
+            await until(pilot, lambda: "Press Enter to start game 1 of 2" in screen_text(app))
             await pilot.press("enter")
             await settle(app, pilot)
             assert not session.between_games

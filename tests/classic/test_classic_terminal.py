@@ -57,6 +57,7 @@ async def until(pilot, ready) -> None:
     """Wait (a while at most) until ``ready()``: the screen is redrawn after a refresh."""
     for _ in range(300):
         if ready():
+            await pilot.pause(0.05)  # and drawn
             return
         await pilot.pause(0.01)
     raise AssertionError("the screen never got there")
