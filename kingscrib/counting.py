@@ -50,6 +50,30 @@ def fifteen_subsets(ranks: Sequence[int]) -> list[tuple[int, ...]]:
     return found
 
 
+def count_fifteens(ranks: Sequence[int]) -> int:
+    """How many distinct sets of positions add up to 15, in time linear in the hand's length
+    (a count of subsets by their sum, not a list of them)."""
+    ways = [1] + [0] * 15  # ways[s]: subsets so far whose points add up to s
+    for r in ranks:
+        p = card_points(r)
+        for s in range(15, p - 1, -1):
+            ways[s] += ways[s - p]
+    return ways[15]
+
+
+def _in_some_fifteen(ranks: Sequence[int]) -> list[bool]:
+    """For each position, whether some set of positions holding it adds up to 15."""
+    points = [card_points(r) for r in ranks]
+    out = []
+    for i, p in enumerate(points):
+        reach = 1  # bit s: the other positions can make s
+        for j, q in enumerate(points):
+            if j != i:
+                reach |= (reach << q) & 0xFFFF
+        out.append(bool(reach >> (15 - p) & 1))
+    return out
+
+
 def count_pairs(ranks: Iterable[int]) -> int:
     """How many pairs of equal rank there are (three of a kind holds 3 pairs)."""
     return sum(n * (n - 1) // 2 for n in Counter(ranks).values())
@@ -106,7 +130,7 @@ def count_hand(ranks: Sequence[int]) -> HandCount:
     for r in run:
         ways *= multiplicity[r]
     return HandCount(
-        fifteens=len(fifteen_subsets(ranks)),
+        fifteens=count_fifteens(ranks),
         pairs=count_pairs(ranks),
         run_length=len(run),
         runs=ways if run else 0,
@@ -115,9 +139,7 @@ def count_hand(ranks: Sequence[int]) -> HandCount:
 
 def unscored_positions(ranks: Sequence[int]) -> list[int]:
     """Positions of ranks that belong to no fifteen, no pair and not to the run."""
-    covered: set[int] = set()
-    for subset in fifteen_subsets(ranks):
-        covered.update(subset)
+    covered = {i for i, hit in enumerate(_in_some_fifteen(ranks)) if hit}
     multiplicity = Counter(ranks)
     run = set(longest_run(ranks))
     for i, r in enumerate(ranks):

@@ -63,7 +63,7 @@ def test_moves_json_lists_each_play_once_with_scores():
 
 
 def test_moves_reports_bad_positions_and_goes_on():
-    good = json.dumps({"board": {"G7": "8L"}, "rack": ["7L"]})
+    good = json.dumps({"board": {"G7": "8L", "H7": "7D"}, "rack": ["7L"]})
     lines = "\n".join(["{not json", '{"board": {"A1": "7L"}, "rack": []}', good]) + "\n"
     result = run(moves, ["--json", "-"], stdin=lines)
     assert result.exit_code == 1
@@ -71,7 +71,8 @@ def test_moves_reports_bad_positions_and_goes_on():
     assert "not JSON" in out[0]["error"]
     assert "corner patch" in out[1]["error"]
     squares = {tuple(p["tiles"]) for p in out[2]}
-    assert squares == {("F7",), ("H7",), ("G6",), ("G8",)}  # 7 beside the 8 makes 15
+    # 787, 877, 7-8 down and 7-7 down are all hands in which every tile scores.
+    assert squares == {("F7",), ("I7",), ("G6",), ("G8",), ("H6",), ("H8",)}
 
 
 def test_selfplay_is_reproducible_and_replays(tmp_path):

@@ -198,9 +198,13 @@ def test_hint_lists_distinct_best_plays():
     session.handle(move)
     session.computer_turn()
     reply = session.handle("hint")
-    assert "Best plays" in reply.text
-    best = session.game.legal_moves()[0]
-    assert f" {best.total} " in reply.text
+    assert "Best options by equity" in reply.text
+    from kingscrib.players.kings.analysis import best_options
+    best = best_options(session.game.view(0), top=1, seed=2)[0]
+    assert best.move in reply.text and f"{best.equity:.1f}" in reply.text
+    rows = [line.strip() for line in reply.text.splitlines()[2:] if line.startswith("  ")]
+    moves = [row.split("  ")[0] for row in rows]
+    assert len(moves) == 5 and len(moves) == len(set(moves))
     assert not session.game.history[2:]  # a hint changes nothing
 
 

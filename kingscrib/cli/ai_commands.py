@@ -97,14 +97,16 @@ def analyze(source: str, top: int, sim_seconds: float, as_json: bool) -> None:
     """Best plays of a position, or a saved game reviewed turn by turn.
 
     SOURCE is a position (JSON text or a file holding it) or a game record file
-    (kingscrib-game/1).
+    (kingscrib-game/1); `-` reads either from standard input.
     """
     from kingscrib.kings.position import Position, PositionError
-    from kingscrib.players.kings.analysis import analyse_position, review_record
+    from kingscrib.players.kings.analysis import analyse_position, review_game
 
     text = source
     path = Path(source)
-    if not source.lstrip().startswith("{"):
+    if source == "-":
+        text = sys.stdin.read()
+    elif not source.lstrip().startswith("{"):
         if not path.is_file():
             raise click.BadParameter(f"{source!r} is neither JSON nor a file", param_hint="SOURCE")
         text = path.read_text()
@@ -114,20 +116,24 @@ def analyze(source: str, top: int, sim_seconds: float, as_json: bool) -> None:
         raise click.BadParameter(f"not JSON: {e}", param_hint="SOURCE") from None
     if isinstance(data, dict) and "turns" in data:
         try:
-            rows = review_record(data)
+            reviews = review_game(data)
         except ValueError as e:
             raise click.ClickException(f"bad game record: {e}") from None
         if as_json:
-            click.echo(json.dumps(rows))
+            click.echo(json.dumps([r.to_json() for r in reviews]))
             return
-        lost = 0
-        for r in rows:
+        lost: dict[str, float] = {}
+        for r in reviews:
             mark = ""
-            if r.get("points_lost"):
-                mark = f"   best: {r['best']} = {r['best_score']} (-{r['points_lost']})"
-                lost += r["points_lost"]
-            click.echo(f"{r['turn']:3} {r['name']:<12} {r['played']:<28} {r['score']:>3}{mark}")
-        click.echo(f"points given up against the best score each turn: {lost}")
+            if r.equity_lost is None:
+                mark = f"   best: {r.best} (equity {r.best_equity:.1f})" if r.best else ""
+            elif r.equity_lost > 0.05:
+                mark = (f"   best: {r.best} = {r.best_score}, equity -{r.equity_lost:.1f}"
+                        + ("  mistake" if r.mistake else ""))
+            lost[r.name] = lost.get(r.name, 0.0) + (r.equity_lost or 0.0)
+            click.echo(f"{r.turn:3} {r.name:<12} {r.played:<28} {r.score:>3}{mark}")
+        click.echo("equity given up against the best option each turn: "
+                   + ", ".join(f"{n} {v:.1f}" for n, v in lost.items()))
         return
     try:
         position = Position.from_json(data)

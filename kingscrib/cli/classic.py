@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,12 +20,13 @@ from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
+from kingscrib.cli.terminal.classic_session import ClassicSession
+from kingscrib.cli.terminal.session import Reply
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from rich.text import Text
 
-    from kingscrib.classic.game import ClassicGame, PlayerView
+    from kingscrib.classic.game import ClassicGame
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -55,20 +56,35 @@ def score(crib: bool, as_json: bool, cards: tuple[str, ...]) -> None:
 
     With `-`, read one hand per line from standard input.
     """
-    if cards == ("-",):
-        lines = [(i + 1, line) for i, line in enumerate(sys.stdin.read().splitlines())]
-        jobs = [(n, line) for n, line in lines if line.strip()]
-        if not jobs:
-            raise click.BadParameter("no hand on standard input")
-        hands = [_read_hand(line, f"line {n}: ") for n, line in jobs]
+    if cards != ("-",):
+        hand, starter = _read_hand(" ".join(cards), "")
+        _echo_score(score_show(hand, starter, crib=crib), as_json)
+        return
+    lines = [(i + 1, line) for i, line in enumerate(sys.stdin.read().splitlines())]
+    jobs = [(n, line) for n, line in lines if line.strip()]
+    if not jobs:
+        raise click.BadParameter("no hand on standard input")
+    failed = False
+    for n, line in jobs:  # a bad line is reported on its own and the batch goes on
+        try:
+            hand, starter = _read_hand(line, f"line {n}: ")
+        except click.BadParameter as exc:
+            failed = True
+            if as_json:
+                click.echo(json.dumps({"line": n, "error": exc.message}))
+            else:
+                click.echo(f"error: {exc.message}")
+            continue
+        _echo_score(score_show(hand, starter, crib=crib), as_json)
+    if failed:
+        sys.exit(1)
+
+
+def _echo_score(result, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
     else:
-        hands = [_read_hand(" ".join(cards), "")]
-    for hand, starter in hands:
-        result = score_show(hand, starter, crib=crib)
-        if as_json:
-            click.echo(json.dumps(result.to_json()))
-        else:
-            click.echo(f"{result.total}: {result.explain()}")
+        click.echo(f"{result.total}: {result.explain()}")
 
 
 @classic.command()
@@ -327,191 +343,95 @@ def autosave_path() -> Path:
     return data_dir() / AUTOSAVE_NAME
 
 
-def _possessive(name: str) -> str:
-    return "your" if name == "you" else f"{name}'s"
+def _save(session: ClassicSession) -> None:
+    from kingscrib.paths import write_atomically
+
+    write_atomically(autosave_path(), json.dumps(session.snapshot()))
 
 
-def _card_text(card: Card) -> Text:
-    from rich.text import Text
+def _keep_aside(prefix: str) -> Path | None:
+    """Move the autosave to the games folder (it is never just overwritten or deleted)."""
+    from kingscrib.cli.terminal.storage import free_path
 
-    return Text(card.pretty(), style="bold red" if card.is_red else "bold")
-
-
-def _cards_text(cards: Sequence[Card], numbered: bool = False) -> Text:
-    from rich.text import Text
-
-    out = Text()
-    for i, c in enumerate(cards):
-        if i:
-            out.append("  ")
-        if numbered:
-            out.append(f"{i + 1}:", style="dim")
-        out.append_text(_card_text(c))
-    return out
+    path = autosave_path()
+    if not path.exists():
+        return None
+    target = free_path(prefix + time.strftime("%Y%m%d-%H%M%S"))
+    path.replace(target)
+    return target
 
 
-class TerminalGame:
-    """The terminal front end: shows the game, asks humans, lets computers move."""
+def after_reply(session: ClassicSession, reply: Reply) -> list[str]:
+    """Save what a reply asks (both front ends call this after every reply)."""
+    from kingscrib.cli.terminal.storage import save_record
 
-    def __init__(
-        self, game: ClassicGame, humans: list[int], level: str, console: Console
-    ) -> None:
-        from kingscrib.players.classic import make_player
-
-        self.game = game
-        self.humans = humans
-        self.level = level
-        self.console = console
-        self.computers = {
-            s: make_player(level, game.seed * 10 + s)
-            for s in range(game.rules.players)
-            if s not in humans
-        }
-        self.seen = 0
-
-    # -- display
-    def board(self) -> None:
-        from rich.text import Text
-
-        g = self.game
-        for side, score in enumerate(g.scores):
-            filled = score * 40 // 121
-            line = Text(f"{g.side_name(side):>22} ")
-            line.append("■" * filled, style="green")
-            line.append("·" * (40 - filled), style="dim")
-            line.append(f" {score:>3}/121")
-            self.console.print(line)
-
-    def show_events(self) -> None:
-        g = self.game
-        for e in g.events[self.seen:]:
-            who = g.names[e.seat]
-            if e.kind == "go-said":
-                self.console.print(f"  {who}: go")
-            elif e.kind == "starter":
-                self.console.print("  Starter: ", _cards_text(e.cards))
-            elif e.kind == "peg":
-                self.console.print(f"  {who}: ", _cards_text(e.cards), f"  {e.text}")
-            elif e.kind == "show":
-                label, _, words = e.text.partition(": ")
-                self.console.print(
-                    f"  {_possessive(who)} {label}: ", _cards_text(e.cards),
-                    f"  {e.points}: {words}",
-                )
-            elif e.kind == "win":
-                self.console.print(f"[bold green]{e.text}![/]")
-            else:
-                pts = f" (+{e.points})" if e.points else ""
-                self.console.print(f"  {who}: {e.text}{pts}")
-        self.seen = len(g.events)
-
-    # -- saving
-    def save(self) -> None:
-        from kingscrib.paths import write_atomically
-
-        data = {"record": self.game.record(), "humans": self.humans, "level": self.level}
-        write_atomically(autosave_path(), json.dumps(data))
-
-    # -- loop
-    def run(self) -> None:
-        g = self.game
-        self.save()
-        while g.phase != "over":
-            self.show_events()
-            seat = g.to_act
-            assert seat is not None
-            if seat in self.computers:
-                g.apply(self.computers[seat].choose(g.view(seat)))
-                continue
-            self.human_turn(seat)
-            self.save()
-        self.show_events()
-        self.board()
-        end = g.record()["end"]
-        if g.rules.skunk and end["game_points"] > 1:
-            self.console.print(f"A {'double ' if end['game_points'] == 3 else ''}skunk!")
+    notes = [f"Game record saved to {save_record(r, 'classic-')}" for r in reply.finished]
+    if session.game.phase == "over":
         autosave_path().unlink(missing_ok=True)
+    elif reply.changed or reply.save or reply.quit:
+        _save(session)
+        if reply.save:
+            notes.append(f"Saved to {autosave_path()}; the game is saved after every action too.")
+    return notes
 
-    def human_turn(self, seat: int) -> None:
-        from kingscrib.classic.game import Claim, Discard, IllegalAction, Play
 
-        g = self.game
-        view = g.view(seat)
-        name = g.names[seat]
-        if g.phase == "discard":
-            dealer = g.names[g.dealer]
-            self.console.rule(f"Deal: {dealer} {'deal' if dealer == 'you' else 'deals'}")
-            self.board()
-            n = g.rules.discards
-            whose = "your" if view.is_dealer or g.rules.side_of(g.dealer) == view.side else "their"
-            self.console.print(f"{name}, hand: ", _cards_text(sorted(view.hand), True))
-            prompt = f"{name}: lay away {n} card(s) to {whose} crib (numbers or cards, h = hint)"
-            while True:
-                answer = click.prompt(prompt).strip()
-                if answer.lower() in ("h", "hint"):
-                    self.hint(view)
-                    continue
-                try:
-                    cards = self.read_cards(answer, sorted(view.hand))
-                    g.apply(Discard(tuple(cards)))
-                    return
-                except (ValueError, IllegalAction) as exc:
-                    self.console.print(f"[red]{exc}[/]")
-        if g.phase == "play":
-            self.console.print(
-                f"Count {g.count}: ", _cards_text(g.pile), "   hand: ",
-                _cards_text(sorted(view.hand), True),
-            )
-            while True:
-                answer = click.prompt(f"{name}: your card").strip()
-                try:
-                    cards = self.read_cards(answer, sorted(view.hand))
-                    if len(cards) != 1:
-                        raise ValueError("lay one card")
-                    g.apply(Play(cards[0]))
-                    return
-                except (ValueError, IllegalAction) as exc:
-                    self.console.print(f"[red]{exc}[/]")
-        if g.phase == "show":
-            item = g.show_item
-            assert item is not None and g.starter is not None
-            self.console.print(
-                f"{name}, count your {item.kind}: ", _cards_text(item.cards), "  starter ",
-                _card_text(g.starter),
-            )
-            while True:
-                answer = click.prompt("Points", type=str).strip()
-                try:
-                    g.apply(Claim(int(answer)))
-                    return
-                except ValueError as exc:
-                    msg = str(exc) if "claim" in str(exc) else f"{answer!r} is not a number"
-                    self.console.print(f"[red]{msg}[/]")
+def _read_saved() -> tuple[ClassicSession | None, str | None]:
+    """The saved game, or (None, why it cannot be resumed); (None, None) when there is none."""
+    path = autosave_path()
+    if not path.exists():
+        return None, None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return ClassicSession.from_snapshot(data), None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+        return None, f"the saved game {path} cannot be resumed: {exc}"
 
-    def hint(self, view: PlayerView) -> None:
-        from kingscrib.classic.discard import analyse_discards
-        from kingscrib.players.classic.levels import owns_crib
 
-        for o in analyse_discards(list(view.hand), owns_crib(view), view.rules.discards)[:3]:
-            self.console.print(
-                "  lay away ", _cards_text(o.discard), f": hand {o.hand:.2f}, crib {o.crib:+.2f}"
-            )
+def _run_lines(session: ClassicSession, console: Console) -> None:
+    """Line mode: print, read a line, hand it to the session; saved after every action."""
+    from kingscrib.cli.play import clear_with_scrollback
+    from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
 
-    @staticmethod
-    def read_cards(answer: str, hand: list[Card]) -> list[Card]:
-        """Cards by number in the hand shown (1-based) or by name (5H, 10D)."""
-        cards = []
-        for token in answer.replace(",", " ").split():
-            if token.isdigit() and token not in ("10",):
-                i = int(token)
-                if not 1 <= i <= len(hand):
-                    raise ValueError(f"there is no card number {i} (1 to {len(hand)})")
-                cards.append(hand[i - 1])
-            else:
-                cards.append(Card.parse(token))
-        if not cards:
-            raise ValueError("name at least one card")
-        return cards
+    shown: tuple | None = None
+    while session.state != OVER:
+        state = session.state
+        if state == THINKING:
+            reply = session.computer_turn()
+            _print_reply(console, session, reply)
+            continue
+        if state == HANDOVER and console.is_terminal:
+            clear_with_scrollback(console)
+        if state == MOVE:
+            g = session.game
+            where = (g.phase, len(g.deals), g.to_act)
+            if where != shown:
+                shown = where
+                if g.phase == "discard":
+                    console.rule(f"Deal {len(g.deals)}")
+                    console.print(session.peg_board())
+                console.print(session.table_view())
+                console.print(session.hand_text())
+        try:
+            line = click.prompt(session.prompt(), default="", show_default=False)
+        except click.Abort:
+            after_reply(session, Reply(quit=True))
+            console.print(f"\nSaved. Resume with: kingscrib classic play --resume"
+                          f" ({autosave_path()})")
+            return
+        reply = session.handle(line)
+        if _print_reply(console, session, reply):
+            return
+
+
+def _print_reply(console: Console, session: ClassicSession, reply: Reply) -> bool:
+    for message in reply.messages:
+        console.print(message)
+    for note in after_reply(session, reply):
+        console.print(note, style="dim")
+    if reply.quit:
+        console.print(f"Saved. Resume with: kingscrib classic play --resume ({autosave_path()})")
+        return True
+    return False
 
 
 @classic.command()
@@ -525,48 +445,74 @@ class TerminalGame:
 @click.option("--seed", type=int, default=None, help="Seed of the deal (random by default).")
 @click.option("--name", default="you", show_default=True, help="Your name.")
 @click.option("--resume", is_flag=True, help="Resume the autosaved game.")
+@click.option("--new", "force_new", is_flag=True, help="Start a new game even though one is"
+              " saved (the saved one is kept in the games folder).")
+@click.option("--line", "line_mode", is_flag=True, help="Play line by line instead of full"
+              " screen (the default when the input or output is not a terminal).")
 def play(players: int, humans: int, level: str, muggins: bool, skunk: bool,
-         seed: int | None, name: str, resume: bool) -> None:
-    """Play classic Cribbage in the terminal against the computer (or hot-seat)."""
-    import random
+         seed: int | None, name: str, resume: bool, force_new: bool, line_mode: bool) -> None:
+    """Play classic Cribbage in the terminal against the computer (or hot-seat).
 
+    \b
+    Name cards by their number in your hand (1 2), as cards (5H JD or 5♥ J♦), or by
+    rank alone when your hand holds one of that rank (5 J). Also: hint, help, save,
+    quit. The game is saved after every action; continue with --resume.
+    """
     from rich.console import Console
 
-    from kingscrib.classic.game import ClassicGame
-    from kingscrib.classic.record import RecordError, replay
-    from kingscrib.classic.rules import RuleSet
+    from kingscrib.cli.play import full_screen_possible
 
     console = Console(highlight=False)
+    if resume and force_new:
+        raise click.UsageError("--resume and --new do not go together")
+    saved, problem = _read_saved()
     if resume:
-        path = autosave_path()
-        if not path.exists():
-            raise click.ClickException(f"no saved game to resume ({path} does not exist)")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            game = replay(data["record"])
-            humans_list = [int(h) for h in data["humans"]]
-            level = data.get("level", level)
-        except (RecordError, ValueError, KeyError, TypeError) as exc:
-            raise click.ClickException(f"the saved game {path} cannot be resumed: {exc}") from None
-        console.print(f"Resuming the game of seed {game.seed}.")
-        skip_events = len(game.events)
+        if problem:
+            raise click.ClickException(problem)
+        if saved is None:
+            raise click.ClickException(f"no saved game to resume ({autosave_path()} does not"
+                                       " exist)")
+        session = saved
     else:
-        if humans > players:
-            raise click.BadParameter(f"{humans} humans do not fit in a {players}-player game")
-        rules = RuleSet(players=players, muggins=muggins, skunk=skunk)
-        humans_list = list(range(humans))
-        names = [name if humans == 1 else f"{name} {i + 1}" for i in humans_list]
-        names += [f"computer {i + 1}" if players - humans > 1 else "computer"
-                  for i in range(players - humans)]
-        game = ClassicGame(rules, seed=seed if seed is not None else random.randrange(10**9),
-                           names=names)
-        cut = ", ".join(f"{n} {c}" for n, c in zip(names, game.cuts[-1]))
-        console.print(f"Cut for deal: {cut}. {names[game.first_dealer]} deal(s) first.")
-        skip_events = 0
-    front = TerminalGame(game, humans_list, level, console)
-    front.seen = skip_events
-    try:
-        front.run()
-    except click.Abort:
-        front.save()
-        console.print(f"\nSaved. Resume with: kingscrib classic play --resume ({autosave_path()})")
+        if problem:
+            kept = _keep_aside("unreadable-classic-")
+            console.print(f"[yellow]{problem}; it was moved to {kept}.[/]")
+        elif saved is not None and not force_new:
+            g = saved.game
+            score = ", ".join(f"{g.side_name(s)} {p}" for s, p in enumerate(g.scores))
+            console.print(f"An unfinished classic game is saved (deal {len(g.deals)}: {score}).")
+            choice = click.prompt("Resume it (r), start a new game (n; the old one is kept)"
+                                  " or quit (q)?", type=click.Choice(["r", "n", "q"]),
+                                  default="r")
+            if choice == "q":
+                return
+            if choice == "r":
+                resume = True
+            else:
+                force_new = True
+        if resume:
+            session = saved  # type: ignore[assignment]
+        else:
+            if force_new and saved is not None:
+                kept = _keep_aside("unfinished-classic-")
+                console.print(f"[dim]The unfinished game was kept as {kept}.[/]")
+            try:
+                session = ClassicSession.new(players, humans, level, muggins, skunk, seed, name)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc)) from None
+    _save(session)
+    if not line_mode and full_screen_possible():
+        from kingscrib.cli.terminal.classic_app import ClassicApp
+
+        ClassicApp(session, lambda reply: after_reply(session, reply)).run()
+        if session.game.phase != "over":
+            _save(session)
+            console.print(f"Saved. Resume with: kingscrib classic play --resume"
+                          f" ({autosave_path()})")
+        else:
+            for line in session.result_lines():
+                console.print(line)
+        return
+    for message in session.intro().messages:
+        console.print(message)
+    _run_lines(session, console)

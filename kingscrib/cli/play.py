@@ -8,12 +8,15 @@ This module only reads lines and prints; the game is run by
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from kingscrib.cli.terminal import storage
 from kingscrib.cli.terminal.session import (
@@ -123,11 +126,15 @@ def _summary(data: dict[str, Any]) -> str:
               " saved (the saved one is kept in the games folder).")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the finished game's record (a match: all its games) here.")
-@click.option("--no-color", is_flag=True, help="Draw without colour (tiles as 7L / 7D).")
+@click.option("--no-color", is_flag=True, help="Draw without colour (tiles as 7L / 7D; also"
+              " when NO_COLOR is set).")
+@click.option("--line", "line_mode", is_flag=True, help="Play line by line instead of full"
+              " screen (the default when the input or output is not a terminal).")
 def play(players: int | None, seats: tuple[str, ...], names: str | None, level: str | None,
          seed: int | None, rules_json: str | None, joker: bool, servant: bool,
          solitaire: bool, when_stuck: bool, reduced_first_bonus: bool, games: int,
-         resume: bool, force_new: bool, record_file: str | None, no_color: bool) -> None:
+         resume: bool, force_new: bool, record_file: str | None, no_color: bool,
+         line_mode: bool) -> None:
     """Play Kings Cribbage in the terminal: you against the computer, or any mix of
     2 to 4 people and computers at one keyboard.
 
@@ -137,6 +144,11 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
       H8 3D              a single tile; colours L/D only when needed
       exchange 7L KD     swap tiles with the bag (short: x 7 K)
       pass, hint, undo, joker, rules, help, save, quit
+
+    On a terminal the game runs full screen: Tab lays tiles with the keyboard
+    (arrows, a rank, Space, Backspace, Enter) and a click on a rack tile then a
+    square lays it with the mouse. Through a pipe, or with --line, it runs line
+    by line.
 
     The game is saved after every move: quit at any time and continue with
     `kingscrib play --resume`. A finished game's record goes to the games
@@ -150,6 +162,11 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
                                  param_hint="--level")
     try:
         saved = storage.read_autosave()
+        if saved is not None:
+            try:
+                Session.from_snapshot(saved)
+            except ValueError as e:
+                raise ValueError(f"{e} ({storage.autosave_path()})") from None
     except ValueError as e:
         saved = None
         if resume:
@@ -162,7 +179,7 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
     if resume:
         ctx = click.get_current_context()
         ignored = [param.opts[0] for param in ctx.command.params
-                   if param.name not in ("resume", "record_file", "no_color")
+                   if param.name not in ("resume", "record_file", "no_color", "line_mode")
                    and ctx.get_parameter_source(param.name)
                    == click.core.ParameterSource.COMMANDLINE]
         if ignored:
@@ -212,6 +229,9 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
         console.print(f"[bold]Kings Cribbage[/]: {escape(describe_seats(session.seats))}."
                       " Type [bold]help[/] for the commands.")
     storage.write_autosave(session.snapshot())
+    if not line_mode and full_screen_possible():
+        _run_full_screen(console, session, record_file)
+        return
     try:
         _run(console, session, record_file)
     except KeyboardInterrupt:  # e.g. while the computer thinks: the last action is saved
@@ -219,8 +239,40 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
         _saved_message(console)
 
 
+def clear_with_scrollback(console: Console) -> None:
+    """Clear the screen and the terminal's scrollback (ESC[3J), so no rack stays there."""
+    console.clear()
+    console.file.write("\x1b[3J")
+    console.file.flush()
+
+
+def full_screen_possible() -> bool:
+    """The full-screen game needs a terminal on both standard input and output."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def wants_plain(console: Console) -> bool:
+    """Draw light and dark as letters: no colour asked for (--no-color, NO_COLOR) or none
+    available."""
+    return console.no_color or console.color_system is None or bool(os.environ.get("NO_COLOR"))
+
+
+def _run_full_screen(console: Console, session: Session, record_file: str | None) -> None:
+    from kingscrib.cli.terminal.app import KingsApp
+
+    app = KingsApp(session, lambda reply: storage.keep_what_a_reply_asks(session, reply),
+                   plain=wants_plain(console))
+    app.run()
+    if session.state == OVER:
+        console.print(session.screen(console.width, wants_plain(console)))
+        _finish(console, session, record_file)
+    else:
+        storage.write_autosave(session.snapshot())
+        _saved_message(console)
+
+
 def _run(console: Console, session: Session, record_file: str | None) -> None:
-    plain = console.color_system is None
+    plain = wants_plain(console)
     session.plain = plain
     _show(console, session.intro(), session)
     while session.state != OVER:
@@ -233,7 +285,7 @@ def _run(console: Console, session: Session, record_file: str | None) -> None:
                 return
             continue
         if state == HANDOVER and console.is_terminal:
-            console.clear()
+            clear_with_scrollback(console)
         elif session.needs_screen and state in (MOVE, CLAIM):
             console.print(session.screen(console.width, plain))
             session.needs_screen = False
@@ -250,6 +302,10 @@ def _run(console: Console, session: Session, record_file: str | None) -> None:
             reply = session.handle(line)
         if _show(console, reply, session):
             return
+    _finish(console, session, record_file)
+
+
+def _finish(console: Console, session: Session, record_file: str | None) -> None:
     storage.remove_autosave()
     if record_file:
         data = session.finished[-1] if session.match.games == 1 else session.match_record()
@@ -261,16 +317,9 @@ def _show(console: Console, reply: Reply, session: Session) -> bool:
     """Print a reply and save; True when the user quits."""
     for message in reply.messages:
         console.print(message)
-    for record in reply.finished:
-        path = storage.save_record(record)
-        console.print(f"[dim]Game record saved to {escape(str(path))}[/]")
-    if reply.changed and session.state != OVER:
-        storage.write_autosave(session.snapshot())
-    if reply.save:
-        path = storage.write_autosave(session.snapshot())
-        console.print(f"Saved to {escape(str(path))}; the game is saved after every move too.")
+    for note in storage.keep_what_a_reply_asks(session, reply):
+        console.print(Text(note, style="dim"))
     if reply.quit:
-        storage.write_autosave(session.snapshot())
         _saved_message(console)
         return True
     return False

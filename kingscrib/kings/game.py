@@ -100,6 +100,7 @@ class Game:
         self.end: End | None = None
         self.passes_in_a_row = 0
         self.scoreless_in_a_row = 0
+        self.reshuffles: list[tuple[int, int]] = []  # (turns played before it, its key)
         self._undo: list[tuple] = []
 
     # ----- starting -------------------------------------------------------
@@ -389,6 +390,15 @@ class Game:
         del self.history[n:]
         if last is not None:
             self.history[-1] = last
+
+    def reshuffle(self, key: int) -> None:
+        """Shuffle the bag(s) again with a generator of its own, derived from the seed and
+        ``key``. Called after an undo with a fresh secret ``key``, so that taking a turn
+        back never shows what the bag would have given; the record keeps ``key`` so the
+        game still replays exactly."""
+        for i, bag in enumerate(self.bags):
+            random.Random(f"{self.seed}/reshuffle/{key}/{i}").shuffle(bag)
+        self.reshuffles.append((len(self.history), key))
 
     # ----- records ---------------------------------------------------------
     def to_record(self, players: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:

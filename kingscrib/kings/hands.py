@@ -93,5 +93,6 @@ def parse_hand(text: str) -> list[int]:
         try:
             ranks.append(parse_rank(ch))
         except ValueError:
-            raise ValueError(f"{text!r}: {ch!r} is not a rank (use A 2-9 T J Q K)") from None
+            shown = " ".join(str(text).split())
+            raise ValueError(f"{shown}: {ch!r} is not a rank (use A 2-9 T J Q K)") from None
     return ranks

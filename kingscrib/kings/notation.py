@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from itertools import permutations
 
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.kings.board import ACROSS, DOWN, Square, parse_square, square_name, step
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
-from kingscrib.kings.play import play_direction
+from kingscrib.kings.play import IllegalPlay, check_play, play_direction
 from kingscrib.kings.tiles import COLOURS, Tile, held_counts
 
 _DIRECTION_WORDS = {"across": ACROSS, "down": DOWN}
@@ -61,30 +62,72 @@ def _tokens(text: str) -> list[tuple[str, str | None]]:
 
 
 class _RackChooser:
-    """Resolves tiles written without a colour against the rack."""
+    """Resolves tiles written without a colour against the rack.
+
+    Tiles with a colour are taken first. A tile without one takes the only colour of
+    its rank left on the rack; when the tiles without a colour use up every tile of
+    their rank, both colours are taken and only their order is open
+    (:meth:`orders`). Otherwise the colour must be written.
+    """
 
     def __init__(self, rack: Sequence[Tile] | None) -> None:
-        self.left = held_counts(rack) if rack is not None else None
+        self.rack = rack
+        self.slots: list[tuple[int, str | None, str]] = []  # rank, colour, what
 
-    def take(self, rank: int, colour: str | None, what: str) -> Tile:
-        if colour is None:
-            if self.left is None:
-                raise NotationError(f"{what}: write its colour, e.g. {rank_char(rank)}L")
-            options = [c for c in COLOURS if self.left[Tile(rank, c).held()] > 0]
-            if not options:
-                raise NotationError(f"{what}: there is no {rank_char(rank)} left on your rack")
-            if len(options) > 1:
+    def add(self, rank: int, colour: str | None, what: str) -> None:
+        self.slots.append((rank, colour, what))
+
+    def orders(self) -> list[list[Tile]]:
+        """Every way to give the slots tiles from the rack (one unless only order is open)."""
+        chosen: list[Tile | None] = [None] * len(self.slots)
+        if self.rack is None:
+            for i, (rank, colour, what) in enumerate(self.slots):
+                if colour is None:
+                    raise NotationError(f"{what}: write its colour, e.g. {rank_char(rank)}L")
+                chosen[i] = Tile(rank, colour)
+            return [[t for t in chosen if t is not None]]
+        left = held_counts(self.rack)
+        for i, (rank, colour, what) in enumerate(self.slots):
+            if colour is not None:
+                tile = Tile(rank, colour)
+                if left[tile.held()] <= 0:
+                    raise NotationError(f"{what}: {tile} is not on your rack")
+                left[tile.held()] -= 1
+                chosen[i] = tile
+        open_groups: dict[Tile, list[int]] = {}
+        for i, (rank, colour, _) in enumerate(self.slots):
+            if colour is None:
+                open_groups.setdefault(Tile(rank, "L").held(), []).append(i)
+        free: list[tuple[list[int], list[str]]] = []
+        for key, slots in open_groups.items():
+            rank, what = self.slots[slots[0]][0], self.slots[slots[0]][2]
+            counts = {c: left[Tile(key.rank, c)] for c in COLOURS}
+            have = sum(counts.values())
+            if have < len(slots):
+                r = rank_char(rank)
+                raise NotationError(f"{what}: there is no {r} left on your rack" if have == 0
+                                    else f"{what}: your rack has only {have} {r}")
+            colours = [c for c in COLOURS if counts[c] > 0]
+            if len(colours) == 1:
+                for i in slots:
+                    chosen[i] = Tile(self.slots[i][0], colours[0])
+            elif have == len(slots):  # every tile of the rank is used: only order is open
+                free.append((slots, [c for c in COLOURS for _ in range(counts[c])]))
+            else:
                 r = rank_char(rank)
                 raise NotationError(
-                    f"{what}: your rack has both {r}L and {r}D; write which, e.g. {r}L"
-                )
-            colour = options[0]
-        tile = Tile(rank, colour)
-        if self.left is not None:
-            if self.left[tile.held()] <= 0:
-                raise NotationError(f"{what}: {tile} is not on your rack")
-            self.left[tile.held()] -= 1
-        return tile
+                    f"{what}: your rack has both {r}L and {r}D; write which, e.g. {r}L")
+        options: list[list[Tile | None]] = [list(chosen)]
+        for slots, colours in free:
+            grown = []
+            for option in options:
+                for order in sorted(set(permutations(colours))):
+                    filled = list(option)
+                    for i, c in zip(slots, order):
+                        filled[i] = Tile(self.slots[i][0], c)
+                    grown.append(filled)
+            options = grown
+        return [[t for t in option if t is not None] for option in options]
 
 
 def parse_play(text: str, board: Mapping[Square, Tile],
@@ -106,7 +149,7 @@ def parse_play(text: str, board: Mapping[Square, Tile],
     if not tokens:
         raise NotationError(f"no tiles after {words[0].upper()}: write e.g. G7 across 7L 8D")
     chooser = _RackChooser(rack)
-    placed: dict[Square, Tile] = {}
+    squares: list[Square] = []
     square: Square | None = start
     inside = False
     count = sum(1 for t, _ in tokens if t not in "()")
@@ -140,13 +183,33 @@ def parse_play(text: str, board: Mapping[Square, Tile],
                     f"{where} already holds {board[square]}: write it in parentheses,"
                     f" e.g. ({board[square]})"
                 )
-            placed[square] = chooser.take(rank, colour, f"the tile for {where}")
+            squares.append(square)
+            chooser.add(rank, colour, f"the tile for {where}")
         square = step(square, direction)
     if inside:
         raise NotationError("a '(' without its ')'")
-    if not placed:
+    if not squares:
         raise NotationError("the move places no tile")
-    return Play.of(placed)
+    return _choose_order(board, squares, chooser.orders())
+
+
+def _choose_order(board: Mapping[Square, Tile], squares: list[Square],
+                  orders: list[list[Tile]]) -> Play:
+    """The play when the colours of some tiles are open only in their order: any legal
+    order when they all score alike, else the colours must be written."""
+    plays = [Play.of(dict(zip(squares, tiles))) for tiles in orders]
+    if len(plays) == 1:
+        return plays[0]
+    scores = {}
+    for play in plays:
+        try:
+            scores[play] = check_play(board, play.placed).total
+        except IllegalPlay:
+            continue
+    if len(set(scores.values())) > 1:
+        raise NotationError("the colours of the tiles change the score here: write which"
+                            " goes where, e.g. 8L 8D")
+    return next(iter(scores), plays[0])
 
 
 def parse_exchange(text: str, rack: Sequence[Tile] | None = None) -> Exchange:
@@ -156,12 +219,12 @@ def parse_exchange(text: str, rack: Sequence[Tile] | None = None) -> Exchange:
     if not tokens:
         raise NotationError("name the tiles to exchange, e.g. exchange 7L KD")
     chooser = _RackChooser(rack)
-    tiles = []
     for token, colour in tokens:
         if token in "()":
             raise NotationError("an exchange lists rack tiles only, without parentheses")
-        tiles.append(chooser.take(parse_rank(token), colour, f"exchanging {token}").held())
-    return Exchange.of(tiles)
+        chooser.add(parse_rank(token), colour, f"exchanging {token}")
+    # The order of the tiles returned to the bag does not matter: any will do.
+    return Exchange.of([t.held() for t in chooser.orders()[0]])
 
 
 def parse_action(text: str, board: Mapping[Square, Tile],

@@ -229,3 +229,37 @@ def check_play(
     if first and five and rules.reduced_first_bonus:
         five = 0
     return PlayScore(tuple(hands), first_bonus, five)
+
+
+def board_problem(board: Mapping[Square, Tile]) -> str | None:
+    """Why ``board`` cannot come from legal plays, or None: every line of 2 or more tiles
+    must be a valid hand of at most 5, the tiles must touch one another, and a board
+    is empty or holds at least the 2 tiles of the first play."""
+    if len(board) == 1:
+        return "a board holds no tile or at least the 2 tiles of the first play"
+    for direction in DIRECTIONS:
+        for square in sorted(board):
+            line = line_through(board, square, direction)
+            if line[0] != square or len(line) < 2:
+                continue
+            text = "".join(rank_char(board[q].rank) for q in line)
+            where = f"{square_name(line[0])}-{square_name(line[-1])}"
+            if len(line) > MAX_HAND:
+                return (f"the {direction} line {where} ({text}) has {len(line)} tiles;"
+                        f" a hand has at most {MAX_HAND}")
+            value = hand_value([board[q].rank for q in line])
+            if not value.valid:
+                return f"the {direction} hand {where} is invalid: {value.reason}"
+    if board:
+        start = min(board)
+        seen, todo = {start}, [start]
+        while todo:
+            for n in neighbours(todo.pop()):
+                if n in board and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if len(seen) != len(board):
+            apart = min(set(board) - seen)
+            return f"the tile at {square_name(apart)} does not touch the others"
+    return None
+

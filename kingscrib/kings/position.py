@@ -17,7 +17,7 @@ from kingscrib.kings.board import Square, parse_square, square_name
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.moves import Action, Play, ScoredPlay
 from kingscrib.kings.notation import format_play, parse_action
-from kingscrib.kings.play import PlayScore, check_play
+from kingscrib.kings.play import PlayScore, board_problem, check_play
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile, full_set, held_counts
 
@@ -48,6 +48,8 @@ class Position:
         unknown = set(data) - {"board", "rack", "bag", "rules"}
         if unknown:
             raise PositionError(f"unknown field {sorted(unknown)[0]!r} in position")
+        if "rack" not in data:
+            raise PositionError("a position needs a rack (a list of up to 5 tiles)")
         try:
             board_data = data.get("board", {})
             if not isinstance(board_data, dict):
@@ -72,7 +74,11 @@ class Position:
         return position
 
     def validate(self) -> None:
-        """Check that the tiles fit in one set and the rack holds at most 5."""
+        """Check that the tiles fit in one set, the rack holds at most 5 and the board
+        could come from legal plays."""
+        problem = board_problem(self.board)
+        if problem:
+            raise PositionError(f"impossible board: {problem}")
         if len(self.rack) > RACK_SIZE:
             raise PositionError(f"a rack holds at most {RACK_SIZE} tiles, not {len(self.rack)}")
         used = held_counts(list(self.board.values()) + self.rack)

@@ -63,6 +63,8 @@ def game_to_record(game: Game, players: Sequence[dict[str, Any]] | None = None) 
         "first_draws": [{str(s): str(t) for s, t in d.items()} for d in game.first_draws],
         "turns": [turn_to_json(t) for t in game.history],
     }
+    if game.reshuffles:  # undo was used: the bag was shuffled again at these points
+        record["undo"] = [{"before_turn": n, "reshuffle": key} for n, key in game.reshuffles]
     if game.end is not None:
         record["end"] = {"reason": game.end.reason, "penalties": list(game.end.penalties),
                          "scores": game.final_scores}
@@ -311,7 +313,10 @@ def game_from_record(record: Any) -> Game:
     if not isinstance(seed, int):
         raise RecordError("the record has no seed, so the bag cannot be rebuilt")
     game = Game.new(names, rules, seed=seed)
+    reshuffles = _reshuffles(record.get("undo", []), len(turns))
     for i, t in enumerate(turns):
+        for key in reshuffles.get(i, []):
+            game.reshuffle(key)
         rack = _tile_list(t.get("rack"), "rack", i)
         if t.get("player") != game.turn or not _same_tiles(rack, game.racks[game.turn]):
             raise RecordError("the record does not follow from its seed", i)
@@ -324,7 +329,25 @@ def game_from_record(record: Any) -> Game:
             raise RecordError("the draws do not follow from the seed", i)
         if "joker" in t:
             _check_joker(game, t["joker"], i)
+    for key in reshuffles.get(len(turns), []):
+        game.reshuffle(key)
     return game
+
+
+def _reshuffles(undo: Any, turns: int) -> dict[int, list[int]]:
+    """The record's ``undo`` list: the keys of the bag's reshuffles by the turn they precede."""
+    if not isinstance(undo, list):
+        raise RecordError('undo must be a list of {"before_turn": n, "reshuffle": key}')
+    out: dict[int, list[int]] = {}
+    for entry in undo:
+        at = entry.get("before_turn") if isinstance(entry, dict) else None
+        key = entry.get("reshuffle") if isinstance(entry, dict) else None
+        if not (_is_seat(at, turns + 1) and isinstance(key, int)
+                and not isinstance(key, bool)):
+            raise RecordError(f"undo: {entry!r} is not"
+                              f' {{"before_turn": 0-{turns}, "reshuffle": key}}')
+        out.setdefault(at, []).append(key)
+    return out
 
 
 

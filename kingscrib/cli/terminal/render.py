@@ -35,6 +35,8 @@ DARK_STYLE = "bold bright_white on #7b3f12"
 MARK_STYLE = {LIGHT: "bold red3 on wheat1", DARK: "bold yellow1 on #7b3f12"}
 TILE_STYLE = {LIGHT: LIGHT_STYLE, DARK: DARK_STYLE}
 EMPTY_STYLE = "grey42"
+DRAFT_STYLE = {LIGHT: "bold grey11 on #f5d76e", DARK: "bold bright_white on #b8651b"}
+CURSOR_STYLE = "reverse"
 LABEL_STYLE = "bold cyan"
 PATCH_STYLE = "bold magenta"
 PATCH_TEXT = ("  KINGS  ", " CRIBBAGE")
@@ -56,9 +58,12 @@ def tile_cell(tile: Tile, marked: bool = False, plain: bool = False) -> Text:
 
 
 def render_board(board: Mapping[Square, Tile], marked: Iterable[Square] = (),
-                 plain: bool = False) -> Text:
-    """The 13 x 13 board with column letters A-M and row numbers 1-13 on every side."""
+                 plain: bool = False, cursor: Square | None = None,
+                 draft: Mapping[Square, Tile] | None = None) -> Text:
+    """The 13 x 13 board with column letters A-M and row numbers 1-13 on every side;
+    ``draft`` tiles are laid but not played, ``cursor`` is the square the keys act on."""
     marked = set(marked)
+    draft = draft or {}
     out = Text()
     header = Text("    ")
     for letter in COLUMN_LETTERS:
@@ -75,10 +80,17 @@ def render_board(board: Mapping[Square, Tile], marked: Iterable[Square] = (),
                 continue
             square = row * SIZE + column
             tile = board.get(square)
-            if tile is not None:
-                out.append_text(tile_cell(tile, square in marked, plain))
+            if square in draft:
+                cell = Text(f"<{rank_char(draft[square].rank)}{draft[square].colour}"[:3]
+                            if plain else f"‹{rank_char(draft[square].rank)}›",
+                            style=DRAFT_STYLE[draft[square].colour])
+            elif tile is not None:
+                cell = tile_cell(tile, square in marked, plain)
             else:
-                out.append(" + " if square == CENTRE else " · ", style=EMPTY_STYLE)
+                cell = Text(" + " if square == CENTRE else " · ", style=EMPTY_STYLE)
+            if square == cursor:
+                cell.stylize(CURSOR_STYLE)
+            out.append_text(cell)
             column += 1
         out.append(f" {row + 1:<3}", style=LABEL_STYLE)
         out.append("\n")
@@ -94,13 +106,17 @@ def tile_chip(tile: Tile, plain: bool = False) -> Text:
     return Text(f" {face} ", style=TILE_STYLE[tile.colour])
 
 
-def render_rack(rack: Sequence[Tile], plain: bool = False) -> Text:
-    """The tiles of a rack side by side, then their codes (``7L AD 6/9D``)."""
+def render_rack(rack: Sequence[Tile], plain: bool = False, selected: int | None = None) -> Text:
+    """The tiles of a rack side by side, then their codes (``7L AD 6/9D``); the tile at
+    ``selected`` (in sorted order) is picked for placing."""
     out = Text()
     for i, tile in enumerate(sorted(rack, key=lambda t: (t.rank, t.colour))):
         if i:
             out.append(" ")
-        out.append_text(tile_chip(tile, plain))
+        chip = tile_chip(tile, plain)
+        if i == selected:
+            chip.stylize("reverse underline")
+        out.append_text(chip)
     if not rack:
         out.append("(empty)", style="dim")
     elif not plain:
@@ -166,18 +182,24 @@ def play_notation(turn: Turn, board: Mapping[Square, Tile]) -> str:
     return format_play(Play.of(turn.tiles), board)
 
 
-def render_turn(game: Game, turn: Turn, name: str, hide_breakdown: bool = False) -> Text:
+def render_turn(game: Game, turn: Turn, name: str, hide_breakdown: bool = False,
+                own: bool = False) -> Text:
     """What happened on ``turn`` (the board drawn as it is now), with the breakdown.
 
     Under the joker rule ``hide_breakdown`` keeps the true value hidden while the
-    next player may still call Joker."""
+    next player may still call Joker. ``own``: the player who took the turn is looking,
+    so an exchange shows the tiles returned and drawn."""
     out = Text()
     if turn.action == "pass":
         out.append(f"{name} passed.")
         return out
     if turn.action == "exchange":
         n = len(turn.returned)
-        out.append(f"{name} exchanged {n} tile{'s' if n != 1 else ''}.")
+        out.append(f"{name} exchanged {n} tile{'s' if n != 1 else ''}")
+        if own:
+            out.append(f" ({' '.join(map(str, turn.returned))}) and drew "
+                       f"{' '.join(map(str, turn.drew))}")
+        out.append(".")
         return out
     out.append(f"{name} played ")
     out.append(play_notation(turn, game.board), style="bold")
@@ -211,7 +233,9 @@ def render_result(game: Game, names: Sequence[str] | None = None) -> Table:
     """The end of a game: scores, rack penalties, final scores, the winner."""
     assert game.end is not None
     names = list(names or game.names)
-    reasons = {"out": "a player went out", "blocked": "everybody passed with the bag empty",
+    out = [names[s] for s in range(len(names)) if not game.racks[s]]
+    reasons = {"out": f"{' and '.join(out) or 'a player'} went out",
+               "blocked": "everybody passed with the bag empty",
                "scoreless": "three rounds went by without a score"}
     table = Table(title=f"Game over: {reasons.get(game.end.reason, game.end.reason)}",
                   title_style="bold", box=None, padding=(0, 2))

@@ -12,6 +12,7 @@ resumes it.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,16 +22,16 @@ from rich.table import Table
 from rich.text import Text
 
 from kingscrib.cli.terminal import render
-from kingscrib.kings.board import CENTRE, column_of, row_of
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.match import Match
-from kingscrib.kings.moves import Play, ScoredPlay
+from kingscrib.kings.moves import Play
 from kingscrib.kings.notation import NotationError, format_play, parse_action
 from kingscrib.kings.play import IllegalPlay
 from kingscrib.kings.record import game_from_record
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import Tile
 from kingscrib.players.kings import PLAYERS, make_player
+from kingscrib.players.kings.analysis import best_options
 from kingscrib.players.kings.driver import take_turn
 
 SNAPSHOT_FORMAT = "kingscrib-autosave/1"
@@ -103,6 +104,9 @@ def make_seats(kinds: Sequence[str], names: Sequence[str] = (),
     ``Computer`` (or ``Computer N`` when there are several).
     """
     level = level or default_level()
+    if len(names) > len(kinds):
+        raise ValueError(f"{len(names)} names given for {len(kinds)} seats: "
+                         f"{', '.join(n.strip() for n in names[len(kinds):])} would have no seat")
     seats: list[Seat] = []
     humans = sum(1 for k in kinds if k == HUMAN)
     computers = len(kinds) - humans
@@ -225,14 +229,20 @@ class Session:
         """Resume a snapshot; raises ValueError when it cannot be read."""
         if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
             raise ValueError("this is not a Kingscrib autosave")
+        missing = [k for k in ("seats", "match", "game") if k not in data]
+        if missing:
+            raise ValueError(f"the autosave has no {', '.join(repr(k) for k in missing)}")
         try:
             seats = [Seat.from_json(s) for s in data["seats"]]
             for seat in seats:
                 if not seat.is_human and seat.level not in PLAYERS:
-                    seat.level = default_level()
+                    raise ValueError(f"seat {seat.name!r} has an unknown computer level"
+                                     f" {seat.level!r} (known: {', '.join(PLAYERS)})")
             match = Match.from_json(data["match"])
             game = game_from_record(data["game"])
-        except (KeyError, TypeError, ValueError) as e:
+        except KeyError as e:
+            raise ValueError(f"the autosave cannot be read: {e.args[0]!r} is missing") from None
+        except (TypeError, ValueError) as e:
             raise ValueError(f"the autosave cannot be read: {e}") from None
         return cls(seats, match, game, data.get("finished", []),
                    bool(data.get("between_games", False)))
@@ -298,48 +308,9 @@ class Session:
     # ----- drawing ------------------------------------------------------------
     def screen(self, width: int = 100, plain: bool = False) -> RenderableType:
         """The board, the scores, the last turn and the rack of the player who may see it."""
-        game = self.game
-        viewer = self.viewer()
-        last = game.history[-1] if game.history else None
-        marked = list(last.tiles) if last is not None and last.action == "play" else []
-        tiles = game.board
-        if self.pending is not None:  # joker rule: show the play being counted
-            tiles = {**game.board, **self.pending.placed}
-            marked = list(self.pending.placed)
-        board = render.render_board(tiles, marked, plain)
-
-        side: list[RenderableType] = []
-        head = Text("Kings Cribbage", style="bold")
-        if self.match.games > 1:
-            head.append(f"  game {self.match.played + 1} of {self.match.games}", style="dim")
-        head.append(f"\nturn {len(game.history) + 1} · {render.bag_text(game)}", style="dim")
-        side.append(head)
-        side.append(Text(""))
-        totals = self.match.totals if self.match.games > 1 else None
-        side.append(render.render_scores(
-            game, [s.tag for s in self.seats], None if game.is_over else game.turn, totals,
-            self.match.servant if self.match.games > 1 else None))
-        if last is not None:
-            side.append(Text(""))
-            hide = (game.rules.joker and game.joker_open() and viewer is not None
-                    and viewer == game.turn and last.player != viewer)
-            recent = self._recent_turns(viewer)
-            side.append(Text("Last turn" if len(recent) == 1 else "Since your last turn",
-                             style="bold underline"))
-            for turn in recent:
-                side.append(render.render_turn(game, turn, self.seats[turn.player].name,
-                                               hide and turn is last))
-        elif game.first_draws:
-            side.append(Text(""))
-            side.append(self._first_draw_text())
-        side_group = Group(*side)
-
-        rack: RenderableType = Text("")
-        if viewer is not None:
-            owner = "Your rack" if self.seats[viewer].name == "You" else \
-                f"{self.seats[viewer].name}'s rack"
-            rack = Text(f"{owner}: ", style="bold")
-            rack.append_text(render.render_rack(game.racks[viewer], plain))
+        board = self.board_view(plain)
+        side_group = self.side_panel()
+        rack = self.rack_text(plain)
         footer = Text("Type a move (e.g. G7 across 7A7A), exchange, pass, hint, rules or help.",
                       style="dim") if self.state == MOVE else Text("")
         if width >= 92:
@@ -349,6 +320,84 @@ class Session:
             grid.add_row(board, side_group)
             return Group(Text(""), grid, rack, footer)
         return Group(Text(""), side_group, Text(""), board, rack, footer)
+
+    def board_tiles(self) -> tuple[dict[int, Tile], list[int]]:
+        """The tiles to draw (with a play waiting for its claim) and the squares to mark."""
+        game = self.game
+        last = game.history[-1] if game.history else None
+        marked = list(last.tiles) if last is not None and last.action == "play" else []
+        tiles = game.board
+        if self.pending is not None:  # joker rule: show the play being counted
+            tiles = {**game.board, **self.pending.placed}
+            marked = list(self.pending.placed)
+        return tiles, marked
+
+    def board_view(self, plain: bool = False, cursor: int | None = None,
+                   draft: Mapping[int, Tile] | None = None) -> Text:
+        tiles, marked = self.board_tiles()
+        return render.render_board(tiles, marked, plain, cursor, draft)
+
+    def side_panel(self) -> RenderableType:
+        """The heading, the turn and the bag, the scores and the last turn(s)."""
+        game = self.game
+        viewer = self.viewer()
+        last = game.history[-1] if game.history else None
+        side: list[RenderableType] = []
+        head = Text("Kings Cribbage", style="bold")
+        if self.match.games > 1:
+            head.append(f"  game {self.match.played + 1} of {self.match.games}", style="dim")
+        head.append(f"\nturn {len(game.history) + 1} · {render.bag_text(game)}", style="dim")
+        side.append(head)
+        totals = self.match.totals if self.match.games > 1 else None
+        side.append(render.render_scores(
+            game, [s.tag for s in self.seats], None if game.is_over else game.turn, totals,
+            self.match.servant if self.match.games > 1 else None))
+        if last is not None:
+            hide = (game.rules.joker and game.joker_open() and viewer is not None
+                    and viewer == game.turn and last.player != viewer)
+            recent = self._recent_turns(viewer)
+            side.append(Text("Last turn" if len(recent) == 1 else "Since your last turn",
+                             style="bold underline"))
+            for turn in recent:
+                side.append(render.render_turn(game, turn, self.seats[turn.player].name,
+                                               hide and turn is last,
+                                               own=turn.player == viewer))
+        elif game.first_draws:
+            side.append(self._first_draw_text())
+        return Group(*side)
+
+    def rack_text(self, plain: bool = False, rack: Sequence[Tile] | None = None,
+                  selected: int | None = None) -> Text:
+        """The rack of the player who may see it (``rack``: what is left of it), or ''."""
+        viewer = self.viewer()
+        if viewer is None:
+            return Text("")
+        owner = "Your rack" if self.seats[viewer].name == "You" else \
+            f"{self.seats[viewer].name}'s rack"
+        out = Text(f"{owner}: ", style="bold")
+        tiles = self.game.racks[viewer] if rack is None else rack
+        out.append_text(render.render_rack(tiles, plain, selected))
+        return out
+
+    def history_lines(self) -> list[Text]:
+        """One line per turn of the game so far (exchanged tiles stay secret)."""
+        lines = []
+        board: dict[int, Tile] = {}
+        for i, turn in enumerate(self.game.history, 1):
+            name = self.seats[turn.player].name
+            line = Text(f"{i:>3}. {name}: ", style="dim")
+            if turn.action == "play":
+                line.append(format_play(Play.of(turn.tiles), board), style="bold")
+                line.append(f" {turn.gained}")
+                board.update(turn.tiles)
+            elif turn.action == "exchange":
+                line.append(f"exchanged {len(turn.returned)}")
+            else:
+                line.append("passed")
+            if turn.joker is not None:
+                line.append(f"  Joker {turn.joker['points']:+d}", style="yellow")
+            lines.append(line)
+        return lines
 
     def _recent_turns(self, viewer: int | None) -> list[Turn]:
         """The turns since ``viewer`` last moved (at most one round), else the last one."""
@@ -379,6 +428,8 @@ class Session:
         if game.history:
             reply.add(f"Resumed: turn {len(game.history) + 1}, {self.to_move.name} to move.",
                       "bold")
+        elif game.first_draws:  # said before anyone moves, even when a computer starts
+            reply.add(self._first_draw_text())
         return reply
 
     # ----- commands -------------------------------------------------------------
@@ -504,7 +555,7 @@ class Session:
         """Describe the turn just taken by a person, let computers call Joker, end the game."""
         game = self.game
         name = self.seats[turn.player].name
-        reply.add(render.render_turn(game, turn, name))
+        reply.add(render.render_turn(game, turn, name, own=True))
         if turn.action == "play" and turn.claimed is not None and turn.claimed < turn.score:
             who = "You" if name == "You" else name
             reply.add(f"{who} missed {turn.score - turn.claimed} point"
@@ -594,25 +645,24 @@ class Session:
     def _hint(self) -> Reply:
         reply = Reply()
         game = self.game
-        plays = game.legal_moves()
-        if not plays:
+        options = best_options(game.view(game.turn), top=HINTS, seed=len(game.history))
+        if not any(isinstance(o.action, Play) for o in options) and not game.legal_moves():
             can = game.can_exchange(min(len(game.racks[game.turn]), 5) or 1)
             reply.add("No play is possible with your rack: "
-                      + ("exchange some tiles (e.g. exchange all: x "
-                         + " ".join(str(t) for t in game.racks[game.turn]) + ") or pass."
-                         if can else "pass."), "yellow")
-            return reply
-        table = Table(title="Best plays", title_justify="left", title_style="bold", box=None,
-                      padding=(0, 2))
-        table.add_column("play", style="bold cyan", no_wrap=True)
+                      + ("exchange some tiles or pass." if can else "pass."), "yellow")
+        table = Table(title="Best options by equity", title_justify="left",
+                      title_style="bold", box=None, padding=(0, 2))
+        table.add_column("option", style="bold cyan", no_wrap=True)
         table.add_column("points", justify="right")
-        table.add_column("hands", style="dim")
-        for sp in distinct_plays(plays, game.board)[:HINTS]:
-            table.add_row(format_play(sp.play, game.board), str(sp.total),
-                          "; ".join(render.describe_score(sp.score)))
+        table.add_column("leave", justify="right")
+        table.add_column("reply", justify="right")
+        table.add_column("equity", justify="right", style="bold")
+        for o in options:
+            table.add_row(o.move, str(o.score), f"{o.leave:+.1f}",
+                          "-" if o.reply is None else f"{o.reply:.1f}", f"{o.equity:.1f}")
         reply.add(table)
-        if len(plays) > HINTS:
-            reply.add(f"({len(plays)} legal plays in all)", "dim")
+        reply.add("equity = points + the value of the tiles kept - a share of the next"
+                  " player's expected best reply", "dim")
         return reply
 
     def _undo(self) -> Reply:
@@ -635,6 +685,9 @@ class Session:
             return reply
         for _ in range(count):
             game.undo()
+        # The bag goes back to its order before the turn: shuffle it from fresh secret
+        # randomness, or undo would let a player see what an exchange or play would draw.
+        game.reshuffle(secrets.randbits(31))
         self.at_keyboard = (game.turn, len(game.history))
         self.needs_screen = True
         reply.changed = True
@@ -667,21 +720,23 @@ class Session:
         return reply
 
 
-def distinct_plays(plays: Sequence[ScoredPlay], board: Mapping[int, Tile]) -> list[ScoredPlay]:
-    """One play for each set of tiles on the same squares for the same score (on an empty
-    board, wherever they go: the one nearest the centre); best first."""
-    groups: dict[tuple, list[ScoredPlay]] = {}
-    for sp in plays:
-        tiles = tuple(sorted(t for _, t in sp.play.tiles))
-        key = (sp.total, tiles) if not board else (sp.total, tiles,
-                                                   tuple(s for s, _ in sp.play.tiles))
-        groups.setdefault(key, []).append(sp)
+_COMPLETIONS = ("exchange ", "pass", "hint", "undo", "rules", "help", "save", "quit", "joker")
 
-    def spread(sp: ScoredPlay) -> int:
-        return sum(abs(row_of(s) - row_of(CENTRE)) + abs(column_of(s) - column_of(CENTRE))
-                   for s, _ in sp.play.tiles)
 
-    return [min(group, key=spread) for group in groups.values()]
+def complete(text: str) -> str | None:
+    """The line ``text`` completed to a command or a direction (``G7 a`` -> ``G7 across ``),
+    or None. Completion is offered only where the rest is certain."""
+    if not text or text != text.lstrip():
+        return None
+    words = text.split(" ")
+    if len(words) == 1:
+        matches = [c for c in _COMPLETIONS if c.startswith(text.lower())]
+        return text + matches[0][len(text):] if len(matches) == 1 else None
+    if len(words) == 2 and _SQUARE_START.match(words[0]) and words[1]:
+        for word in ("across ", "down "):
+            if word.startswith(words[1].lower()) and words[1].lower() != word:
+                return text + word[len(words[1]):]
+    return None
 
 
 def describe_seats(seats: Sequence[Seat]) -> str:
@@ -698,6 +753,7 @@ __all__ = [
     "Reply",
     "Seat",
     "Session",
+    "complete",
     "default_level",
     "describe_seats",
     "make_seats",

@@ -35,7 +35,7 @@ def read_autosave() -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"{path} cannot be read: {e}") from None
     return data if isinstance(data, dict) else {"format": None}
 
@@ -44,7 +44,7 @@ def remove_autosave() -> None:
     autosave_path().unlink(missing_ok=True)
 
 
-def _free_path(stem: str) -> Path:
+def free_path(stem: str) -> Path:
     folder = data_dir() / GAMES_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{stem}.json"
@@ -57,7 +57,7 @@ def _free_path(stem: str) -> Path:
 
 def save_record(record: dict[str, Any], prefix: str = "") -> Path:
     """Write a game record to ``games/<prefix><date>-<time>.json``; returns the path."""
-    path = _free_path(prefix + time.strftime("%Y%m%d-%H%M%S"))
+    path = free_path(prefix + time.strftime("%Y%m%d-%H%M%S"))
     write_atomically(path, json.dumps(record, indent=1) + "\n")
     return path
 
@@ -67,9 +67,26 @@ def keep_autosave() -> Path | None:
     path = autosave_path()
     if not path.exists():
         return None
-    target = _free_path("unfinished-" + time.strftime("%Y%m%d-%H%M%S"))
+    target = free_path("unfinished-" + time.strftime("%Y%m%d-%H%M%S"))
     path.replace(target)
     return target
+
+
+def keep_what_a_reply_asks(session: Any, reply: Any) -> list[str]:
+    """Save the records of games a reply ended and the autosave when the game changed (or
+    the user saved or quit); the notes to show. Both front ends call this after every
+    reply, so no action is ever lost."""
+    notes = []
+    for record in reply.finished:
+        notes.append(f"Game record saved to {save_record(record)}")
+    over = session.match.is_over
+    if over:
+        remove_autosave()
+    elif reply.changed or reply.save or reply.quit:
+        path = write_autosave(session.snapshot())
+        if reply.save:
+            notes.append(f"Saved to {path}; the game is saved after every move too.")
+    return notes
 
 
 def write_file(path: str | Path, data: dict[str, Any]) -> Path:

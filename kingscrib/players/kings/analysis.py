@@ -1,10 +1,21 @@
-"""Analysis for learning: the best options of a position, and a game record reviewed.
+"""Analysis for learning: the best options of a turn, and a game reviewed turn by turn.
 
-A position is ranked by equity as the equity player sees it (score + leave value, less
-a share of the next player's expected best reply while the bag lasts), optionally refined
-by simulation (the mean spread of play-outs over the unseen tiles). A record is replayed
-turn by turn; at each turn the seat's best option (by equity, from what that seat could
-see) is set against the one made, with the points and the equity given up.
+Options are ranked by equity exactly as the ``equity`` player weighs them: score + the
+learned value of the tiles kept, less a share of the next player's expected best reply
+while the bag lasts (see :mod:`kingscrib.players.kings.equity` and ``defence``). Each
+distinct play is listed once: never the same rack tiles making the same hands, laid
+in another order or elsewhere along the line. Simulation (the mean
+spread of play-outs over the unseen tiles) may refine the order.
+
+>>> from kingscrib.kings.position import Position
+>>> p = Position.from_json({"board": {"G7": "8L", "H7": "7D"},
+...                         "rack": ["7L", "6D", "AL", "KD", "4L"], "bag": 0})
+>>> best = best_options(view_of(p), top=2)[0]
+>>> best.move, best.score
+('D7 across AL 6D 7L', 16)
+
+A review sets each turn of a record against the best option the seat could see, and
+judges it by the equity given up (not by points: keeping good tiles is worth points).
 """
 
 from __future__ import annotations
@@ -12,17 +23,86 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from kingscrib.kings.game import Game, PlayerView
+from kingscrib.kings.board import Square
+from kingscrib.kings.fastgen import generate
+from kingscrib.kings.game import Game, PlayerView, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
-from kingscrib.kings.notation import format_play
+from kingscrib.kings.notation import format_action
+from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.position import Position
-from kingscrib.kings.tiles import RACK_SIZE, full_set, held_counts
+from kingscrib.kings.tiles import RACK_SIZE, Tile, full_set, held_counts
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
-from kingscrib.players.kings.equity import Candidate, candidates, defend, distinct, materialise
+from kingscrib.players.kings.equity import (
+    Candidate,
+    candidates,
+    defend,
+    materialise,
+    rack_key,
+)
 from kingscrib.players.kings.leaves import LeaveTable, shipped
 from kingscrib.players.kings.sim import SimPlayer
+
+MISTAKE = 3.0  # equity given up from which a review calls a turn a mistake
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a turn as the equity player weighs it."""
+
+    action: Action
+    move: str  # its notation
+    score: int  # points now
+    leave: float  # value of the tiles kept
+    reply: float | None  # the next player's expected best reply (None: not looked at)
+    equity: float  # score + leave - the defence's share of the reply
+    sim: float | None = None  # mean spread of the simulated play-outs, when simulated
+    sim_iterations: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"move": self.move, "score": self.score,
+                                "leave": round(self.leave, 2),
+                                "reply": None if self.reply is None else round(self.reply, 2),
+                                "equity": round(self.equity, 2)}
+        if self.sim_iterations or self.sim is not None:
+            data["sim"] = None if self.sim is None else round(self.sim, 2)
+            data["sim_iterations"] = self.sim_iterations
+        return data
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    """One turn of a record set against the best option its seat could see."""
+
+    turn: int  # 1-based
+    player: int
+    name: str
+    rack: str
+    played: str
+    score: int
+    best: str | None
+    best_score: int | None
+    equity: float | None  # of the move made (None: it was not among the options weighed)
+    best_equity: float | None
+    equity_lost: float | None  # best_equity - equity, 0 for the best
+    points_lost: int  # best_score - score when the best is a play (0 otherwise)
+    options: list[Option] = field(default_factory=list, repr=False)
+
+    @property
+    def mistake(self) -> bool:
+        return self.equity_lost is not None and self.equity_lost >= MISTAKE
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "player": self.player, "name": self.name, "rack": self.rack,
+                "played": self.played, "score": self.score, "best": self.best,
+                "best_score": self.best_score,
+                "equity": None if self.equity is None else round(self.equity, 2),
+                "best_equity": None if self.best_equity is None else round(self.best_equity, 2),
+                "equity_lost": None if self.equity_lost is None else round(self.equity_lost, 2),
+                "points_lost": self.points_lost, "mistake": self.mistake}
 
 
 def view_of(position: Position, players: int = 2) -> PlayerView:
@@ -40,36 +120,45 @@ def view_of(position: Position, players: int = 2) -> PlayerView:
     return PlayerView(0, pos, tuple([0] * players), sizes, unseen, 0, 0, players)
 
 
-def describe(c: Candidate, board) -> str:
-    action = materialise(c)
+def _same_play_key(action: Action, board: Mapping[Square, Tile]) -> tuple:
+    """Options with one key are one play for a learner: the same rack tiles making the
+    same hands for the same points, wherever along the line they go (``3 4 5 Q`` laid
+    before or after a 5 on the board, or anywhere on an empty board)."""
     if isinstance(action, Play):
-        return format_play(action, board)
+        score = check_play(board, action.placed)
+        hands = sorted(tuple(sorted(h.tiles)) for h in score.hands)
+        return ("play", tuple(sorted(action.placed.values())), tuple(hands), score.total)
     if isinstance(action, Exchange):
-        return "exchange " + " ".join(str(t) for t in action.tiles)
-    return "pass"
+        return ("exchange", tuple(sorted(action.tiles)))
+    return ("pass",)
 
 
-def analyse_position(position: Position, top: int = 10, sim_seconds: float = 0.0,
-                     seed: int = 1, table: LeaveTable | None = None) -> list[dict[str, Any]]:
-    """The best options with score, leave value, the next player's expected best reply
-    and equity (and simulated value)."""
-    table = table or shipped()
-    view = view_of(position)
-    options = ranked(view, table, seed, max(top, DEFENCE_WIDTH))[:top]
-    rows = [{"move": describe(c, position.board), "score": c.score,
-             "leave": round(c.leave_value, 2),
-             "reply": None if c.reply is None else round(c.reply, 2),
-             "equity": round(c.equity, 2)} for c in options]
-    if sim_seconds > 0 and options and (view.position.bag or 0) > 0:
-        sim = SimPlayer(seed, time_budget=sim_seconds, candidates=len(options), table=table)
-        stats = sim.simulate(view, options, time.perf_counter() + sim_seconds)
-        by_order = {s.candidate.order: s for s in sim.last or stats}
-        for row, c in zip(rows, options):
-            s = by_order.get(c.order)
-            row["sim"] = round(s.mean, 2) if s and s.n else None
-            row["sim_iterations"] = s.n if s else 0
-        rows.sort(key=lambda r: -(r["sim"] if r.get("sim") is not None else -1e9))
-    return rows
+def _same(c: Candidate, action: Action, board: Mapping[Square, Tile]) -> bool:
+    """Whether option ``c`` is ``action`` or the same play laid elsewhere (see above)."""
+    mine = materialise(c)
+    if mine == action:
+        return True
+    try:
+        return _same_play_key(mine, board) == _same_play_key(action, board)
+    except IllegalPlay:
+        return False
+
+
+def _pass_option(view: PlayerView, table: LeaveTable) -> Candidate:
+    """Passing as an option: the value of the whole rack kept (with the bag empty, minus
+    its penalty, as the equity player weighs it)."""
+    rack = view.position.rack
+    if (view.position.bag or 0) > 0:
+        value = table.value_key(rack_key(rack))
+    else:
+        value = -float(sum(t.penalty for t in rack))
+    return Candidate(Pass(), value, 0, rack_key(rack), None, 10**9)
+
+
+def _option(c: Candidate, board: Mapping[Square, Tile]) -> Option:
+    action = materialise(c)
+    return Option(action, format_action(action, board), c.score, c.leave_value, c.reply,
+                  c.equity)
 
 
 def ranked(view: PlayerView, table: LeaveTable, seed: int, width: int,
@@ -77,18 +166,64 @@ def ranked(view: PlayerView, table: LeaveTable, seed: int, width: int,
     """The best ``width`` distinct options as the equity player weighs them (with the
     defence while the bag lasts), best first; ``also`` is weighed too when it is not
     among them (against the same racks)."""
+    board = view.position.board
     options = candidates(view, table)
-    if (view.position.bag or 0) == 0 or len(options) < 2:
-        return distinct(options, width)
-    top = defend(view, options, random.Random(seed), width=width)
-    if also is not None and not any(materialise(c) == also for c in top):
-        extra = next((c for c in options if materialise(c) == also), None)
-        if extra is not None:
-            top += defend(view, [extra], random.Random(seed), width=1)
-    return top
+    chosen: list[Candidate] = []
+    seen: set[tuple] = set()
+    for c in options:  # best static equity first: keep the best of each distinct play
+        key = _same_play_key(materialise(c), board)
+        if key not in seen:
+            seen.add(key)
+            chosen.append(c)
+            if len(chosen) == width:
+                break
+    bag = view.position.bag or 0
+    rng_seed = seed  # the same racks for every defence, so the replies compare
+    if bag > 0 and chosen:
+        chosen = defend(view, chosen, random.Random(rng_seed), width=len(chosen))
+    if also is not None and not any(_same(c, also, board) for c in chosen):
+        extra = [c for c in options if _same(c, also, board)][:1]
+        if not extra and isinstance(also, Pass):  # passing keeps the whole rack
+            extra = [_pass_option(view, table)]
+        if not extra and isinstance(also, Play):  # a play the quick generator leaves out
+            p = view.position
+            every = candidates(view, table, False, generate(p.board, p.rack, p.rules))
+            extra = [c for c in every if materialise(c) == also][:1]
+        if bag > 0 and extra:
+            extra = defend(view, extra, random.Random(rng_seed), width=1)
+        chosen += extra
+    return sorted(chosen, key=lambda c: (-c.equity, c.order))
 
 
-def _action_of(turn) -> Any:
+def best_options(view: PlayerView, top: int = 10, sim_seconds: float = 0.0, seed: int = 1,
+                 table: LeaveTable | None = None) -> list[Option]:
+    """The ``top`` best distinct options of the seat whose ``view`` this is, best first by
+    equity (by simulated value when ``sim_seconds`` > 0 and the bag is not empty)."""
+    table = table or shipped()
+    board = view.position.board
+    chosen = ranked(view, table, seed, max(top, DEFENCE_WIDTH))[:top]
+    options = [_option(c, board) for c in chosen]
+    if sim_seconds > 0 and chosen and (view.position.bag or 0) > 0:
+        sim = SimPlayer(seed, time_budget=sim_seconds, candidates=len(chosen), table=table)
+        stats = sim.simulate(view, chosen, time.perf_counter() + sim_seconds)
+        by_order = {s.candidate.order: s for s in sim.last or stats}
+        refined = []
+        for o, c in zip(options, chosen):
+            s = by_order.get(c.order)
+            refined.append(Option(o.action, o.move, o.score, o.leave, o.reply, o.equity,
+                                  s.mean if s and s.n else None, s.n if s else 0))
+        refined.sort(key=lambda o: -(o.sim if o.sim is not None else -1e9))
+        options = refined
+    return options
+
+
+def analyse_position(position: Position, top: int = 10, sim_seconds: float = 0.0,
+                     seed: int = 1, table: LeaveTable | None = None) -> list[dict[str, Any]]:
+    """:func:`best_options` of a bare position, as JSON objects."""
+    return [o.to_json() for o in best_options(view_of(position), top, sim_seconds, seed, table)]
+
+
+def _action_of(turn: Turn) -> Action:
     if turn.action == "play":
         return Play.of(turn.tiles)
     if turn.action == "exchange":
@@ -96,33 +231,59 @@ def _action_of(turn) -> Any:
     return Pass()
 
 
-def review_record(record: dict[str, Any], table: LeaveTable | None = None) -> list[dict]:
-    """Each turn of a saved game: the best option by equity against the one made."""
+def review_game(record: dict[str, Any], table: LeaveTable | None = None) -> list[TurnReview]:
+    """Each turn of a game record against the best option (by equity) from what that seat
+    could see. Raises ValueError (a RecordError) when the record cannot be replayed."""
     table = table or shipped()
     played = Game.from_record(record)
     game = Game.new(list(played.names), played.rules, played.seed)
-    rows = []
+    reshuffles = dict.fromkeys(range(len(played.history) + 1), ())
+    for at, key in played.reshuffles:
+        reshuffles[at] = (*reshuffles[at], key)
+    reviews = []
     for i, turn in enumerate(played.history):
+        for key in reshuffles[i]:
+            game.reshuffle(key)
         view = game.view(game.turn)
         action = _action_of(turn)
-        options = ranked(view, table, i, DEFENCE_WIDTH, also=action)
-        made = next((c for c in options if materialise(c) == action), None)
-        best = options[0] if options else None
-        row = {"turn": i + 1, "player": turn.player, "name": played.names[turn.player],
-               "rack": " ".join(str(t) for t in turn.rack),
-               "played": (format_play(action, game.board) if isinstance(action, Play)
-                          else turn.action), "score": turn.score}
-        if best is not None:
-            row["best"] = describe(best, game.board)
-            row["best_score"] = best.score
-            row["points_lost"] = max(0, best.score - turn.score) if best.raw is not None \
-                else 0
-            row["equity_lost"] = round(best.equity - made.equity, 2) if made else None
-        rows.append(row)
+        weighed = ranked(view, table, i, DEFENCE_WIDTH, also=action)
+        made = next((c for c in weighed if materialise(c) == action), None) or next(
+            (c for c in weighed if _same(c, action, game.board)), None)
+        best = max(weighed, key=lambda c: (c.equity, -c.order)) if weighed else None
+        reviews.append(TurnReview(
+            turn=i + 1, player=turn.player, name=played.names[turn.player],
+            rack=" ".join(str(t) for t in turn.rack),
+            played=format_action(action, game.board), score=turn.score,
+            best=None if best is None else format_action(materialise(best), game.board),
+            best_score=None if best is None else best.score,
+            equity=None if made is None else made.equity,
+            best_equity=None if best is None else best.equity,
+            equity_lost=None if made is None or best is None
+            else max(0.0, best.equity - made.equity),
+            points_lost=max(0, best.score - turn.score)
+            if best is not None and best.raw is not None else 0,
+            options=[_option(c, game.board) for c in weighed[:3]]))
         game.play(action, turn.claimed)
         if turn.joker is not None:
             game.call_joker(turn.joker["caller"])
-    return rows
+    return reviews
 
 
-__all__ = ["analyse_position", "review_record", "view_of"]
+def review_record(record: dict[str, Any], table: LeaveTable | None = None) -> list[dict]:
+    """:func:`review_game` as JSON objects."""
+    return [r.to_json() for r in review_game(record, table)]
+
+
+def options_text(options: Sequence[Option]) -> list[str]:
+    """One line per option: move, score, leave, reply, equity (and the simulated value)."""
+    lines = []
+    for o in options:
+        reply = "-" if o.reply is None else f"{o.reply:.1f}"
+        sim = "" if o.sim is None else f"  sim {o.sim:+.1f}"
+        lines.append(f"{o.move}: {o.score} + leave {o.leave:+.1f}, reply {reply}"
+                     f" = {o.equity:.1f}{sim}")
+    return lines
+
+
+__all__ = ["MISTAKE", "Option", "TurnReview", "analyse_position", "best_options",
+           "options_text", "review_game", "review_record", "view_of"]

@@ -1,0 +1,449 @@
+"""The full-screen Kings Cribbage game (Textual): one screen redrawn in place.
+
+The widgets here only draw and collect keys and clicks. Every line typed goes to
+:meth:`Session.handle`, every computer turn to :meth:`Session.computer_turn`, and a play
+laid out with the keys or the mouse is a :class:`~kingscrib.cli.terminal.draft.Draft`
+turned into notation and handled the same way, so the rules of input live in the
+session core, shared with the line mode of :mod:`kingscrib.cli.play`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.suggester import Suggester
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from kingscrib.cli.terminal.draft import RANK_KEYS, Draft, square_at
+from kingscrib.cli.terminal.render import CELL, tile_chip
+from kingscrib.cli.terminal.session import (
+    CLAIM,
+    HANDOVER,
+    MOVE,
+    NEXT_GAME,
+    OVER,
+    THINKING,
+    Reply,
+    Session,
+    complete,
+)
+from kingscrib.kings.board import SIZE
+
+BOARD_LEFT = 4  # characters before column A on each board line
+HISTORY_WIDTH = 110  # terminals at least this wide (and 30 tall) show the move history
+
+
+class CommandSuggester(Suggester):
+    """Completes commands and directions as the session core says."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return complete(value)
+
+
+class BoardView(Widget, can_focus=True):
+    """The board with the tiles laid so far and, while it has focus, the cursor."""
+
+    DEFAULT_CSS = """
+    BoardView { width: 48; height: 15; }
+    BoardView:focus { background: $boost; }
+    """
+
+    def render(self) -> RenderableType:
+        game_app: KingsApp = self.app  # type: ignore[assignment]
+        return game_app.session.board_view(game_app.plain,
+                                           game_app.draft.cursor if self.has_focus else None,
+                                           game_app.draft.placed)
+
+    def on_click(self, event: events.Click) -> None:
+        column, row = (event.x - BOARD_LEFT) // CELL, event.y - 1
+        if event.x < BOARD_LEFT or not (0 <= column < SIZE and 0 <= row < SIZE):
+            return
+        square = square_at(column, row)
+        if square is not None:
+            self.app.board_clicked(square)  # type: ignore[attr-defined]
+
+
+class RackView(Static):
+    """The rack of the player at the keyboard; a click picks a tile to place."""
+
+    def on_click(self, event: events.Click) -> None:
+        self.app.rack_clicked(event.x)  # type: ignore[attr-defined]
+
+
+class InfoScreen(ModalScreen[None]):
+    """Help, the rules, hints or the end of a game over the board; any key closes it."""
+
+    DEFAULT_CSS = """
+    InfoScreen { align: center middle; }
+    InfoScreen > VerticalScroll { width: 90%; height: auto; max-height: 90%;
+        border: round $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, body: RenderableType, on_close: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.body = body
+        self.on_close = on_close
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as box:
+            box.border_subtitle = "Press any key to go on."
+            yield Static(self.body)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("up", "down", "pageup", "pagedown"):
+            return
+        event.stop()
+        self.dismiss()
+        if self.on_close is not None:
+            self.on_close()
+
+    def on_click(self) -> None:
+        self.dismiss()
+        if self.on_close is not None:
+            self.on_close()
+
+
+class HandoverScreen(Screen[None]):
+    """Hot seat: a blank screen with only the name of the next player, so no rack shows."""
+
+    DEFAULT_CSS = """
+    HandoverScreen { align: center middle; }
+    HandoverScreen > Static { width: auto; padding: 1 4; border: heavy $accent; }
+    """
+
+    def __init__(self, prompt: str) -> None:
+        super().__init__()
+        self.prompt = prompt
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble((self.prompt, "bold"), "\n\n",
+                                   ("Nobody else should see the screen now.", "dim")))
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key == "enter":
+            self.app.handover_done()  # type: ignore[attr-defined]
+        elif event.key in ("q", "ctrl+q"):
+            self.app.action_quit_game()  # type: ignore[attr-defined]
+
+
+class KingsApp(App[None]):
+    """Kings Cribbage full screen; ``on_reply`` saves after every reply (the autosave)."""
+
+    TITLE = "Kings Cribbage"
+    AUTO_FOCUS = "#command"
+    CSS = """
+    Screen { layout: vertical; }
+    #body { height: 1fr; }
+    #main { width: 1fr; height: 100%; }
+    #top { height: auto; min-height: 15; }
+    #side { width: 1fr; padding: 0 0 0 1; }
+    #history { width: 44; height: 100%; display: none;
+        border-left: solid $primary-darken-2; padding: 0 1; }
+    #history.shown { display: block; }
+    #rack { height: 1; margin-top: 1; }
+    #preview { height: 1; color: $text-muted; }
+    #message { height: 2; }
+    #command { height: 1; border: none; padding: 0 1; }
+    #keys { height: 1; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("ctrl+q", "quit_game", "quit (saved)", priority=True),
+        Binding("f1", "help", "help", priority=True),
+    ]
+
+    def __init__(self, session: Session, on_reply: Callable[[Reply], list[str]],
+                 plain: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.on_reply = on_reply
+        self.plain = plain
+        session.plain = plain
+        self.draft = Draft()
+        self.thinking = False
+        self.busy = ""  # what the app is busy with, when not the computer's turn
+        self.history: list[str] = []
+        self.history_at = 0
+        self.quit_reason = ""
+
+    # ----- layout -----------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="body"):
+            with Vertical(id="main"):
+                with Horizontal(id="top"):
+                    yield BoardView(id="board")
+                    yield Static(id="side")
+                yield RackView(id="rack")
+                yield Static(id="preview")
+                yield Static(id="message")
+            yield Static(id="history")
+        yield Input(id="command", suggester=CommandSuggester(), placeholder="")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#command", Input).focus()
+        self.say(self.session.intro())
+        self.redraw()
+        self.call_after_refresh(self.advance)
+
+    def on_resize(self, event: events.Resize) -> None:
+        wide = event.size.width >= HISTORY_WIDTH and event.size.height >= 30
+        self.query_one("#history").set_class(wide, "shown")
+
+    def redraw(self) -> None:
+        s = self.session
+        self.query_one("#board", BoardView).refresh()
+        self.query_one("#side", Static).update(s.side_panel())
+        lines = s.history_lines()
+        shown = max(1, self.size.height - 4)  # the latest moves that fit
+        self.query_one("#history", Static).update(
+            Group(Text("Moves", style="bold underline"),
+                  *(lines[-shown:] or [Text("none yet")])))
+        viewer = s.viewer()
+        rack = None
+        if viewer is not None:
+            rack = self.draft.left_on_rack(s.game.racks[viewer])
+        self.query_one("#rack", Static).update(s.rack_text(self.plain, rack, self.draft.selected))
+        self.query_one("#preview", Static).update(self.draft.preview(s.game.board, s.game.rules))
+        command = self.query_one("#command", Input)
+        command.disabled = self.thinking or s.state not in (MOVE, CLAIM)
+        on_board = self.focused is self.query_one("#board")
+        command.placeholder = s.prompt() + (
+            "" if s.state != MOVE else " (laying tiles: Tab back to typing)" if on_board
+            else " (Tab: lay tiles on the board)")
+        self.query_one("#keys", Static).update(self.keys_text())
+
+    def keys_text(self) -> Text:
+        if self.thinking:
+            return Text(f"{self.busy or self.session.to_move.name + ' is thinking'}…"
+                        " (keys are ignored)")
+        if self.focused is self.query_one("#board"):
+            return Text("arrows · rank lays a tile · L/D colour · / 6↔9 · Space turns · "
+                        "Bksp back · Enter")
+        return Text("Enter do it · ↑↓ history · → complete · Tab the board · F1 help · "
+                    "Ctrl+Q quit")
+
+    def say(self, reply: Reply) -> None:
+        """Show a reply: long ones (help, rules, hints, the end) over the board, others on
+        the message line; then save as the reply asks."""
+        notes = self.on_reply(reply)
+        long = [m for m in reply.messages if isinstance(m, Table)]
+        short = [m for m in reply.messages if not isinstance(m, Table)]
+        line = Text()
+        for m in short + [Text(n, style="dim") for n in notes]:
+            if isinstance(m, Text):
+                first = m.split("\n")[0] if m.plain else m
+                if line.plain:
+                    line.append("  ")
+                line.append_text(first)
+        self.query_one("#message", Static).update(line)
+        if long:  # the board is on screen already: only tables and short lines go over it
+            body = [m for m in reply.messages
+                    if isinstance(m, Table) or (isinstance(m, Text) and m.plain.count("\n") < 4)]
+            self.push_screen(InfoScreen(Group(*body)))
+        if reply.quit:
+            self.quit_reason = "quit"
+            self.exit()
+
+    # ----- the flow of the game -----------------------------------------------------------
+    def advance(self) -> None:
+        """Do what the state of the session asks: let a computer move, hand the keyboard
+        over, start the next game or end."""
+        state = self.session.state
+        if state == THINKING and not self.thinking:
+            self.thinking = True
+            self.redraw()
+            self.think()
+        elif state == HANDOVER:
+            if not isinstance(self.screen, HandoverScreen):
+                self.push_screen(HandoverScreen(self.session.prompt()))
+        elif state == NEXT_GAME:
+            self.push_screen(InfoScreen(Text(self.session.prompt()), self.next_game))
+        elif state == OVER:
+            self.query_one("#message", Static).update(Text(
+                "The match is over: press Ctrl+Q to leave." if self.session.match.games > 1
+                else "The game is over: press Ctrl+Q to leave.", style="bold"))
+        self.redraw()
+
+    @work(thread=True, exclusive=True, group="computer")
+    def think(self) -> None:
+        reply = self.session.computer_turn()
+        self.call_from_thread(self.computer_done, reply)
+
+    @work(thread=True, exclusive=True, group="computer")
+    def look_for_hints(self) -> None:
+        reply = self.session.handle("hint")
+        self.call_from_thread(self.computer_done, reply)
+
+    def computer_done(self, reply: Reply) -> None:
+        self.thinking, self.busy = False, ""
+        self.say(reply)
+        self.advance()
+        if self.focused is None:  # the command line was disabled while the computer thought
+            self.query_one("#command", Input).focus()
+
+    def handover_done(self) -> None:
+        self.session.handle("")
+        self.draft = Draft()
+        self.pop_screen()
+        self.advance()
+        self.query_one("#command", Input).focus()
+
+    def next_game(self) -> None:
+        self.say(self.session.handle(""))
+        self.draft = Draft()
+        self.advance()
+
+    def run_line(self, text: str) -> None:
+        if self.thinking:
+            return
+        if text.strip().lower() == "hint" and self.session.state == MOVE:
+            self.thinking, self.busy = True, "Looking for the best options"
+            self.redraw()
+            self.look_for_hints()
+            return
+        reply = self.session.handle(text)
+        if reply.changed or self.session.state == CLAIM:
+            self.draft = Draft(cursor=self.draft.cursor)
+        self.say(reply)
+        self.advance()
+        if self.session.state == CLAIM:  # joker rule: the claim is typed at the command line
+            self.query_one("#command", Input).focus()
+
+    # ----- input --------------------------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if self.thinking:
+            return
+        if not text and self.draft.placed:
+            text = self.draft.notation(self.session.game.board) or ""
+        if text:
+            self.history.append(text)
+            self.history_at = len(self.history)
+        self.run_line(text)
+
+    def on_key(self, event: events.Key) -> None:
+        if self.thinking:  # keys typed while the computer thinks never become commands
+            event.stop()
+            event.prevent_default()
+            return
+        command = self.query_one("#command", Input)
+        if self.focused is command:
+            if event.key in ("up", "down") and self.history:
+                step = -1 if event.key == "up" else 1
+                self.history_at = max(0, min(len(self.history), self.history_at + step))
+                command.value = self.history[self.history_at] \
+                    if self.history_at < len(self.history) else ""
+                command.cursor_position = len(command.value)
+                event.stop()
+            elif event.key == "tab":
+                self.query_one("#board").focus()
+                event.stop()
+                event.prevent_default()
+                self.redraw()
+            return
+        if self.focused is self.query_one("#board") and self.session.state == MOVE:
+            self.board_key(event)
+
+    def board_key(self, event: events.Key) -> None:
+        s, draft = self.session, self.draft
+        rack = s.game.racks[s.game.turn]
+        moves = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+        error: str | None = None
+        key = event.character.upper() if event.character else ""
+        if event.key in moves:
+            draft.move(*moves[event.key])
+        elif event.key == "space":
+            draft.turn()
+            error = f"laying {draft.direction}"
+        elif event.key == "backspace":
+            draft.take_back()
+        elif event.key == "escape":
+            draft.clear()
+        elif event.key == "enter":
+            text = draft.notation(s.game.board)
+            if text is None:
+                error = "lay tiles first (type a rank), or Tab to type a command"
+            else:
+                self.history.append(text)
+                self.run_line(text)
+                event.stop()
+                return
+        elif event.key == "tab":
+            self.query_one("#command", Input).focus()
+        elif key in ("L", "D"):
+            error = draft.recolour(key, rack)
+        elif key == "/":
+            error = draft.flip_six_nine()
+        elif key and key in RANK_KEYS + "10":  # 1 is an ace, 0 a ten
+            error = draft.place_rank({"1": "A", "0": "T"}.get(key, key), s.game.board, rack)
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        if error:
+            self.query_one("#message", Static).update(Text(error))
+        self.redraw()
+
+    def rack_clicked(self, x: int) -> None:
+        """Pick the rack tile under column ``x`` of the rack line."""
+        s = self.session
+        if self.thinking or s.state != MOVE:
+            return
+        left = sorted(self.draft.left_on_rack(s.game.racks[s.game.turn]),
+                      key=lambda t: (t.rank, t.colour))
+        pos = len(s.rack_text(self.plain, []).plain) - len("(empty)")  # after "Your rack: "
+        for i, tile in enumerate(left):
+            width = len(tile_chip(tile, self.plain).plain)
+            if pos <= x < pos + width:
+                self.draft.selected = i
+                self.query_one("#board").focus()
+                self.query_one("#message", Static).update(Text(
+                    f"{tile} picked: now click a square (or use the arrows and Enter)"))
+                self.redraw()
+                return
+            pos += width + 1
+
+    def board_clicked(self, square: int) -> None:
+        s = self.session
+        if self.thinking or s.state != MOVE:
+            return
+        self.draft.cursor = square
+        if self.draft.selected is not None:
+            left = sorted(self.draft.left_on_rack(s.game.racks[s.game.turn]),
+                          key=lambda t: (t.rank, t.colour))
+            tile = left[self.draft.selected]
+            error = self.draft.place(tile, s.game.board, square)
+            if error:
+                self.query_one("#message", Static).update(Text(error))
+        self.query_one("#board").focus()
+        self.redraw()
+
+    # ----- actions ------------------------------------------------------------------------
+    def action_quit_game(self) -> None:
+        self.quit_reason = "quit"
+        self.say(Reply(quit=True))
+
+    def action_help(self) -> None:
+        if not self.thinking:
+            self.say(self.session.handle("help"))
+
+    def on_descendant_focus(self) -> None:
+        if self.is_mounted:
+            self.redraw()
+
+
+__all__ = ["KingsApp"]

@@ -1,0 +1,434 @@
+"""The classic Cribbage game's controller: text commands in, things to show out, no I/O.
+
+Like :class:`kingscrib.cli.terminal.session.Session` for Kings Cribbage, a
+:class:`ClassicSession` holds the game, its seats (people or computer players of a
+level) and what has been shown; both the line mode and the full-screen app of
+``kingscrib classic play`` pass each line typed to :meth:`ClassicSession.handle`,
+run :meth:`ClassicSession.computer_turn` while a computer is to act, and save
+:meth:`ClassicSession.snapshot` after every action.
+
+Cards are always shown with suit symbols (``6♣``); they may be typed either way
+(``6C``, ``6c``, ``6♣``), by their number in the hand shown, or by rank alone when the
+hand holds one card of that rank.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from kingscrib.classic.cards import Card
+from kingscrib.classic.game import (
+    Claim,
+    ClassicGame,
+    Discard,
+    Event,
+    IllegalAction,
+    Play,
+)
+from kingscrib.classic.record import RecordError, replay
+from kingscrib.classic.rules import WINNING_SCORE, RuleSet
+from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
+from kingscrib.counting import parse_rank, rank_char
+from kingscrib.players.classic import LEVELS, make_player
+
+SNAPSHOT_FORMAT = "kingscrib-classic-autosave/1"
+HOLES_PER_STREET = 60
+_CODE = re.compile(r"\b(10|[A2-9TJQK])([CDHS])\b")
+# No one-letter "q" for quit: Q is a queen here.
+_COMMANDS = {"help": "help", "?": "help", "h": "help", "hint": "hint", "quit": "quit",
+             "exit": "quit", "save": "save"}
+SIDE_STYLES = ("bold green", "bold magenta", "bold cyan")
+
+HELP_LINES = [
+    ("1 2  or  5H JD  or  5 J", "lay away cards: their numbers in your hand, the cards, or"
+                                " ranks alone when your hand holds one of each"),
+    ("3  or  7C  or  7", "lay one card in the play (the same three ways)"),
+    ("12", "(muggins) the points you count in your hand or crib"),
+    ("hint", "while laying away: the best discards by expected points"),
+    ("save", "save now (the game is saved after every action anyway)"),
+    ("quit", "stop; resume later with kingscrib classic play --resume"),
+]
+
+
+def pretty_text(text: str) -> str:
+    """Card codes in a message written with suit symbols: ``6C`` -> ``6♣``."""
+    return _CODE.sub(lambda m: Card(parse_rank(m.group(1)), m.group(2)).pretty(), text)
+
+
+def card_text(card: Card) -> Text:
+    return Text(card.pretty(), style="bold red" if card.is_red else "bold")
+
+
+def cards_text(cards: Sequence[Card], numbered: bool = False) -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append("  ")
+        if numbered:
+            out.append(f"{i + 1}:", style="dim")
+        out.append_text(card_text(c))
+    return out
+
+
+def read_cards(answer: str, hand: Sequence[Card]) -> list[Card]:
+    """Cards named in ``answer``, each as its number in ``hand`` (1-based, as the hand is
+    shown), as a card (``5H``, ``10D``, ``5♥``), or by rank alone (``7``, ``J``) when
+    ``hand`` holds one card of that rank not named already. A digit is a number in the
+    hand first: ``3`` is the third card, ``7`` the seven in a hand of six."""
+    cards: list[Card] = []
+    for token in answer.replace(",", " ").split():
+        if token.isdigit() and 1 <= int(token) <= len(hand):
+            cards.append(hand[int(token) - 1])
+            continue
+        try:
+            rank = parse_rank(token)
+        except ValueError:
+            if token.isdigit():
+                raise ValueError(f"there is no card number {token} (1 to {len(hand)})"
+                                 " and no such rank") from None
+            cards.append(Card.parse(token.replace("♣", "C").replace("♦", "D")
+                                    .replace("♥", "H").replace("♠", "S")))
+            continue
+        options = [c for c in hand if c.rank == rank and c not in cards]
+        if len(options) == 1:
+            cards.append(options[0])
+        elif not options:
+            number = f"there is no card number {token} (1 to {len(hand)}) and " \
+                if token.isdigit() else ""
+            raise ValueError(f"{number}your hand holds no {rank_char(rank)}")
+        else:
+            raise ValueError(f"your hand holds {len(options)} {rank_char(rank)}s: write which,"
+                             f" e.g. {options[0].pretty()} or {options[0]}")
+    if not cards:
+        raise ValueError("name at least one card")
+    twice = next((c for c in cards if cards.count(c) > 1), None)
+    if twice is not None:
+        raise ValueError(f"{twice.pretty()} is named twice")
+    return cards
+
+
+class ClassicSession:
+    """A classic game between people (``humans``: their seats) and computers of ``level``."""
+
+    def __init__(self, game: ClassicGame, humans: Sequence[int], level: str) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown computer level {level!r} (known: {', '.join(LEVELS)})")
+        players = game.rules.players
+        if not humans or any(not 0 <= h < players for h in humans):
+            raise ValueError(f"the people sit at seats 0 to {players - 1}")
+        self.game = game
+        self.humans = sorted(set(humans))
+        self.level = level
+        self.computers = {s: make_player(level, game.seed * 10 + s)
+                          for s in range(players) if s not in self.humans}
+        self.seen = len(game.events)  # events already shown
+        self.at_keyboard: tuple[int, int] | None = None
+        self.back_pegs = list(game.scores)  # each side's score before its last points
+
+    # ----- making and saving ------------------------------------------------------
+    @classmethod
+    def new(cls, players: int = 2, humans: int = 1, level: str = "expert",
+            muggins: bool = False, skunk: bool = False, seed: int | None = None,
+            name: str = "you") -> ClassicSession:
+        if not 1 <= humans <= players:
+            raise ValueError(f"{humans} people do not fit in a {players}-player game")
+        rules = RuleSet(players=players, muggins=muggins, skunk=skunk)
+        names = [name if humans == 1 else f"{name} {i + 1}" for i in range(humans)]
+        names += [f"computer {i + 1}" if players - humans > 1 else "computer"
+                  for i in range(players - humans)]
+        game = ClassicGame(rules, seed=seed if seed is not None else random.randrange(10**9),
+                           names=names)
+        session = cls(game, list(range(humans)), level)
+        session.seen = 0
+        return session
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"format": SNAPSHOT_FORMAT, "record": self.game.record(),
+                "humans": self.humans, "level": self.level}
+
+    @classmethod
+    def from_snapshot(cls, data: Any) -> ClassicSession:
+        """Resume a snapshot; raises ValueError saying what is wrong with it."""
+        if not isinstance(data, dict) or data.get("format", SNAPSHOT_FORMAT) != SNAPSHOT_FORMAT:
+            raise ValueError("this is not a classic Cribbage autosave")
+        missing = [k for k in ("record", "humans") if k not in data]
+        if missing:
+            raise ValueError(f"the autosave has no {', '.join(repr(k) for k in missing)}")
+        try:
+            game = replay(data["record"])
+            humans = [int(h) for h in data["humans"]]
+        except (RecordError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"the autosave cannot be read: {exc}") from None
+        return cls(game, humans, data.get("level", "expert"))
+
+    # ----- where we are -------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        g = self.game
+        if g.phase == "over" or g.to_act is None:
+            return OVER
+        if g.to_act in self.computers:
+            return THINKING
+        if len(self.humans) > 1 and self.at_keyboard != (g.to_act, len(g.events)):
+            return HANDOVER
+        return MOVE
+
+    def name(self, seat: int) -> str:
+        return self.game.names[seat]
+
+    def viewer(self) -> int | None:
+        """The seat whose hand may be shown now."""
+        if self.state == MOVE:
+            return self.game.to_act
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def prompt(self) -> str:
+        g = self.game
+        state = self.state
+        if state == OVER:
+            return "The game is over"
+        seat = g.to_act
+        assert seat is not None
+        name = self.name(seat)
+        if state == HANDOVER:
+            return f"Pass the keyboard to {name} and press Enter"
+        if state == THINKING:
+            return f"{name} is thinking"
+        if g.phase == "discard":
+            view = g.view(seat)
+            whose = "your" if g.rules.side_of(g.dealer) == view.side else "their"
+            return f"{name}: lay away {g.rules.discards} card(s) to {whose} crib"
+        if g.phase == "play":
+            return f"{name}: your card (count {g.count})"
+        item = g.show_item
+        return f"{name}: count your {item.kind if item else 'hand'}"
+
+    # ----- commands -------------------------------------------------------------------
+    def handle(self, text: str) -> Reply:
+        """Act on one line typed by the person at the keyboard."""
+        text = (text or "").strip()
+        command = _COMMANDS.get(text.lower())
+        reply = Reply()
+        if command == "quit":
+            return Reply(quit=True)
+        if command == "save":
+            return Reply(save=True)
+        if command == "help":
+            reply.add(self.help_table())
+            return reply
+        state = self.state
+        if state == OVER:
+            reply.error("the game is over")
+            return reply
+        if state == HANDOVER:
+            self.at_keyboard = (self.game.to_act, len(self.game.events))  # type: ignore[assignment]
+            return reply
+        if state == THINKING:
+            reply.error(f"{self.name(self.game.to_act)} is to act, not you")  # type: ignore[arg-type]
+            return reply
+        if command == "hint":
+            return self._hint()
+        g = self.game
+        seat = g.to_act
+        assert seat is not None
+        hand = sorted(g.view(seat).hand)
+        try:
+            if g.phase == "discard":
+                action: Discard | Play | Claim = Discard(tuple(read_cards(text, hand)))
+            elif g.phase == "play":
+                cards = read_cards(text, hand)
+                if len(cards) != 1:
+                    raise ValueError("lay one card")
+                action = Play(cards[0])
+            else:
+                try:
+                    action = Claim(int(text))
+                except ValueError:
+                    raise ValueError(f"{text!r} is not a number: type the points you count"
+                                     " (or help)") from None
+            self._apply(action, reply)
+        except (ValueError, IllegalAction) as exc:
+            reply.error(pretty_text(str(exc)))
+        return reply
+
+    def computer_turn(self) -> Reply:
+        """Let the computer to act take its action."""
+        reply = Reply()
+        seat = self.game.to_act
+        if self.state != THINKING or seat is None:
+            reply.error("no computer is to act")
+            return reply
+        self._apply(self.computers[seat].choose(self.game.view(seat)), reply)
+        return reply
+
+    def _apply(self, action: Discard | Play | Claim, reply: Reply) -> None:
+        before = list(self.game.scores)
+        self.game.apply(action)
+        for side, (old, new) in enumerate(zip(before, self.game.scores)):
+            if new != old:
+                self.back_pegs[side] = old
+        reply.messages.extend(self.event_lines(self.game.events[self.seen:]))
+        self.seen = len(self.game.events)
+        reply.changed = True
+        if self.game.phase == "over":
+            reply.messages.extend(self.result_lines())
+            reply.finished.append(self.game.record())
+
+    def _hint(self) -> Reply:
+        from kingscrib.classic.discard import analyse_discards
+        from kingscrib.players.classic.levels import owns_crib
+
+        reply = Reply()
+        g = self.game
+        view = g.view(g.to_act)  # type: ignore[arg-type]
+        if g.phase != "discard":
+            playable = [a.card for a in view.legal if isinstance(a, Play)]
+            reply.add(Text.assemble("Cards you may lay: ", cards_text(sorted(playable)))
+                      if g.phase == "play" else Text("Count fifteens, pairs, runs, flush"
+                                                     " and nobs."))
+            return reply
+        table = Table(title="Best discards (expected points)", title_justify="left",
+                      title_style="bold", box=None, padding=(0, 2))
+        for column in ("lay away", "hand", "crib"):
+            table.add_column(column, justify="right" if column != "lay away" else "left")
+        for o in analyse_discards(list(view.hand), owns_crib(view), view.rules.discards)[:3]:
+            table.add_row(cards_text(o.discard), f"{o.hand:.2f}", f"{o.crib:+.2f}")
+        reply.add(table)
+        return reply
+
+    # ----- drawing ----------------------------------------------------------------------
+    def event_lines(self, events: Sequence[Event]) -> list[Text]:
+        g = self.game
+        lines = []
+        for e in events:
+            who = g.names[e.seat]
+            line = Text("  ")
+            if e.kind == "go-said":
+                line.append(f"{who}: go")
+            elif e.kind == "starter":
+                line.append("Starter: ")
+                line.append_text(cards_text(e.cards))
+            elif e.kind == "peg":
+                line.append(f"{who}: ")
+                line.append_text(cards_text(e.cards))
+                line.append(f"  {pretty_text(e.text)}")
+            elif e.kind == "show":
+                label, _, words = e.text.partition(": ")
+                whose = "your" if who == "you" else f"{who}'s"
+                line.append(f"{whose} {label}: ")
+                line.append_text(cards_text(e.cards))
+                line.append(f"  {e.points}: {pretty_text(words)}")
+            elif e.kind == "win":
+                line = Text(f"{e.text}!", style="bold green")
+            else:
+                pts = f" (+{e.points})" if e.points else ""
+                line.append(f"{who}: {pretty_text(e.text)}{pts}")
+            lines.append(line)
+        return lines
+
+    def result_lines(self) -> list[Text]:
+        g = self.game
+        lines = [self.peg_board()]
+        end = g.record().get("end", {})
+        if g.rules.skunk and end.get("game_points", 1) > 1:
+            lines.append(Text(f"A {'double ' if end['game_points'] == 3 else ''}skunk!",
+                              style="bold yellow"))
+        return lines
+
+    def peg_board(self) -> Text:
+        """The board: for each side two streets of 60 holes, the front peg ● at its score
+        and the back peg ○ at its score before its last points; then the score."""
+        g = self.game
+        out = Text()
+        for side in range(g.rules.sides):
+            style = SIDE_STYLES[side % len(SIDE_STYLES)]
+            front, back = g.scores[side], self.back_pegs[side]
+            name = g.side_name(side)
+            for street in range(2):
+                label = f"{name[:9]:>9} " if street == 0 else " " * 10
+                out.append(label, style="bold" if street == 0 else "")
+                for hole in range(street * HOLES_PER_STREET + 1,
+                                  (street + 1) * HOLES_PER_STREET + 1):
+                    if hole == front:
+                        out.append("●", style=style)
+                    elif hole == back and back:
+                        out.append("○", style=style)
+                    else:
+                        out.append("·" if hole % 5 else "•", style="dim")
+                    if hole % 30 == 0 and hole % HOLES_PER_STREET:
+                        out.append("│", style="dim")
+                if street == 0:
+                    out.append(f" {front:>3}/{WINNING_SCORE}", style="bold")
+                elif front >= WINNING_SCORE:
+                    out.append(" ● home", style=style)
+                out.append("\n")
+        out.rstrip()
+        return out
+
+    def table_view(self) -> RenderableType:
+        """The deal: dealer and crib, the starter, the count and the cards laid."""
+        g = self.game
+        parts: list[RenderableType] = []
+        head = Text(f"Classic Cribbage · deal {len(g.deals)} · {g.names[g.dealer]} "
+                    f"{'deal' if g.names[g.dealer] == 'you' else 'deals'}", style="bold")
+        if g.rules.muggins:
+            head.append(" · muggins", style="yellow")
+        parts.append(head)
+        line = Text("Starter: ")
+        line.append_text(card_text(g.starter) if g.starter else Text("(not cut yet)",
+                                                                     style="dim"))
+        if g.phase == "play":
+            line.append(f"   Count: {g.count}   ")
+            line.append_text(cards_text(g.pile))
+        parts.append(line)
+        if g.phase == "show" and g.show_item is not None:
+            item = g.show_item
+            show = Text(f"Showing {g.names[item.seat]}'s {item.kind}: ")
+            show.append_text(cards_text(item.cards))
+            parts.append(show)
+        return Group(*parts)
+
+    def hand_text(self) -> Text:
+        viewer = self.viewer()
+        if viewer is None:
+            return Text("")
+        g = self.game
+        hand = sorted(g.view(viewer).hand)
+        owner = "Your hand" if g.names[viewer] == "you" else f"{g.names[viewer]}'s hand"
+        out = Text(f"{owner}: ", style="bold")
+        out.append_text(cards_text(hand, numbered=True) if hand else Text("(none left)",
+                                                                          style="dim"))
+        kept = g.view(viewer).kept
+        if g.phase == "play" and kept:
+            out.append("   for the show: ", style="dim")
+            out.append_text(cards_text(sorted(kept)))
+        return out
+
+    def help_table(self) -> Table:
+        table = Table(box=None, padding=(0, 2), show_header=False)
+        table.add_column(style="bold cyan", no_wrap=True)
+        table.add_column()
+        for command, meaning in HELP_LINES:
+            table.add_row(command, meaning)
+        return table
+
+    def intro(self) -> Reply:
+        reply = Reply()
+        g = self.game
+        if self.seen:
+            reply.add(f"Resuming the game of seed {g.seed}.", "bold")
+        else:
+            cut = ", ".join(f"{n} {c.pretty()}" for n, c in zip(g.names, g.cuts[-1]))
+            reply.add(f"Cut for deal: {cut}. {g.names[g.first_dealer]} deal"
+                      f"{'' if g.names[g.first_dealer] == 'you' else 's'} first.")
+        return reply
+
+
+__all__ = ["ClassicSession", "card_text", "cards_text", "pretty_text", "read_cards"]

@@ -1,0 +1,239 @@
+"""The classic terminal game: its session core, the full-screen app driven by Textual's
+pilot (with muggins, hot seat) and the line mode's faults, each pinned down."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from kingscrib.classic.cards import Card, parse_cards
+from kingscrib.classic.game import Claim, Discard, Play
+from kingscrib.cli.classic import after_reply, autosave_path, classic
+from kingscrib.cli.terminal.app import HandoverScreen
+from kingscrib.cli.terminal.classic_app import ClassicApp
+from kingscrib.cli.terminal.classic_session import ClassicSession, pretty_text, read_cards
+from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def screen_text(app) -> str:
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text(styles=False)
+
+
+def answer(session: ClassicSession) -> str:
+    """A legal line for the person to act: the first discard or card by rank where the
+    hand decides it, and a claim of nothing in the show (muggins takes the rest)."""
+    g = session.game
+    view = g.view(g.to_act)
+    legal = list(view.legal)
+    if isinstance(legal[0], Discard):
+        return " ".join(str(c).lower() for c in legal[0].cards)
+    if isinstance(legal[0], Play):
+        card = legal[0].card
+        rank = str(card)[0]
+        alone = sum(1 for c in view.hand if c.rank == card.rank) == 1 and not (
+            rank.isdigit() and int(rank) <= len(view.hand))  # a small digit is a number
+        return (rank if alone else str(card)).lower()  # the pilot types plain keys
+    assert isinstance(legal[0], Claim)
+    return "0"
+
+
+async def until(pilot, ready) -> None:
+    """Wait (a while at most) until ``ready()``: the screen is redrawn after a refresh."""
+    for _ in range(300):
+        if ready():
+            await pilot.pause(0.05)  # and drawn
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the screen never got there")
+
+
+async def settle(app, pilot) -> None:
+    for _ in range(500):
+        await pilot.pause(0.01)
+        if not app.thinking and app.session.state != THINKING:
+            return
+    raise AssertionError("the computer never finished")
+
+
+# ----- the session core ---------------------------------------------------------------
+
+def test_cards_by_number_card_symbol_or_rank_alone():
+    hand = sorted(parse_cards("5H JD 7C 7S KH 2D"))  # 2♦ 5♥ 7♣ 7♠ J♦ K♥
+    assert read_cards("1 2", hand) == [Card.parse("2D"), Card.parse("5H")]
+    assert read_cards("J K", hand) == [Card.parse("JD"), Card.parse("KH")]
+    assert read_cards("7♠ j", hand) == [Card.parse("7S"), Card.parse("JD")]
+    with pytest.raises(ValueError, match="holds 2 7s: write which, e.g. 7♣ or 7C"):
+        read_cards("7", hand)
+    with pytest.raises(ValueError, match="no card number 9 .* holds no 9"):
+        read_cards("9", hand)
+    with pytest.raises(ValueError, match="5♥ is named twice"):
+        read_cards("5H 2", hand)
+
+
+def test_messages_write_cards_with_suit_symbols_only():
+    assert pretty_text("the starter is 6C; 10D and TH") == "the starter is 6♣; 10♦ and 10♥"
+    session = computers_first(ClassicSession.new(seed=3, level="easy"))
+    reply = session.handle("ZZ")
+    assert "'ZZ' is not a card" in reply.text
+    session.handle("1 2")
+    computers_first(session)
+    text = "\n".join(line.plain for line in session.event_lines(session.game.events))
+    assert "Starter: " + session.game.starter.pretty() in text
+    assert not any(str(c) in text for c in [session.game.starter])
+
+
+def computers_first(session: ClassicSession) -> ClassicSession:
+    while session.state not in (MOVE, OVER):
+        session.computer_turn()
+    return session
+
+
+def test_help_and_quit_are_commands_not_cards(data):
+    session = computers_first(ClassicSession.new(seed=3, level="easy"))
+    assert "lay away cards" in session.handle("help").text
+    assert session.handle("quit").quit
+    assert session.game.phase == "discard" and session.game.to_act == 0
+
+
+def test_an_unknown_level_in_an_autosave_is_refused(data):
+    snapshot = ClassicSession.new(seed=3).snapshot()
+    snapshot["level"] = "godlike"
+    with pytest.raises(ValueError, match="unknown computer level 'godlike'"):
+        ClassicSession.from_snapshot(snapshot)
+    del snapshot["humans"]
+    with pytest.raises(ValueError, match="the autosave has no 'humans'"):
+        ClassicSession.from_snapshot(snapshot)
+
+
+# ----- the full-screen app -------------------------------------------------------------
+
+@pytest.mark.parametrize("size, whole", [((80, 24), True), ((160, 50), False)])
+def test_a_game_with_muggins_in_the_full_screen_app(data, size, whole):
+    session = ClassicSession.new(seed=3, level="easy", muggins=True)
+    app = ClassicApp(session, lambda reply: after_reply(session, reply))
+
+    async def run():
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            first = screen_text(app)
+            assert len(first.splitlines()) == size[1]
+            for needed in ("Classic Cribbage", "Starter:", "0/121", "Your hand: 1:",
+                           "lay away 2 card(s)"):
+                assert needed in first, needed
+            actions = 0
+            while session.state != OVER and (whole or actions < 8) and actions < 300:
+                assert session.state == MOVE, session.state
+                line = answer(session)
+                await pilot.press(*[{" ": "space"}.get(c, c) for c in line], "enter")
+                await settle(app, pilot)
+                actions += 1
+                screen = screen_text(app)
+                assert len(screen.splitlines()) == size[1]  # never scrolls
+                g = session.game
+                for score in g.scores:
+                    assert f"{score:>3}/121" in screen
+                if session.state == MOVE and g.phase == "play":
+                    assert f"Count: {g.count}" in screen
+                if session.state == MOVE:
+                    saved = json.loads(autosave_path().read_text())
+                    assert saved["record"] == g.record()
+            if not whole:
+                return
+            record = session.game.record()
+            assert "muggins" in json.dumps(record)  # the computer took missed points
+            assert max(session.game.scores) == 121
+            assert not autosave_path().exists()
+            assert list((data / "games").glob("classic-*.json"))
+
+    asyncio.run(run())
+
+
+def test_classic_hot_seat_hides_the_hands_between_players(data):
+    session = ClassicSession.new(players=2, humans=2, seed=4, level="easy")
+    app = ClassicApp(session, lambda reply: after_reply(session, reply))
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, HandoverScreen))
+            assert session.state == HANDOVER
+            screen = screen_text(app)
+            assert "Pass the keyboard to" in screen and "hand" not in screen
+            await pilot.press("enter")
+            mover = session.name(session.game.to_act)
+            assert f"{mover}'s hand: 1:" in screen_text(app)
+            await pilot.press("1", "space", "2", "enter")
+            await until(pilot, lambda: isinstance(app.screen, HandoverScreen))
+            assert session.state == HANDOVER
+            screen = screen_text(app)
+            assert "hand" not in screen and "♣" not in screen.split("Pass")[0][-5:]
+
+    asyncio.run(run())
+
+
+# ----- the line mode --------------------------------------------------------------------
+
+def test_starting_again_asks_and_keeps_the_unfinished_game(data):
+    runner = CliRunner()
+    out = runner.invoke(classic, ["play", "--seed", "3", "--level", "easy"], input="1 2\nquit\n")
+    assert out.exit_code == 0, out.output
+    first = json.loads(autosave_path().read_text())
+    out = runner.invoke(classic, ["play", "--seed", "8"], input="q\n")
+    assert "An unfinished classic game is saved" in out.output
+    assert json.loads(autosave_path().read_text()) == first
+    out = runner.invoke(classic, ["play", "--seed", "8"], input="n\nquit\n")
+    kept = list((data / "games").glob("unfinished-classic-*.json"))
+    assert len(kept) == 1 and json.loads(kept[0].read_text()) == first
+    assert json.loads(autosave_path().read_text())["record"]["seed"] == 8
+
+
+def test_a_corrupt_autosave_is_kept_aside_with_its_name(data):
+    autosave_path().write_bytes(b"\xff\xfe binary")
+    out = CliRunner().invoke(classic, ["play", "--resume"])
+    assert out.exit_code != 0 and str(autosave_path()) in out.output
+    out = CliRunner().invoke(classic, ["play", "--seed", "3"], input="quit\n")
+    assert "cannot be resumed" in out.output and "moved to" in out.output
+    assert list((data / "games").glob("unreadable-classic-*.json"))
+
+
+def test_ranks_alone_help_and_quit_in_line_mode(data):
+    session = computers_first(ClassicSession.new(seed=3, level="easy"))
+    hand = sorted(session.game.view(0).hand)
+    unique = [c for c in hand if sum(1 for d in hand if d.rank == c.rank) == 1
+              and not str(c)[0].isdigit()]
+    line = " ".join(str(c)[0] for c in unique[:2]) if len(unique) >= 2 else "1 2"
+    out = CliRunner().invoke(classic, ["play", "--seed", "3", "--level", "easy"],
+                             input=f"help\n{line}\nquit\n")
+    assert out.exit_code == 0, out.output
+    assert "lay away cards" in out.output and "Saved. Resume with" in out.output
+    saved = json.loads(autosave_path().read_text())
+    assert saved["record"]["deals"][0]["discards"][0] is not None
+
+
+def test_classic_score_reports_each_bad_line_and_goes_on():
+    stdin = "5H 5S 5C JD 5D\n5H 5S ZZ JD 5D\nAH 2S 3C 4D 5C\n"
+    out = CliRunner().invoke(classic, ["score", "--json", "-"], input=stdin)
+    assert out.exit_code == 1
+    rows = [json.loads(x) for x in out.stdout.splitlines()]
+    assert [r.get("total") for r in rows] == [29, None, 7]
+    assert rows[1]["line"] == 2 and "'ZZ' is not a card" in rows[1]["error"]
+
+
+def test_a_lone_q_is_the_queen_not_quit():
+    session = computers_first(ClassicSession.new(seed=3, level="easy"))
+    assert not session.handle("q").quit
