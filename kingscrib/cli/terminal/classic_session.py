@@ -426,8 +426,9 @@ class ClassicSession:
             reply.add(f"Resuming the game of seed {g.seed}.", "bold")
         else:
             cut = ", ".join(f"{n} {c.pretty()}" for n, c in zip(g.names, g.cuts[-1]))
-            reply.add(f"Cut for deal: {cut}. {g.names[g.first_dealer]} deal"
-                      f"{'' if g.names[g.first_dealer] == 'you' else 's'} first.")
+            dealer = g.names[g.first_dealer]
+            reply.add(f"Cut for deal: {cut}. {dealer[0].upper()}{dealer[1:]} deal"
+                      f"{'' if dealer == 'you' else 's'} first.")
         return reply
 
 
