@@ -1,5 +1,5 @@
 """The classic terminal game: its session core, the full-screen app driven by Textual's
-pilot (with muggins, hot seat) and the line mode's faults, each pinned down."""
+pilot (with muggins, hot seat), the line mode's faults and the coach, each pinned down."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from kingscrib.cli.terminal.app import HandoverScreen
 from kingscrib.cli.terminal.classic_app import ClassicApp
 from kingscrib.cli.terminal.classic_session import ClassicSession, pretty_text, read_cards
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
+from kingscrib.players.classic.coach import coach_discard, coach_play
 
 
 @pytest.fixture
@@ -237,3 +238,124 @@ def test_classic_score_reports_each_bad_line_and_goes_on():
 def test_a_lone_q_is_the_queen_not_quit():
     session = computers_first(ClassicSession.new(seed=3, level="easy"))
     assert not session.handle("q").quit
+
+
+# ----- the coach -------------------------------------------------------------------------
+def until_human(session: ClassicSession, phase: str) -> ClassicSession:
+    """Play on (computers and the person's first legal line) until the person is to act
+    in ``phase``."""
+    for _ in range(200):
+        computers_first(session)
+        if session.state == MOVE and session.game.phase == phase:
+            return session
+        assert session.state == MOVE, session.state
+        session.handle(answer(session))
+    raise AssertionError(f"never the person's turn in the {phase}")
+
+
+def frozen(session: ClassicSession) -> tuple:
+    g = session.game
+    return (json.dumps(g.record()), g.phase, g.to_act, tuple(g.scores), len(g.events),
+            session.seen, session.state)
+
+
+def shown(reply) -> list[str]:
+    return [m.plain for m in reply.messages]
+
+
+def test_the_coach_at_a_discard_is_coach_discard_and_changes_nothing():
+    session = until_human(ClassicSession.new(seed=3, level="easy"), "discard")
+    g = session.game
+    view = g.view(0)
+    expected = coach_discard(view.hand, g.dealer == 0, g.scores[0], g.scores[1])
+    before = frozen(session)
+    reply = session.handle("coach")
+    assert session.coach_advice() == expected
+    assert shown(reply) == [f"Coach: {pretty_text(expected.best)}"] + [
+        pretty_text(line) for line in expected.lines]
+    assert "chance to win" in reply.text and not reply.changed
+    assert frozen(session) == before
+
+
+def test_the_coach_at_a_card_to_lay_is_coach_play_and_changes_nothing():
+    session = until_human(ClassicSession.new(seed=5, level="easy"), "play")
+    g = session.game
+    expected = coach_play(g.view(0))
+    before = frozen(session)
+    reply = session.handle("coach")
+    assert session.coach_advice() == expected
+    assert expected.best.startswith("lay ")
+    assert shown(reply) == [f"Coach: {pretty_text(expected.best)}"] + [
+        pretty_text(line) for line in expected.lines]
+    assert not reply.changed and frozen(session) == before
+    session.handle(answer(session))  # and the game goes on as before
+    assert len(g.events) > before[4]
+
+
+def test_the_coach_is_refused_when_the_decision_is_not_the_persons():
+    session = ClassicSession.new(seed=3, level="easy")
+    for _ in range(200):  # a computer to act
+        if session.state == THINKING:
+            break
+        session.handle(answer(session)) if session.state == MOVE else session.computer_turn()
+    assert session.state == THINKING
+    before = frozen(session)
+    reply = session.handle("coach")
+    computer = session.name(session.game.to_act)
+    assert f"the coach advises only on your own decision: {computer} is to act" in reply.text
+    assert frozen(session) == before and not reply.changed
+
+    hot_seat = ClassicSession.new(players=2, humans=2, seed=4, level="easy")
+    assert hot_seat.state == HANDOVER
+    before = frozen(hot_seat)
+    assert "pass the keyboard to" in hot_seat.handle("coach").text
+    assert frozen(hot_seat) == before  # not taken as the keyboard handed over
+
+
+def test_the_coach_needs_two_players_and_does_not_count_the_show():
+    three = until_human(ClassicSession.new(players=3, seed=3, level="easy"), "discard")
+    before = frozen(three)
+    reply = three.handle("coach")
+    assert "the coach needs a two-player game (this one has 3 players)" in reply.text
+    assert frozen(three) == before
+    muggins = until_human(ClassicSession.new(seed=3, level="easy", muggins=True), "show")
+    before = frozen(muggins)
+    assert "not on counting the show" in muggins.handle("coach").text
+    assert frozen(muggins) == before
+    assert "coach" in muggins.handle("help").text
+
+
+def test_the_coach_in_line_mode(data):
+    out = CliRunner().invoke(classic, ["play", "--seed", "3", "--level", "easy"],
+                             input="coach\nquit\n")
+    assert out.exit_code == 0, out.output
+    session = until_human(ClassicSession.from_snapshot(json.loads(autosave_path().read_text())),
+                          "discard")
+    g = session.game
+    view = g.view(0)
+    expected = coach_discard(view.hand, g.dealer == 0, g.scores[0], g.scores[1])
+    assert f"Coach: {pretty_text(expected.best)}" in out.output
+    assert " ".join(out.output.split()).count("chance to win") == len(expected.lines) - 1
+    assert json.loads(autosave_path().read_text())["record"]["deals"][0]["discards"][0] is None
+
+
+def test_the_coach_in_the_full_screen_app(data):
+    session = ClassicSession.new(seed=3, level="easy")
+    app = ClassicApp(session, lambda reply: after_reply(session, reply))
+
+    async def run():
+        async with app.run_test(size=(160, 50)) as pilot:
+            await settle(app, pilot)
+            assert "coach" in screen_text(app)  # on the key line
+            g = session.game
+            view = g.view(0)
+            expected = coach_discard(view.hand, g.dealer == 0, g.scores[0], g.scores[1])
+            before = frozen(session)
+            await pilot.press("c", "o", "a", "c", "h", "enter")
+            await settle(app, pilot)
+            screen = screen_text(app)
+            assert f"Coach: {pretty_text(expected.best)}" in screen
+            assert pretty_text(expected.lines[-1]) in screen
+            assert frozen(session) == before
+
+    asyncio.run(run())

@@ -76,7 +76,7 @@ class ClassicApp(App[None]):
         command.placeholder = s.prompt()
         self.query_one("#keys", Static).update(Text(
             f"{s.prompt()}… (keys are ignored)" if self.thinking else
-            "Enter: do it · hint · help (F1) · Ctrl+Q quit (the game is saved)"))
+            "Enter: do it · hint · coach · help (F1) · Ctrl+Q quit (the game is saved)"))
 
     def say(self, reply: Reply) -> None:
         notes = self.on_reply(reply)

@@ -37,13 +37,14 @@ from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.players.classic import LEVELS, make_player
+from kingscrib.players.classic.coach import Advice, coach_discard, coach_play
 
 SNAPSHOT_FORMAT = "kingscrib-classic-autosave/1"
 HOLES_PER_STREET = 60
 _CODE = re.compile(r"\b(10|[A2-9TJQK])([CDHS])\b")
 # No one-letter "q" for quit: Q is a queen here.
-_COMMANDS = {"help": "help", "?": "help", "h": "help", "hint": "hint", "quit": "quit",
-             "exit": "quit", "save": "save"}
+_COMMANDS = {"help": "help", "?": "help", "h": "help", "hint": "hint", "coach": "coach",
+             "quit": "quit", "exit": "quit", "save": "save"}
 SIDE_STYLES = ("bold green", "bold magenta", "bold cyan")
 
 HELP_LINES = [
@@ -52,6 +53,8 @@ HELP_LINES = [
     ("3  or  7C  or  7", "lay one card in the play (the same three ways)"),
     ("12", "(muggins) the points you count in your hand or crib"),
     ("hint", "while laying away: the best discards by expected points"),
+    ("coach", "(two players) the expert's best discard or card, with each option's chance"
+              " to win"),
     ("save", "save now (the game is saved after every action anyway)"),
     ("quit", "stop; resume later with kingscrib classic play --resume"),
 ]
@@ -224,6 +227,9 @@ class ClassicSession:
             reply.add(self.help_table())
             return reply
         state = self.state
+        if command == "coach" and state != MOVE:
+            reply.error(self._not_yours())
+            return reply
         if state == OVER:
             reply.error("the game is over")
             return reply
@@ -235,6 +241,8 @@ class ClassicSession:
             return reply
         if command == "hint":
             return self._hint()
+        if command == "coach":
+            return self._coach()
         g = self.game
         seat = g.to_act
         assert seat is not None
@@ -280,6 +288,47 @@ class ClassicSession:
         if self.game.phase == "over":
             reply.messages.extend(self.result_lines())
             reply.finished.append(self.game.record())
+
+    def coach_advice(self) -> Advice:
+        """The coach's advice for the person to act now: the best discard or card to lay
+        (:func:`coach_discard` / :func:`coach_play` on that seat's view). Raises ValueError
+        saying why when there is none: not a person's decision, not a discard or a card to
+        lay, or not a two-player game."""
+        g = self.game
+        if self.state != MOVE:
+            raise ValueError(self._not_yours())
+        if g.rules.players != 2:
+            raise ValueError(f"the coach needs a two-player game (this one has "
+                             f"{g.rules.players} players); type hint for the best discards")
+        view = g.view(g.to_act)  # type: ignore[arg-type]
+        if g.phase == "discard":
+            me, them = view.scores[view.side], view.scores[1 - view.side]
+            return coach_discard(view.hand, view.is_dealer, me, them)
+        if g.phase == "play":
+            return coach_play(view)
+        raise ValueError("the coach advises on discards and cards to lay, not on counting"
+                         " the show")
+
+    def _not_yours(self) -> str:
+        g = self.game
+        if self.state == OVER:
+            return "the game is over: there is nothing to coach"
+        if self.state == HANDOVER:
+            return f"pass the keyboard to {self.name(g.to_act)} first"  # type: ignore[arg-type]
+        who = self.name(g.to_act)  # type: ignore[arg-type]
+        return f"the coach advises only on your own decision: {who} is to act, not you"
+
+    def _coach(self) -> Reply:
+        reply = Reply()
+        try:
+            advice = self.coach_advice()
+        except ValueError as exc:
+            reply.error(pretty_text(str(exc)))
+            return reply
+        reply.add(f"Coach: {pretty_text(advice.best)}", "bold")
+        for line in advice.lines:
+            reply.add(pretty_text(line))
+        return reply
 
     def _hint(self) -> Reply:
         from kingscrib.classic.discard import analyse_discards
