@@ -32,6 +32,7 @@ from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_t
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.players.kings import PLAYERS, make_player
+from kingscrib.shuffle import derived_int, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind
 from kingscrib.web.storage import Store, StoredSeat, TurnWrite, hash_secret
@@ -177,7 +178,8 @@ class Hub:
             raise WebError(400, f"rules: {e}") from None
         built = _build_seats(seats, list(PLAYERS))
         try:
-            game = Game.new([s.name for s in built], ruleset, seed)
+            game = Game.new([s.name for s in built], ruleset,
+                            new_secret() if seed is None else seed)
         except ValueError as e:
             raise WebError(400, str(e)) from None
         creator, token = _seat_creator(built)
@@ -219,13 +221,15 @@ class Hub:
         return room, creator, token, invite
 
     def _attach_players(self, room: Room) -> None:
+        seed = room.game.seed if room.kind == "kings" else room.game.game.seed
         for s in room.seats:
             if s.kind == COMPUTER:
+                # A computer's own generator is derived from a secret seed one-way.
+                own = seed + s.seat if isinstance(seed, int) else derived_int(seed, f"seat/{s.seat}")
                 if room.kind == "kings":
-                    s.player = make_player(s.level, (room.game.seed or 0) + s.seat)
+                    s.player = make_player(s.level, own)
                 else:
-                    s.player = game_kind(room.kind).make_player(
-                        s.level, (room.game.game.seed or 0) + s.seat)
+                    s.player = game_kind(room.kind).make_player(s.level, own)
 
     async def get(self, game_id: str) -> Room:
         """The live room of a game, loaded (and replayed) from the store if needed."""
@@ -650,6 +654,8 @@ class Hub:
         session = room.game
         data = dict(session.public())
         data.update(id=room.id, version=room.version, you=seat)
+        if data.get("end") is not None:  # the seed is disclosed once the game is over
+            data["end"] = dict(data["end"], seed=session.game.seed)
         data["seats"] = [dict(s, online=o) for s, o in
                          zip(_seat_list(room), self._online(room))]
         if seat is not None:
@@ -732,8 +738,9 @@ def _last_play(game: Game) -> list[str]:
 def _end_json(game: Game) -> dict[str, Any] | None:
     if game.end is None:
         return None
+    # The seed is disclosed only now: with it anyone can check every rack and draw.
     return {"reason": game.end.reason, "penalties": list(game.end.penalties),
-            "scores": game.final_scores, "winners": game.winners()}
+            "scores": game.final_scores, "winners": game.winners(), "seed": game.seed}
 
 
 def _turn_json(room: Room, index: int, hide: bool) -> dict[str, Any]:

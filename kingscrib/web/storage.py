@@ -39,6 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 from kingscrib.paths import data_dir
+from kingscrib.shuffle import Seed
 
 metadata = MetaData()
 
@@ -52,6 +53,9 @@ games = Table(
     Column("invite_hash", String(64), nullable=False),
     Column("over", Boolean, nullable=False, default=False),
     Column("game", String(16), nullable=False, default="kings", server_default="kings"),
+    # A secret seed (hex digits, see kingscrib.shuffle); ``seed`` holds 0 then. Integer
+    # seeds (tests, benchmarks, games stored before secrets) stay in ``seed``.
+    Column("secret", String(128), nullable=True),
 )
 
 seats = Table(
@@ -115,7 +119,7 @@ class TurnWrite:
 class StoredGame:
     id: str
     rules: dict[str, Any]
-    seed: int
+    seed: Seed
     invite_hash: str
     over: bool
     seats: list[StoredSeat]
@@ -135,26 +139,30 @@ class Store:
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
-        self._add_game_column()
+        self._add_columns()
 
-    def _add_game_column(self) -> None:
-        """Databases from before classic Cribbage lack ``games.game``: add it."""
+    def _add_columns(self) -> None:
+        """Older databases lack ``games.game`` (before classic Cribbage) and
+        ``games.secret`` (before secret seeds): add them."""
         names = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        if "game" not in names:
-            with self.engine.begin() as conn:
+        with self.engine.begin() as conn:
+            if "game" not in names:
                 conn.execute(text("ALTER TABLE games ADD COLUMN game VARCHAR(16)"
                                   " NOT NULL DEFAULT 'kings'"))
+            if "secret" not in names:
+                conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
 
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_game(self, game_id: str, rules: dict[str, Any], seed: int, invite_hash: str,
+    def create_game(self, game_id: str, rules: dict[str, Any], seed: Seed, invite_hash: str,
                     seat_rows: list[StoredSeat], game: str = "kings") -> None:
         now = time.time()
+        secret = seed if isinstance(seed, str) else None
         with self.engine.begin() as conn:
             conn.execute(insert(games).values(id=game_id, created=now, updated=now, rules=rules,
-                                              seed=seed, invite_hash=invite_hash, over=False,
-                                              game=game))
+                                              seed=0 if secret else seed, secret=secret,
+                                              invite_hash=invite_hash, over=False, game=game))
             conn.execute(insert(seats), [
                 {"game_id": game_id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "level": s.level, "token_hash": s.token_hash} for s in seat_rows])
@@ -235,7 +243,7 @@ class Store:
             turn_rows = conn.execute(select(turns.c.data).where(turns.c.game_id == game_id)
                                      .order_by(turns.c.n)).all()
         return StoredGame(
-            id=row.id, rules=_json(row.rules), seed=row.seed, invite_hash=row.invite_hash,
+            id=row.id, rules=_json(row.rules), seed=row.secret or row.seed, invite_hash=row.invite_hash,
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
             turns=[_json(r.data) for r in turn_rows], game=row.game or "kings")

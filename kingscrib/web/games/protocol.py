@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from kingscrib.shuffle import Seed
+
 
 class Session(Protocol):
     kind: str
@@ -70,9 +72,9 @@ class GameKind(Protocol):
     def check_rules(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
         """The rules as stored; WebError(400) when they are wrong."""
 
-    def create(self, rules: dict[str, Any], seed: int | None, names: list[str]) -> Session:
+    def create(self, rules: dict[str, Any], seed: Seed | None, names: list[str]) -> Session:
         ...
 
-    def rebuild(self, rules: dict[str, Any], seed: int, names: list[str],
+    def rebuild(self, rules: dict[str, Any], seed: Seed, names: list[str],
                 turns: list[dict[str, Any]]) -> Session:
         """The game the stored turns lead to; raises ValueError when they do not replay."""
