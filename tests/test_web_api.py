@@ -170,7 +170,7 @@ def test_invites_open_free_seats_only(client: TestClient) -> None:
 
 
 def test_preview_hint_play_exchange_and_hidden_exchanges(client: TestClient) -> None:
-    game_id, t0, t1 = two_people(client)
+    game_id, t0, t1 = two_people(client, hints=True)
     engine = mirror()
     token = tokens_by_seat(engine, t0, t1)
     hint = client.post(f"/api/games/{game_id}/hint", headers=auth(token)).json()

@@ -78,6 +78,7 @@ class Room:
     seats: list[Seat]
     invite_hash: str
     kind: str = "kings"
+    hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     version: int = 0  # changes counted: turns, Joker calls, seats taken
@@ -89,6 +90,17 @@ class Room:
     # What the listeners were last sent: updates carry only what changed since.
     sent_version: int = 0
     sent_turns: int = 0
+
+    @property
+    def people(self) -> int:
+        """Seats for people (taken or not)."""
+        return sum(s.kind == HUMAN for s in self.seats)
+
+    @property
+    def hints_on(self) -> bool:
+        """Hints, and previews under the Joker rule, are fair play only for someone alone
+        against computers, or when the game was created with hints allowed."""
+        return self.hints_allowed or self.people < 2
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens (None: no such seat; a spectator)."""
@@ -165,13 +177,14 @@ class Hub:
 
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
-                     seed: int | None = None, game: str = "kings"
+                     seed: int | None = None, game: str = "kings", hints: bool = False
                      ) -> tuple[Room, int | None, str | None, str]:
-        """A new game; returns the room, the creator's seat and token, and the invite code."""
+        """A new game; returns the room, the creator's seat and token, and the invite code.
+        ``hints``: hints allowed even between people (everyone sees it before sitting)."""
         if seed is not None and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         if game != "kings":
-            return await self._create_hosted(game, seats, rules, seed)
+            return await self._create_hosted(game, seats, rules, seed, hints)
         try:
             ruleset = RuleSet.from_json(rules)
         except (ValueError, TypeError) as e:
@@ -185,19 +198,19 @@ class Hub:
         creator, token = _seat_creator(built)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite),
-                    version=_people_seated(built))
+                    version=_people_seated(built), hints_allowed=hints)
         room.sent_version = room.version
         self._attach_players(room)
         await self._db_call(self.store.create_game, room.id, ruleset.to_json(), game.seed,
                             room.invite_hash,
                             [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built])
+                             for s in built], "kings", hints)
         self.rooms[room.id] = room
         self._kick(room)
         return room, creator, token, invite
 
     async def _create_hosted(self, game: str, seats: list[dict[str, Any]],
-                             rules: dict[str, Any], seed: int | None
+                             rules: dict[str, Any], seed: int | None, hints: bool = False
                              ) -> tuple[Room, int | None, str | None, str]:
         """A new game of a kind behind the game protocol (classic Cribbage)."""
         kind = game_kind(game)
@@ -210,12 +223,12 @@ class Hub:
         creator, token = _seat_creator(built)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
-                    version=_people_seated(built))
+                    version=_people_seated(built), hints_allowed=hints)
         self._attach_players(room)
         await self._db_call(self.store.create_game, room.id, stored_rules, session.game.seed,
                             room.invite_hash,
                             [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built], game)
+                             for s in built], game, hints)
         self.rooms[room.id] = room
         self._kick(room)
         return room, creator, token, invite
@@ -262,7 +275,7 @@ class Hub:
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
         room = Room(game_id, game, seats, stored.invite_hash,
                     version=len(stored.turns) + sum("joker" in t for t in stored.turns)
-                    + _people_seated(seats))
+                    + _people_seated(seats), hints_allowed=stored.hints)
         room.sent_version, room.sent_turns = room.version, len(game.history)
         self._attach_players(room)
         self.rooms.setdefault(game_id, room)
@@ -280,7 +293,8 @@ class Hub:
             raise WebError(500, f"the stored game cannot be replayed: {e}") from None
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
         room = Room(stored.id, session, seats, stored.invite_hash, kind=stored.game,
-                    version=len(stored.turns) + _people_seated(seats))
+                    version=len(stored.turns) + _people_seated(seats),
+                    hints_allowed=stored.hints)
         self._attach_players(room)
         self.rooms.setdefault(stored.id, room)
         room = self.rooms[stored.id]
@@ -430,6 +444,11 @@ class Hub:
             score = check_play(game.board, play.placed, game.rules, game.racks[seat])
         except IllegalPlay as e:
             return {"legal": False, "error": str(e), "tiles": play.tiles_json()}
+        if game.rules.joker and not room.hints_on:
+            # Under the Joker rule players count their own plays: between people the
+            # preview says only whether the play is legal.
+            return {"legal": True, "tiles": play.tiles_json(),
+                    "describe": "a legal play: count it yourself (Joker rule)"}
         return {"legal": True, "tiles": play.tiles_json(), "score": score.total,
                 "describe": score.describe(), **score.to_json()}
 
@@ -439,10 +458,17 @@ class Hub:
             raise WebError(403, "spectators have no rack")
         if room.kind != "kings":
             raise WebError(400, "hints are for Kings Cribbage")
+        if not room.hints_on:
+            raise WebError(403, "hints are off in a game between people (it was not created"
+                                " with hints allowed)")
+        game = room.game
+        if game.is_over:
+            raise WebError(409, "the game is over")
+        if game.turn != seat:
+            raise WebError(409, "a hint is for the seat to move, and it is not your turn")
         key = (room.version, seat)
         if key in room._hints:
             return room._hints[key]
-        game = room.game
         board, rack, rules = dict(game.board), list(game.racks[seat]), game.rules
         plays = await self._think(legal_plays, board, rack, rules)
         if plays:
@@ -653,7 +679,8 @@ class Hub:
     def _hosted_state(self, room: Room, seat: int | None) -> dict[str, Any]:
         session = room.game
         data = dict(session.public())
-        data.update(id=room.id, version=room.version, you=seat)
+        data.update(id=room.id, version=room.version, you=seat,
+                    hints_allowed=room.hints_allowed, hints=room.hints_on)
         if data.get("end") is not None:  # the seed is disclosed once the game is over
             data["end"] = dict(data["end"], seed=session.game.seed)
         data["seats"] = [dict(s, online=o) for s, o in
@@ -718,6 +745,8 @@ def public_state(room: Room) -> dict[str, Any]:
         "joker_open": game.joker_open(),
         "servant": game.servant if game.rules.servant else None,
         "end": _end_json(game),
+        "hints_allowed": room.hints_allowed,
+        "hints": room.hints_on,
     }
 
 

@@ -56,6 +56,8 @@ games = Table(
     # A secret seed (hex digits, see kingscrib.shuffle); ``seed`` holds 0 then. Integer
     # seeds (tests, benchmarks, games stored before secrets) stay in ``seed``.
     Column("secret", String(128), nullable=True),
+    # Created with hints allowed even between people (shown to all before they sit).
+    Column("hints", Boolean, nullable=True),
 )
 
 seats = Table(
@@ -125,6 +127,7 @@ class StoredGame:
     seats: list[StoredSeat]
     turns: list[dict[str, Any]]
     game: str = "kings"
+    hints: bool = False
 
 
 class Store:
@@ -151,18 +154,22 @@ class Store:
                                   " NOT NULL DEFAULT 'kings'"))
             if "secret" not in names:
                 conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
+            if "hints" not in names:
+                conn.execute(text("ALTER TABLE games ADD COLUMN hints BOOLEAN"))
 
     def close(self) -> None:
         self.engine.dispose()
 
     def create_game(self, game_id: str, rules: dict[str, Any], seed: Seed, invite_hash: str,
-                    seat_rows: list[StoredSeat], game: str = "kings") -> None:
+                    seat_rows: list[StoredSeat], game: str = "kings", hints: bool = False
+                    ) -> None:
         now = time.time()
         secret = seed if isinstance(seed, str) else None
         with self.engine.begin() as conn:
             conn.execute(insert(games).values(id=game_id, created=now, updated=now, rules=rules,
                                               seed=0 if secret else seed, secret=secret,
-                                              invite_hash=invite_hash, over=False, game=game))
+                                              invite_hash=invite_hash, over=False, game=game,
+                                              hints=hints))
             conn.execute(insert(seats), [
                 {"game_id": game_id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "level": s.level, "token_hash": s.token_hash} for s in seat_rows])
@@ -246,7 +253,8 @@ class Store:
             id=row.id, rules=_json(row.rules), seed=row.secret or row.seed, invite_hash=row.invite_hash,
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
-            turns=[_json(r.data) for r in turn_rows], game=row.game or "kings")
+            turns=[_json(r.data) for r in turn_rows], game=row.game or "kings",
+            hints=bool(row.hints))
 
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:

@@ -18,7 +18,7 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 async def create_game(body: CreateGame, hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat."""
     room, seat, token, invite = await hub.create(
-        [s.model_dump() for s in body.seats], body.rules, body.seed, body.game)
+        [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints)
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
                    state=hub.state(room, seat))
 
