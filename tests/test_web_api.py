@@ -374,16 +374,14 @@ def test_websocket_refuses_bad_messages_and_floods(web_db: Path) -> None:
             receive_until(ws, "welcome")
             ws.send_text("[1, 2")
             assert "JSON object" in receive_until(ws, "error")["error"]
-            ws.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))
-            assert receive_until(ws, "error")["status"] == 413
-            for i in range(30):
+            for i in range(15):
                 ws.send_json({"type": "ping", "ref": i})
             statuses = []
             for _ in range(60):
                 m = ws.receive_json()
                 if m["type"] in ("pong", "error"):
                     statuses.append(m.get("status", 200))
-                if len(statuses) == 30:
+                if len(statuses) == 15:
                     break
             assert 429 in statuses and 200 in statuses
 

@@ -19,13 +19,23 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 def in_process_client(database_url: str, **settings):
-    """The app in this process (FastAPI's TestClient): computers move at once, seeds allowed."""
+    """The app in this process (FastAPI's TestClient): computers move at once, seeds allowed.
+    Every request comes from one address, so the per-address limits are lifted unless a
+    test sets them; the fields of ``LimitSettings`` may be given as keywords."""
+    import dataclasses
+
     from fastapi.testclient import TestClient
 
     from kingscrib.web import Settings, create_app
+    from kingscrib.web.limits import LimitSettings
 
+    names = {f.name for f in dataclasses.fields(LimitSettings)}
+    limits = {"address_rate": 1e4, "address_burst": 1e4, "games_per_hour": 10_000,
+              "sockets_per_address": 1000, "hints_waiting": 1000}
+    limits.update({k: settings.pop(k) for k in list(settings) if k in names})
     return TestClient(create_app(Settings(database_url=database_url, computer_delay=0,
-                                          allow_seed=True, **settings)))
+                                          allow_seed=True, limits=LimitSettings(**limits),
+                                          **settings)))
 
 
 def auth(token: str) -> dict[str, str]:
@@ -41,13 +51,23 @@ def free_port() -> int:
 class Server:
     """``kingscrib serve`` in a subprocess on a free loopback port, with its own database."""
 
-    def __init__(self, database: Path, port: int | None = None, computer_delay: float = 0.0,
-                 data_dir: Path | None = None) -> None:
+    def __init__(self, database: Path | str, port: int | None = None,
+                 computer_delay: float = 0.0, data_dir: Path | None = None,
+                 extra_args: list[str] | None = None) -> None:
+        """``database``: a SQLite file, or a database URL."""
         self.database = database
+        self.extra_args = list(extra_args or [])
         self.port = port or free_port()
         self.computer_delay = computer_delay
-        self.data_dir = data_dir or database.parent
+        self.data_dir = data_dir or (database.parent if isinstance(database, Path)
+                                     else Path.cwd())
         self.process: subprocess.Popen | None = None
+
+    @property
+    def database_url(self) -> str:
+        if isinstance(self.database, Path):
+            return f"sqlite:///{self.database}"
+        return self.database
 
     @property
     def url(self) -> str:
@@ -57,8 +77,8 @@ class Server:
         env = dict(os.environ, KINGSCRIB_DATA_DIR=str(self.data_dir))
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "serve",
-             "--port", str(self.port), "--database-url", f"sqlite:///{self.database}",
-             "--computer-delay", str(self.computer_delay), "--allow-seed"],
+             "--port", str(self.port), "--database-url", self.database_url,
+             "--computer-delay", str(self.computer_delay), "--allow-seed", *self.extra_args],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -35,12 +35,12 @@ from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.shuffle import derived_int, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind
+from kingscrib.web.names import clean_name, person_name
 from kingscrib.web.storage import Store, StoredSeat, TurnWrite, hash_secret
 
 log = logging.getLogger("kingscrib.web")
 
 HUMAN, COMPUTER = "human", "computer"
-MAX_NAME = 24
 
 
 __all__ = ["COMPUTER", "HUMAN", "Hub", "Listener", "Room", "Seat", "WebError"]
@@ -113,22 +113,33 @@ class Room:
         return None
 
 
-def clean_name(name: str | None, default: str) -> str:
-    text = re.sub(r"[\x00-\x1f\x7f<>]", "", (name or "").strip())[:MAX_NAME].strip()
-    return text or default
+def check_fields(message: dict[str, Any], fields: dict[str, frozenset[str]]) -> None:
+    """Refuse an action with a field its kind does not take (``pass`` with tiles)."""
+    kind = message.get("action")
+    if kind not in fields:
+        raise WebError(400, f"action must be one of {', '.join(fields)}, not {str(kind)[:20]!r}")
+    extra = sorted(set(message) - {"action"} - fields[kind])
+    if extra:
+        allowed = ", ".join(sorted(fields[kind])) or "nothing else"
+        raise WebError(400, f"a {kind} does not take {', '.join(extra)[:60]} (it takes {allowed})")
 
 
 class Hub:
     """All live rooms, the store behind them and the worker threads."""
 
     def __init__(self, store: Store, computer_delay: float = 0.0, ai_threads: int = 2,
-                 allow_seed: bool = False) -> None:
+                 allow_seed: bool = False, hints_waiting: int = 4) -> None:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.computer_delay = computer_delay
         self.allow_seed = allow_seed
         self._db = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-db")
         self._ai = ThreadPoolExecutor(ai_threads, thread_name_prefix="kingscrib-ai")
+        # Hints have a thread of their own, and each client waits for its previous hint:
+        # a client asking for many cannot delay computer seats or other clients' hints.
+        self._hint_pool = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-hint")
+        self._hint_queues: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        self.hints_waiting = hints_waiting
         self._loading: dict[str, asyncio.Future] = {}
         self._writes: list[tuple[TurnWrite, asyncio.Future]] = []
         self._flushing = False
@@ -173,6 +184,7 @@ class Hub:
             if room.computer_task:
                 room.computer_task.cancel()
         self._ai.shutdown(wait=False, cancel_futures=True)
+        self._hint_pool.shutdown(wait=False, cancel_futures=True)
         self._db.shutdown(wait=True)
 
     # ----- creating, loading, joining ----------------------------------------------
@@ -327,7 +339,7 @@ class Hub:
                 raise WebError(409, f"seat {seat + 1} is already taken")
             token = secrets.token_urlsafe(24)
             s = room.seats[seat]
-            new_name = clean_name(name, s.name)
+            new_name = person_name(name, s.name)
             await self._db_call(self.store.take_seat, room.id, seat, new_name, hash_secret(token))
             s.token_hash, s.name = hash_secret(token), new_name
             if room.kind == "kings":
@@ -345,6 +357,7 @@ class Hub:
         ``{"action": "joker"}``. Raises WebError and changes nothing when refused."""
         if seat is None:
             raise WebError(403, "spectators cannot act; join a seat with an invite link")
+        check_fields(message, game_kind(room.kind).action_fields())
         if room.kind != "kings":
             return await self._act_hosted(room, seat, message)
         kind = message.get("action")
@@ -452,8 +465,9 @@ class Hub:
         return {"legal": True, "tiles": play.tiles_json(), "score": score.total,
                 "describe": score.describe(), **score.to_json()}
 
-    async def hint(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The best-scoring play for the seat's own rack (or advice when there is none)."""
+    async def hint(self, room: Room, seat: int | None, client: str = "?") -> dict[str, Any]:
+        """The best-scoring play for the seat's own rack (or advice when there is none).
+        ``client``: the caller's address; its hints are computed one after another."""
         if seat is None:
             raise WebError(403, "spectators have no rack")
         if room.kind != "kings":
@@ -470,7 +484,19 @@ class Hub:
         if key in room._hints:
             return room._hints[key]
         board, rack, rules = dict(game.board), list(game.racks[seat]), game.rules
-        plays = await self._think(legal_plays, board, rack, rules)
+        lock, waiting = self._hint_queues.setdefault(client, (asyncio.Lock(), [0]))
+        if waiting[0] >= self.hints_waiting:
+            raise WebError(429, f"{waiting[0]} hints asked for are still being worked out;"
+                                " wait for them")
+        waiting[0] += 1
+        try:
+            async with lock:
+                plays = await asyncio.get_running_loop().run_in_executor(
+                    self._hint_pool, legal_plays, board, rack, rules)
+        finally:
+            waiting[0] -= 1
+            if not waiting[0]:
+                self._hint_queues.pop(client, None)
         if plays:
             best: ScoredPlay = plays[0]
             result = {"play": True, "tiles": best.play.tiles_json(), "score": best.total,
@@ -707,7 +733,7 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
             name = clean_name(s.get("name"), f"Computer ({level})")
         else:
             level = None
-            name = clean_name(s.get("name"), f"Player {i + 1}")
+            name = person_name(s.get("name"), f"Player {i + 1}")
         built.append(Seat(i, name, kind, level))
     return built
 

@@ -154,6 +154,10 @@ class ClassicKind:
     def seats_allowed(self) -> tuple[int, int]:
         return 2, 4
 
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        return {"discard": frozenset({"cards"}), "play": frozenset({"card"}),
+                "go": frozenset(), "claim": frozenset({"points"})}
+
     def make_player(self, level: str, seed: int) -> Any:
         return make_player(level, seed)
 

@@ -66,6 +66,9 @@ class GameKind(Protocol):
     def seats_allowed(self) -> tuple[int, int]:
         ...
 
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        """Each action's name and the fields it takes (any other field is refused)."""
+
     def make_player(self, level: str, seed: int) -> Any:
         ...
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.edge import client_address
 from kingscrib.web.models import ActionSpec, Created, CreateGame, Joined, JoinGame, Tiles
 from kingscrib.web.rooms import Hub, WebError
 
@@ -15,8 +16,11 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 
 
 @router.post("", response_model=Created, status_code=201)
-async def create_game(body: CreateGame, hub: Hub = Depends(get_hub)) -> Created:
+async def create_game(body: CreateGame, request: Request,
+                      hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat."""
+    if not request.app.state.limits.allow_game(client_address(request.scope)):
+        raise WebError(429, "too many games created from your address: try again later")
     room, seat, token, invite = await hub.create(
         [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints)
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
@@ -47,10 +51,11 @@ async def preview(game_id: str, body: Tiles, token: str | None = Depends(bearer)
 
 
 @router.post("/{game_id}/hint")
-async def hint(game_id: str, token: str | None = Depends(bearer),
+async def hint(game_id: str, request: Request, token: str | None = Depends(bearer),
                hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """The best play for the caller's rack: for the seat to move, where hints are on."""
     room = await hub.get(game_id)
-    return await hub.hint(room, seat_for(room, token))
+    return await hub.hint(room, seat_for(room, token), client_address(request.scope))
 
 
 @router.post("/{game_id}/actions")
