@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from web_support import auth, in_process_client
 
 from kingscrib.classic.record import replay as replay_classic
+from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
-from kingscrib.kings.movegen import legal_plays
 from kingscrib.kings.moves import Play
 from kingscrib.kings.record import game_from_record
 from kingscrib.kings.rules import RuleSet

@@ -21,12 +21,14 @@ import click
 @click.option("--limit", "limits", multiple=True, metavar="NAME=VALUE",
               help="Change a limit (repeatable): rate_per_second, rate_burst, address_rate, "
                    "address_burst, sockets_per_address, games_per_hour, hints_waiting.")
+@click.option("--idle-hours", default=168.0, show_default=True, type=click.FloatRange(min=0.001),
+              help="Close a game nobody has played for this long (it is kept as a record).")
 @click.option("--trust-proxy", default=None, metavar="ADDRESSES",
               help="Comma-separated addresses of reverse proxies whose X-Forwarded-For "
                    "names the client (limits then apply to the real client address).")
 def serve(host: str, port: int, database_url: str | None, computer_delay: float,
           allow_seed: bool, log_level: str, limits: tuple[str, ...],
-          trust_proxy: str | None) -> None:
+          idle_hours: float, trust_proxy: str | None) -> None:
     """Play Kings Cribbage in the browser: start the web server."""
     try:
         from kingscrib.web.app import Settings, run
@@ -45,7 +47,8 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
         raise click.BadParameter(str(e), param_hint="--limit") from None
     run(host, port, Settings(database_url=url, computer_delay=computer_delay,
                              allow_seed=allow_seed, limits=limit_settings,
-                             trusted_proxies=trust_proxy), log_level=log_level)
+                             trusted_proxies=trust_proxy, idle_timeout=idle_hours * 3600),
+        log_level=log_level)
 
 
 COMMANDS = [serve]

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -38,7 +39,11 @@ class Settings:
     max_body: int = 16 * 1024  # bytes
     limits: LimitSettings = field(default_factory=LimitSettings)
     trusted_proxies: str | None = None  # addresses whose X-Forwarded-For is believed
-    resume: bool = True  # load unfinished games at start so computer seats carry on
+    # Games are rebuilt when first touched, so start-up does not grow with the database.
+    resume: bool = False  # True: load every unfinished game at start (computers carry on)
+    idle_timeout: float = 7 * 24 * 3600.0  # seconds untouched before a game is closed
+    evict_after: float = 600.0  # seconds untouched before a room leaves memory
+    sweep_every: float = 60.0  # seconds between two housekeeping passes
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -58,9 +63,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             count = await hub.resume_all()
             if count:
                 log.info("resumed %d unfinished games", count)
+        sweeping = asyncio.create_task(_housekeeping(hub, settings))
         try:
             yield
         finally:
+            sweeping.cancel()
             await hub.close()
             store.close()
 
@@ -96,6 +103,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        rate=settings.limits.rate_per_second, burst=settings.limits.rate_burst,
                        addresses=app.state.limits)
     return app
+
+
+async def _housekeeping(hub: Hub, settings: Settings) -> None:
+    while True:
+        await asyncio.sleep(settings.sweep_every)
+        try:
+            closed = await hub.sweep(settings.idle_timeout, settings.evict_after)
+            if closed:
+                log.info("closed %d games left untouched", len(closed))
+        except Exception:
+            log.exception("housekeeping failed")
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None,

@@ -18,14 +18,15 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from kingscrib.kings.board import square_name
+from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game, IllegalAction, Turn
-from kingscrib.kings.movegen import legal_plays
 from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_to_json
@@ -79,6 +80,8 @@ class Room:
     invite_hash: str
     kind: str = "kings"
     hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
+    closed: bool = False  # closed for being left untouched: nothing more can happen
+    touched: float = field(default_factory=time.monotonic)  # last looked at or played
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     version: int = 0  # changes counted: turns, Joker calls, seats taken
@@ -111,6 +114,12 @@ class Room:
             if s.token_hash and hmac.compare_digest(s.token_hash, digest):
                 return s.seat
         return None
+
+
+def _refuse_closed(room: Room) -> None:
+    if room.closed:
+        raise WebError(409, "this game was closed after being left untouched; its record is"
+                            " kept and can be downloaded")
 
 
 def check_fields(message: dict[str, Any], fields: dict[str, frozenset[str]]) -> None:
@@ -260,6 +269,7 @@ class Hub:
         """The live room of a game, loaded (and replayed) from the store if needed."""
         room = self.rooms.get(game_id)
         if room is not None:
+            room.touched = time.monotonic()
             return room
         if not isinstance(game_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", game_id):
             raise WebError(404, "no such game")
@@ -287,7 +297,8 @@ class Hub:
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
         room = Room(game_id, game, seats, stored.invite_hash,
                     version=len(stored.turns) + sum("joker" in t for t in stored.turns)
-                    + _people_seated(seats), hints_allowed=stored.hints)
+                    + _people_seated(seats), hints_allowed=stored.hints,
+                    closed=stored.closed is not None)
         room.sent_version, room.sent_turns = room.version, len(game.history)
         self._attach_players(room)
         self.rooms.setdefault(game_id, room)
@@ -306,12 +317,34 @@ class Hub:
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
         room = Room(stored.id, session, seats, stored.invite_hash, kind=stored.game,
                     version=len(stored.turns) + _people_seated(seats),
-                    hints_allowed=stored.hints)
+                    hints_allowed=stored.hints, closed=stored.closed is not None)
         self._attach_players(room)
         self.rooms.setdefault(stored.id, room)
         room = self.rooms[stored.id]
         self._kick(room)
         return room
+
+    async def sweep(self, idle: float, evict_after: float) -> list[str]:
+        """Housekeeping: close the games nobody has played for ``idle`` seconds (kept as
+        records), and drop from memory the rooms nobody has touched for ``evict_after``
+        seconds that have no listener and no computer thinking (they are rebuilt from the
+        store when next touched). Returns the ids closed."""
+        closed = await self._db_call(self.store.close_idle, time.time() - idle)
+        for game_id in closed:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.closed = True
+                room.version += 1
+                if room.computer_task:
+                    room.computer_task.cancel()
+                await self.broadcast(room)
+        limit = time.monotonic() - evict_after
+        for game_id, room in list(self.rooms.items()):
+            busy = room.computer_task is not None and not room.computer_task.done()
+            if room.touched < limit and not room.listeners and not busy \
+                    and not room.lock.locked():
+                del self.rooms[game_id]
+        return closed
 
     async def resume_all(self) -> int:
         """Load every unfinished game (after a restart) so computer seats carry on."""
@@ -327,6 +360,7 @@ class Hub:
                    ) -> tuple[int, str]:
         if not hmac.compare_digest(hash_secret(invite or ""), room.invite_hash):
             raise WebError(403, "this invite code does not open this game")
+        _refuse_closed(room)
         async with room.lock:
             open_seats = [s.seat for s in room.seats if not s.taken]
             if seat is None:
@@ -358,6 +392,7 @@ class Hub:
         if seat is None:
             raise WebError(403, "spectators cannot act; join a seat with an invite link")
         check_fields(message, game_kind(room.kind).action_fields())
+        _refuse_closed(room)
         if room.kind != "kings":
             return await self._act_hosted(room, seat, message)
         kind = message.get("action")
@@ -475,6 +510,7 @@ class Hub:
         if not room.hints_on:
             raise WebError(403, "hints are off in a game between people (it was not created"
                                 " with hints allowed)")
+        _refuse_closed(room)
         game = room.game
         if game.is_over:
             raise WebError(409, "the game is over")
@@ -512,6 +548,8 @@ class Hub:
     # ----- computer seats ---------------------------------------------------------
     def _kick(self, room: Room) -> None:
         game = room.game
+        if room.closed:
+            return
         if room.kind != "kings":
             if not any(room.seats[s].kind == COMPUTER for s in game.waiting()):
                 return
@@ -706,7 +744,7 @@ class Hub:
         session = room.game
         data = dict(session.public())
         data.update(id=room.id, version=room.version, you=seat,
-                    hints_allowed=room.hints_allowed, hints=room.hints_on)
+                    hints_allowed=room.hints_allowed, hints=room.hints_on, closed=room.closed)
         if data.get("end") is not None:  # the seed is disclosed once the game is over
             data["end"] = dict(data["end"], seed=session.game.seed)
         data["seats"] = [dict(s, online=o) for s, o in
@@ -773,6 +811,7 @@ def public_state(room: Room) -> dict[str, Any]:
         "end": _end_json(game),
         "hints_allowed": room.hints_allowed,
         "hints": room.hints_on,
+        "closed": room.closed,
     }
 
 

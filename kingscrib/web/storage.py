@@ -58,6 +58,8 @@ games = Table(
     Column("secret", String(128), nullable=True),
     # Created with hints allowed even between people (shown to all before they sit).
     Column("hints", Boolean, nullable=True),
+    # When the game was closed for being left untouched (its turns stay: the record).
+    Column("closed", Float, nullable=True),
 )
 
 seats = Table(
@@ -128,6 +130,7 @@ class StoredGame:
     turns: list[dict[str, Any]]
     game: str = "kings"
     hints: bool = False
+    closed: float | None = None
 
 
 class Store:
@@ -156,6 +159,8 @@ class Store:
                 conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
             if "hints" not in names:
                 conn.execute(text("ALTER TABLE games ADD COLUMN hints BOOLEAN"))
+            if "closed" not in names:
+                conn.execute(text("ALTER TABLE games ADD COLUMN closed FLOAT"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -178,6 +183,7 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
                          .values(name=name, token_hash=token_hash))
+            conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
 
     def add_turn(self, game_id: str, n: int, data: dict[str, Any], over: bool) -> None:
         with self.engine.begin() as conn:
@@ -254,7 +260,19 @@ class Store:
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
             turns=[_json(r.data) for r in turn_rows], game=row.game or "kings",
-            hints=bool(row.hints))
+            hints=bool(row.hints), closed=row.closed)
+
+    def close_idle(self, before: float) -> list[str]:
+        """Close every unfinished game untouched since ``before`` (a time.time()); their
+        turns stay, so the record so far can still be downloaded. Returns their ids."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(
+                select(games.c.id).where(games.c.over.is_(False), games.c.updated < before))]
+            if ids:
+                conn.execute(update(games).where(games.c.id.in_(ids))
+                             .values(over=True, closed=now))
+        return ids
 
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:

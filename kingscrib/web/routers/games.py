@@ -70,10 +70,11 @@ async def act(game_id: str, body: ActionSpec, token: str | None = Depends(bearer
 
 @router.get("/{game_id}/record")
 async def record(game_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
-    """The game record (RULES.md Part 3), once the game is over (it shows every hand)."""
+    """The game record (RULES.md Part 3), once the game is over or was closed for being
+    left untouched (it shows every hand)."""
     room = await hub.get(game_id)
     over = room.game.is_over if room.kind == "kings" else room.game.over
-    if not over:
+    if not (over or room.closed):
         raise WebError(409, "the record is available when the game is over")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
     data = (room.game.to_record(seats) if room.kind == "kings" else room.game.record(seats))
