@@ -62,7 +62,7 @@ def replay(data: dict[str, Any]) -> ClassicGame:
         names = [str(p.get("name", f"player {i + 1}")) for i, p in enumerate(data["players"])]
         game = ClassicGame(rules, seed=data["seed"], names=names)
         actions = actions_from_record(data)
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         raise RecordError(f"bad record: {exc}") from None
     for i, action in enumerate(actions):
         try:

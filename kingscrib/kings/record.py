@@ -312,7 +312,10 @@ def game_from_record(record: Any) -> Game:
     if not is_seed(seed):
         raise RecordError("the record has no seed (a whole number or a secret of hex digits),"
                           " so the bag cannot be rebuilt")
-    game = Game.new(names, rules, seed=seed)
+    try:
+        game = Game.new(names, rules, seed=seed)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
     for i, t in enumerate(turns):
         rack = _tile_list(t.get("rack"), "rack", i)
         if t.get("player") != game.turn or not _same_tiles(rack, game.racks[game.turn]):
