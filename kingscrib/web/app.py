@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(store, settings.computer_delay, settings.ai_threads, settings.allow_seed,
                   settings.limits.hints_waiting)
         app.state.hub = hub
+        hub.start_listening()  # PostgreSQL: other server processes' moves reach us
         if settings.resume:
             count = await hub.resume_all()
             if count:

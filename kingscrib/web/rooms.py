@@ -18,11 +18,14 @@ import json
 import logging
 import re
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from kingscrib.kings.board import square_name
 from kingscrib.kings.fastgen import legal_plays
@@ -37,9 +40,10 @@ from kingscrib.shuffle import derived_int, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind
 from kingscrib.web.names import clean_name, person_name
-from kingscrib.web.storage import Store, StoredSeat, TurnWrite, hash_secret
+from kingscrib.web.storage import SeatTaken, Store, StoredSeat, TurnWrite, hash_secret
 
 log = logging.getLogger("kingscrib.web")
+_BEATEN = "another move was made first (through another server); the game is brought up to date"
 
 HUMAN, COMPUTER = "human", "computer"
 
@@ -150,6 +154,8 @@ class Hub:
         self._hint_queues: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         self.hints_waiting = hints_waiting
         self._loading: dict[str, asyncio.Future] = {}
+        self._refreshing: set[asyncio.Task] = set()
+        self._stop_listening: threading.Event | None = None
         self._writes: list[tuple[TurnWrite, asyncio.Future]] = []
         self._flushing = False
 
@@ -189,6 +195,8 @@ class Hub:
         return await asyncio.get_running_loop().run_in_executor(self._ai, fn, *args)
 
     async def close(self) -> None:
+        if self._stop_listening is not None:
+            self._stop_listening.set()
         for room in self.rooms.values():
             if room.computer_task:
                 room.computer_task.cancel()
@@ -284,45 +292,97 @@ class Hub:
         stored = await self._db_call(self.store.load, game_id)
         if stored is None:
             raise WebError(404, "no such game")
-        if stored.game != "kings":
-            return await self._load_hosted(stored)
-        record = {"format": FORMAT, "game": "kings", "rules": stored.rules, "seed": stored.seed,
-                  "players": [{"name": s.name} for s in stored.seats], "turns": stored.turns}
-        try:
-            game = await self._think(game_from_record, record)
-        except RecordError as e:
-            log.error("game %s cannot be replayed: %s", game_id, e)
-            raise WebError(500, f"the stored game cannot be replayed: {e}") from None
-        game.forget_undo()  # the server never takes back a stored action
-        seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
-        room = Room(game_id, game, seats, stored.invite_hash,
-                    version=len(stored.turns) + sum("joker" in t for t in stored.turns)
-                    + _people_seated(seats), hints_allowed=stored.hints,
-                    closed=stored.closed is not None)
-        room.sent_version, room.sent_turns = room.version, len(game.history)
-        self._attach_players(room)
+        room = await self._rebuild(stored)
         self.rooms.setdefault(game_id, room)
         room = self.rooms[game_id]
         self._kick(room)
         return room
 
-    async def _load_hosted(self, stored: Any) -> Room:
-        kind = game_kind(stored.game)
-        try:
-            session = await self._think(kind.rebuild, stored.rules, stored.seed,
-                                        [s.name for s in stored.seats], stored.turns)
-        except ValueError as e:
-            log.error("game %s cannot be replayed: %s", stored.id, e)
-            raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+    async def _rebuild(self, stored: Any) -> Room:
+        """A room from what the store holds: the game replayed from its turns."""
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
-        room = Room(stored.id, session, seats, stored.invite_hash, kind=stored.game,
-                    version=len(stored.turns) + _people_seated(seats),
-                    hints_allowed=stored.hints, closed=stored.closed is not None)
+        if stored.game != "kings":
+            kind = game_kind(stored.game)
+            try:
+                game = await self._think(kind.rebuild, stored.rules, stored.seed,
+                                         [s.name for s in stored.seats], stored.turns)
+            except ValueError as e:
+                log.error("game %s cannot be replayed: %s", stored.id, e)
+                raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+            version = len(stored.turns) + _people_seated(seats)
+        else:
+            record = {"format": FORMAT, "game": "kings", "rules": stored.rules,
+                      "seed": stored.seed, "players": [{"name": s.name} for s in stored.seats],
+                      "turns": stored.turns}
+            try:
+                game = await self._think(game_from_record, record)
+            except RecordError as e:
+                log.error("game %s cannot be replayed: %s", stored.id, e)
+                raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+            game.forget_undo()  # the server never takes back a stored action
+            version = (len(stored.turns) + sum("joker" in t for t in stored.turns)
+                       + _people_seated(seats))
+        room = Room(stored.id, game, seats, stored.invite_hash, kind=stored.game,
+                    version=version, hints_allowed=stored.hints,
+                    closed=stored.closed is not None)
+        if room.kind == "kings":
+            room.sent_version, room.sent_turns = room.version, len(game.history)
         self._attach_players(room)
-        self.rooms.setdefault(stored.id, room)
-        room = self.rooms[stored.id]
-        self._kick(room)
         return room
+
+    # ----- several server processes (PostgreSQL) ---------------------------------------
+    def start_listening(self) -> None:
+        """Follow the other processes' changes (PostgreSQL): each note refreshes the room
+        of that game, if this process holds it, and pushes the new state to its sockets."""
+        if not self.store.shared:
+            return
+        loop = asyncio.get_running_loop()
+        self._stop_listening = threading.Event()
+
+        def on_note(game_id: str) -> None:
+            loop.call_soon_threadsafe(self._noted, game_id)
+
+        self._listener = threading.Thread(target=self.store.listen, name="kingscrib-listen",
+                                          args=(on_note, self._stop_listening), daemon=True)
+        self._listener.start()
+
+    def _noted(self, game_id: str) -> None:
+        room = self.rooms.get(game_id)
+        if room is not None:
+            task = asyncio.ensure_future(self.refresh(room))
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
+    async def refresh(self, room: Room) -> None:
+        """Bring a room up to what the store holds (another process changed the game) and
+        send every listener the whole state again."""
+        async with room.lock:
+            stored = await self._db_call(self.store.load, room.id)
+            if stored is None:
+                return
+            fresh = await self._rebuild(stored)
+            if room.computer_task and not room.computer_task.done():
+                room.computer_task.cancel()
+            room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
+            room.closed, room.hints_allowed = fresh.closed, fresh.hints_allowed
+            room.sent_version, room.sent_turns = fresh.sent_version, fresh.sent_turns
+            room._public = room._encoded = None
+            room._turns, room._hints = {}, {}
+        for listener in list(room.listeners):
+            try:
+                await listener.send(self.state_message(room, listener.seat))
+            except Exception:
+                room.listeners.discard(listener)
+        self._kick(room)
+
+    async def seat_or_refresh(self, room: Room, token: str | None) -> int | None:
+        """The seat a token opens; with several processes a seat taken through another
+        one may not be known here yet, so an unknown token first refreshes the room."""
+        seat = room.seat_of(token)
+        if seat is None and token and self.store.shared:
+            await self.refresh(room)
+            seat = room.seat_of(token)
+        return seat
 
     async def sweep(self, idle: float, evict_after: float) -> list[str]:
         """Housekeeping: close the games nobody has played for ``idle`` seconds (kept as
@@ -374,7 +434,12 @@ class Hub:
             token = secrets.token_urlsafe(24)
             s = room.seats[seat]
             new_name = person_name(name, s.name)
-            await self._db_call(self.store.take_seat, room.id, seat, new_name, hash_secret(token))
+            try:
+                await self._db_call(self.store.take_seat, room.id, seat, new_name,
+                                    hash_secret(token))
+            except SeatTaken:
+                self._noted(room.id)
+                raise WebError(409, f"seat {seat + 1} was just taken") from None
             s.token_hash, s.name = hash_secret(token), new_name
             if room.kind == "kings":
                 room.game.names[seat] = new_name
@@ -427,6 +492,10 @@ class Hub:
         try:
             await self._store(TurnWrite(room.id, session.turn_count - 1, turn,
                                         over=session.over))
+        except IntegrityError:
+            session.take_back()
+            self._noted(room.id)
+            raise WebError(409, _BEATEN) from None
         except Exception:
             session.take_back()
             log.exception("could not store a turn of %s", room.id)
@@ -442,6 +511,11 @@ class Hub:
         try:
             await self._store(TurnWrite(room.id, len(game.history) - 1, turn_to_json(turn),
                                         over=game.is_over))
+        except IntegrityError:  # another process stored this turn first
+            game.undo()
+            room._turns.clear()
+            self._noted(room.id)
+            raise WebError(409, _BEATEN) from None
         except Exception:
             game.undo()
             room._turns.clear()

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,11 +136,24 @@ class StoredGame:
     closed: float | None = None
 
 
+class SeatTaken(Exception):
+    """Someone (through another server process) took the seat first."""
+
+
+CHANNEL = "kingscrib_games"  # PostgreSQL NOTIFY channel: "<process> <game id>"
+
+
 class Store:
-    """Synchronous storage; the server calls it from one worker thread."""
+    """Synchronous storage; the server calls it from one worker thread.
+
+    On PostgreSQL several server processes may share a store: every write also
+    sends ``NOTIFY kingscrib_games, '<process> <game id>'`` (delivered when the
+    transaction commits) and :meth:`listen` hands the other processes' notes over."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = postgres_driver(url or default_url())
+        self.shared = self.url.startswith("postgresql")
+        self.instance = uuid.uuid4().hex[:12]  # this process, in the notes it sends
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
@@ -180,10 +196,41 @@ class Store:
                  "level": s.level, "token_hash": s.token_hash} for s in seat_rows])
 
     def take_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> None:
+        """Give an open seat its token; SeatTaken when it was taken meanwhile."""
         with self.engine.begin() as conn:
-            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                         .values(name=name, token_hash=token_hash))
+            done = conn.execute(update(seats).where(
+                seats.c.game_id == game_id, seats.c.seat == seat, seats.c.kind == "human",
+                seats.c.token_hash.is_(None)).values(name=name, token_hash=token_hash))
+            if done.rowcount != 1:
+                raise SeatTaken(seat)
             conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
+            self._notify(conn, [game_id])
+
+    def _notify(self, conn: Any, game_ids: Any) -> None:
+        """Tell the other server processes (PostgreSQL only) which games changed."""
+        if self.shared:
+            for game_id in sorted(set(game_ids)):
+                conn.execute(text("SELECT pg_notify(:channel, :note)"),
+                             {"channel": CHANNEL, "note": f"{self.instance} {game_id}"})
+
+    def listen(self, on_note: Callable[[str], None], stop: threading.Event) -> None:
+        """Pass the game id of each note another process sends to ``on_note`` until
+        ``stop`` is set (PostgreSQL only; runs in a thread of its own, reconnecting
+        after a lost connection)."""
+        import psycopg
+
+        url = "postgresql://" + self.url.split("://", 1)[1]
+        while not stop.is_set():
+            try:
+                with psycopg.connect(url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            origin, _, game_id = note.payload.partition(" ")
+                            if origin != self.instance:
+                                on_note(game_id)
+            except psycopg.Error:
+                stop.wait(1.0)
 
     def add_turn(self, game_id: str, n: int, data: dict[str, Any], over: bool) -> None:
         with self.engine.begin() as conn:
@@ -220,8 +267,7 @@ class Store:
                 results.append(e)
         return results
 
-    @staticmethod
-    def _write(conn: Any, writes: list[TurnWrite]) -> None:
+    def _write(self, conn: Any, writes: list[TurnWrite]) -> None:
         now = time.time()
         added = [{"game_id": w.game_id, "n": w.n, "data": w.data} for w in writes if w.new]
         replaced = [{"b_game": w.game_id, "b_n": w.n, "b_data": w.data}
@@ -245,6 +291,7 @@ class Store:
         if touched - over.keys():
             conn.execute(update(games).where(games.c.id == bindparam("b_game"))
                          .values(updated=now), [{"b_game": g} for g in touched - over.keys()])
+        self._notify(conn, touched)
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as conn:
@@ -272,6 +319,7 @@ class Store:
             if ids:
                 conn.execute(update(games).where(games.c.id.in_(ids))
                              .values(over=True, closed=now))
+                self._notify(conn, ids)
         return ids
 
     def unfinished(self, limit: int = 10_000) -> list[str]:

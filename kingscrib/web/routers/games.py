@@ -32,7 +32,7 @@ async def get_game(game_id: str, token: str | None = Depends(bearer),
                    hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The game as the caller's seat sees it (a spectator without a token)."""
     room = await hub.get(game_id)
-    return hub.state(room, seat_for(room, token))
+    return hub.state(room, await seat_for(hub, room, token))
 
 
 @router.post("/{game_id}/join", response_model=Joined)
@@ -47,7 +47,7 @@ async def preview(game_id: str, body: Tiles, token: str | None = Depends(bearer)
                   hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """What a play would score, hand by hand, without playing it."""
     room = await hub.get(game_id)
-    return hub.preview(room, seat_for(room, token), body.tiles)
+    return hub.preview(room, await seat_for(hub, room, token), body.tiles)
 
 
 @router.post("/{game_id}/hint")
@@ -55,7 +55,7 @@ async def hint(game_id: str, request: Request, token: str | None = Depends(beare
                hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The best play for the caller's rack: for the seat to move, where hints are on."""
     room = await hub.get(game_id)
-    return await hub.hint(room, seat_for(room, token), client_address(request.scope))
+    return await hub.hint(room, await seat_for(hub, room, token), client_address(request.scope))
 
 
 @router.post("/{game_id}/actions")
@@ -63,7 +63,7 @@ async def act(game_id: str, body: ActionSpec, token: str | None = Depends(bearer
               hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """Play, exchange, pass or call Joker; returns the game as the seat now sees it."""
     room = await hub.get(game_id)
-    seat = seat_for(room, token)
+    seat = await seat_for(hub, room, token)
     await hub.act(room, seat, body.model_dump(exclude_none=True))
     return hub.state(room, seat)
 

@@ -133,7 +133,7 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
                     token = message.get("token")
                     if token is not None and not (isinstance(token, str) and len(token) <= 200):
                         raise WebError(400, "token is the seat's secret text")
-                    seat = room.seat_of(token)
+                    seat = await hub.seat_or_refresh(room, token)
                     if token and seat is None:
                         raise WebError(401, "this seat token does not open a seat of this game")
                     listener = Listener(seat, send)
