@@ -109,6 +109,46 @@ def running_server(database: Path, **kwargs) -> Iterator[Server]:
         server.stop()
 
 
+def _postgres_bin(name: str) -> str:
+    import glob
+    import shutil
+
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or [shutil.which(name)]
+    if not found[-1]:
+        raise RuntimeError(f"PostgreSQL's {name} is not installed (apt-get install postgresql)")
+    return found[-1]
+
+
+@contextlib.contextmanager
+def postgres_cluster(max_connections: int = 100) -> Iterator[str]:
+    """A throw-away PostgreSQL cluster on a free loopback port; yields its URL."""
+    import shutil
+    import tempfile
+
+    def as_postgres(args: list[str]) -> list[str]:
+        # PostgreSQL refuses to run as root: run it as the postgres user then.
+        return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
+
+    folder = Path(tempfile.mkdtemp(prefix="kingscrib-pg-"))
+    data = folder / "data"
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    subprocess.run(as_postgres([_postgres_bin("initdb"), "-D", str(data), "-A", "trust",
+                                "-U", "postgres", "--no-sync"]), check=True, capture_output=True)
+    port = free_port()
+    subprocess.run(as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l",
+                                str(folder / "log"), "-o",
+                                f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
+                                f" -c max_connections={max_connections}", "start"]),
+                   check=True, capture_output=True)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-m",
+                                    "immediate", "stop"]), capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def chromium() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
