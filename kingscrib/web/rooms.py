@@ -33,6 +33,7 @@ from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_to_json
+from kingscrib.kings.record import _action as record_action
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.players.kings import PLAYERS, make_player
@@ -118,6 +119,48 @@ class Room:
             if s.token_hash and hmac.compare_digest(s.token_hash, digest):
                 return s.seat
         return None
+
+
+def _catch_up(room: Room, stored: Any) -> bool:
+    """Apply to the room the turns stored after those it has, and take the stored seats;
+    False (the room may be half changed: rebuild it) when the store holds anything else,
+    such as a Joker call, or a turn that does not follow."""
+    seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
+    for old, new in zip(room.seats, seats):
+        new.player = old.player
+    try:
+        if room.kind == "kings":
+            game = room.game
+            have = len(game.history)
+            if len(stored.turns) < have or any("joker" in t for t in stored.turns[have - 1:]):
+                return False
+            for t in stored.turns[have:]:
+                claim = t.get("claimed") if game.rules.joker else None
+                turn = game.play(record_action(t, 0), claim)
+                game.forget_undo()
+                if [str(x) for x in turn.drew] != list(t.get("drew", [])):
+                    return False
+            version = (len(stored.turns) + sum("joker" in t for t in stored.turns)
+                       + _people_seated(seats))
+        else:
+            session = room.game
+            have = session.turn_count
+            if len(stored.turns) < have or stored.turns[:have] != session.turns:
+                return False
+            for t in stored.turns[have:]:
+                session.apply(int(t["seat"]), t)
+            version = len(stored.turns) + _people_seated(seats)
+    except (IllegalAction, RecordError, WebError, KeyError, TypeError, ValueError):
+        return False
+    if version < room.version:
+        return False
+    for s in seats:
+        if room.kind == "kings":
+            room.game.names[s.seat] = s.name
+        else:
+            room.game.rename(s.seat, s.name)
+    room.seats, room.version = seats, version
+    return True
 
 
 def _refuse_closed(room: Room) -> None:
@@ -360,19 +403,25 @@ class Hub:
             stored = await self._db_call(self.store.load, room.id)
             if stored is None:
                 return
-            fresh = await self._rebuild(stored)
             if room.computer_task and not room.computer_task.done():
                 room.computer_task.cancel()
-            room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
-            room.closed, room.hints_allowed = fresh.closed, fresh.hints_allowed
-            room.sent_version, room.sent_turns = fresh.sent_version, fresh.sent_turns
+            caught_up = _catch_up(room, stored)
+            if not caught_up:  # more than new turns: replay it all
+                fresh = await self._rebuild(stored)
+                room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
+            room.closed, room.hints_allowed = stored.closed is not None, stored.hints
             room._public = room._encoded = None
             room._turns, room._hints = {}, {}
-        for listener in list(room.listeners):
-            try:
-                await listener.send(self.state_message(room, listener.seat))
-            except Exception:
-                room.listeners.discard(listener)
+            if room.kind == "kings" and not caught_up:  # the whole state goes out below
+                room.sent_version, room.sent_turns = room.version, len(room.game.history)
+        if caught_up or room.kind != "kings":
+            await self.broadcast(room)  # what changed since the last push
+        else:
+            for listener in list(room.listeners):
+                try:
+                    await listener.send(self.state_message(room, listener.seat))
+                except Exception:
+                    room.listeners.discard(listener)
         self._kick(room)
 
     async def seat_or_refresh(self, room: Room, token: str | None) -> int | None:
