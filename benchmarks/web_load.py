@@ -1,6 +1,7 @@
 """Load benchmark of the web server on loopback: many concurrent games over websockets.
 
     python benchmarks/web_load.py --games 200
+    python benchmarks/web_load.py --games 200 --game classic    # classic Cribbage
 
 Computer players (greedy by default) play a few distinct games beforehand, in a
 process pool; then ``--games`` games run at once against a real ``kingscrib
@@ -35,9 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from web_support import Server  # noqa: E402
 
 
-def computer_game(args: tuple[int, str]) -> tuple[int, list[dict]]:
-    """Play one game between two computer players; returns its seed and its actions."""
-    seed, level = args
+def computer_game(args: tuple[int, str, str]) -> tuple[int, list[dict]]:
+    """Play one game between two computer players; returns its seed and its actions
+    (a classic action names its seat: discards are made by both seats)."""
+    seed, level, kind = args
+    if kind == "classic":
+        return seed, classic_game(seed, level)
     from kingscrib.players.kings import make_player
     from kingscrib.players.kings.driver import play_game
 
@@ -54,6 +58,21 @@ def computer_game(args: tuple[int, str]) -> tuple[int, list[dict]]:
         else:
             actions.append({"action": "pass"})
     return seed, actions
+
+
+def classic_game(seed: int, level: str) -> list[dict]:
+    from kingscrib.web.games.classic import CLASSIC
+
+    session = CLASSIC.create({"players": 2, "skunk": False, "muggins": False}, seed,
+                             ["A", "B"])
+    players = [CLASSIC.make_player(level, seed + i) for i in range(2)]
+    actions = []
+    while not session.over:
+        seat = session.waiting()[0]
+        action = session.computer_action(seat, players[seat], session.computer_input(seat))
+        session.apply(seat, action)
+        actions.append({**action, "seat": seat})
+    return actions
 
 
 def cpu_seconds(pid: int) -> float:
@@ -73,10 +92,11 @@ def rss_kb(pid: int) -> tuple[int, int]:
 
 async def run_game(url: str, seed: int, actions: list[dict], think: float,
                    latencies: list[float], start_gate: asyncio.Event,
-                   ready: list[int]) -> None:
+                   ready: list[int], kind: str = "kings") -> None:
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         created = (await http.post("/api/games", json={
-            "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})).json()
+            "game": kind, "seats": [{"kind": "human"}, {"kind": "human"}],
+            "seed": seed})).json()
         gid = created["game_id"]
         joined = (await http.post(f"/api/games/{gid}/join",
                                   json={"invite": created["invite"]})).json()
@@ -97,12 +117,14 @@ async def run_game(url: str, seed: int, actions: list[dict], think: float,
         for n, action in enumerate(actions):
             if think:
                 await asyncio.sleep(think)
-            ws = sockets[turn]
+            seat = action.get("seat", turn)
+            body = {k: v for k, v in action.items() if k != "seat"}
+            ws = sockets[seat]
             sent = time.perf_counter()
-            await ws.send(json.dumps({"type": "action", "ref": n, **action}))
+            await ws.send(json.dumps({"type": "action", "ref": n, **body}))
             while True:
                 text = await ws.recv()
-                if text.startswith('{"type":"update"'):
+                if text.startswith(('{"type":"update"', '{"type":"state"')):
                     continue  # the other seat's pushes: not parsed, to keep the client cheap
                 message = json.loads(text)
                 if message.get("ref") == n:
@@ -110,20 +132,21 @@ async def run_game(url: str, seed: int, actions: list[dict], think: float,
             if message["type"] != "ok":
                 raise RuntimeError(f"game {gid} move {n}: {message}")
             latencies.append(time.perf_counter() - sent)
-            turn = (turn + 1) % 2
+            if turn is not None:
+                turn = (turn + 1) % 2
     finally:
         for ws in sockets.values():
             await ws.close()
 
 
 async def drive(url: str, games: list[tuple[int, list[dict]]], think: float,
-                pid: int) -> tuple[list[float], float, int]:
+                pid: int, kind: str = "kings") -> tuple[list[float], float, int]:
     latencies: list[float] = []
     gate = asyncio.Event()
     ready = [0]
 
     async def one(seed: int, actions: list[dict]) -> None:
-        await run_game(url, seed, actions, think, latencies, gate, ready)
+        await run_game(url, seed, actions, think, latencies, gate, ready, kind)
 
     tasks = [asyncio.create_task(one(seed, actions)) for seed, actions in games]
     while ready[0] < len(tasks):  # every game created and both seats connected
@@ -158,14 +181,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="concurrent games")
     parser.add_argument("--distinct", type=int, default=16,
                         help="distinct computer games played beforehand (reused by seed)")
-    parser.add_argument("--level", default="greedy", help="computer level of the players")
+    parser.add_argument("--game", choices=["kings", "classic"], default="kings")
+    parser.add_argument("--level", default=None,
+                        help="computer level of the players (greedy; classic: medium)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds each seat pauses before its move (not measured)")
     args = parser.parse_args()
+    args.level = args.level or ("medium" if args.game == "classic" else "greedy")
 
-    print(f"Playing {args.distinct} {args.level} games to replay ...", flush=True)
+    print(f"Playing {args.distinct} {args.level} {args.game} games to replay ...", flush=True)
     with ProcessPoolExecutor() as pool:
-        played = list(pool.map(computer_game, [(1000 + i, args.level)
+        played = list(pool.map(computer_game, [(1000 + i, args.level, args.game)
                                               for i in range(args.distinct)]))
     games = [played[i % len(played)] for i in range(args.games)]
     with tempfile.TemporaryDirectory() as tmp:
@@ -179,14 +205,14 @@ def main() -> None:
             pid = server.process.pid
             idle = rss_kb(pid)[0]
             latencies, elapsed, peak, (server_cpu, client_cpu) = run(
-                drive(server.url, games, args.think, pid))
+                drive(server.url, games, args.think, pid, args.game))
             current, hwm = rss_kb(pid)
         finally:
             server.stop()
     latencies.sort()
     median = statistics.median(latencies) * 1000
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
-    print(f"games: {args.games} concurrent ({args.distinct} distinct), {len(latencies)} moves"
+    print(f"{args.game} games: {args.games} concurrent ({args.distinct} distinct), {len(latencies)} moves"
           f" in {elapsed:.1f} s ({len(latencies) / elapsed:.0f} moves/s), think {args.think} s")
     print(f"move latency: median {median:.1f} ms, p99 {p99:.1f} ms,"
           f" max {latencies[-1] * 1000:.1f} ms")

@@ -160,6 +160,15 @@ def test_the_start_of_a_game_its_seats_and_the_cut(client: TestClient) -> None:
     assert state["dealer"] == game.first_dealer and state["phase"] == "discard"
     assert state["hand"] == [str(c) for c in sorted(game.hand(0))]
     assert state["can"]["discard"] == 2 and state["starter"] is None
+    seats = [{}, {}]
+    r = client.post("/api/games", json={"game": "chess", "seats": seats})
+    assert r.status_code == 422 and "unknown game 'chess'" in r.json()["error"]
+    r = client.post("/api/games", json={"game": "classic", "seats": seats,
+                                        "rules": {"joker": True}})
+    assert r.status_code == 422 and "joker" in r.json()["error"]
+    r = client.post("/api/games", json={"game": "classic", "seats": seats,
+                                        "rules": {"players": 3}})
+    assert r.status_code == 400 and "3 players but there are 2 seats" in r.json()["error"]
     levels = client.get("/api/levels").json()["games"]
     assert levels["classic"]["levels"][-1] == "expert"
     assert levels["classic"]["seats"] == {"min": 2, "max": 4}

@@ -123,6 +123,31 @@ def test_a_computer_game_is_stored_in_postgresql_and_checks(postgres_url: str) -
     assert stored.turns == record.json()["turns"]
 
 
+def test_a_classic_computer_game_is_stored_in_postgresql_and_replays(postgres_url: str
+                                                                     ) -> None:
+    from kingscrib.classic.record import replay
+
+    with in_process_client(postgres_url) as c:
+        body = {"game": "classic", "seats": [{"kind": "computer", "level": "medium"},
+                                             {"kind": "computer", "level": "easy"}],
+                "seed": 6, "rules": {"skunk": True}}
+        gid = c.post("/api/games", json=body).json()["game_id"]
+        for _ in range(1200):
+            record = c.get(f"/api/games/{gid}/record")
+            if record.status_code == 200:
+                break
+            time.sleep(0.05)
+        assert record.status_code == 200, record.text
+    game = replay(record.json())
+    store = Store(postgres_url)
+    try:
+        stored = store.load(gid)
+    finally:
+        store.close()
+    assert stored is not None and stored.over and stored.game == "classic"
+    assert max(game.scores) == 121 and stored.rules == game.rules.to_dict()
+
+
 def test_the_games_are_in_postgresql(postgres_url: str) -> None:
     import psycopg
 
@@ -130,4 +155,4 @@ def test_the_games_are_in_postgresql(postgres_url: str) -> None:
         version = conn.execute("show server_version").fetchone()[0]
         stored = conn.execute("select count(*) from games").fetchone()[0]
     assert int(version.split(".")[0]) >= 12
-    assert stored >= 2  # the games of the tests above
+    assert stored >= 3  # the games of the tests above

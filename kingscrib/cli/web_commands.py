@@ -29,7 +29,7 @@ import click
 def serve(host: str, port: int, database_url: str | None, computer_delay: float,
           allow_seed: bool, log_level: str, limits: tuple[str, ...],
           idle_hours: float, trust_proxy: str | None) -> None:
-    """Play Kings Cribbage in the browser: start the web server."""
+    """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
         from kingscrib.web.app import Settings, run
         from kingscrib.web.limits import parse_limits

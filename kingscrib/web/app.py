@@ -76,7 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # schema stays at /openapi.json.
     app = FastAPI(title="Kingscrib", version="1", lifespan=lifespan, docs_url=None,
                   redoc_url=None,
-                  summary="Kings Cribbage in the browser: games, seats, live updates.")
+                  summary="Kings Cribbage and Cribbage in the browser: games, seats, live updates.")
     app.state.settings = settings
     app.include_router(meta.router)
     app.include_router(games.router)

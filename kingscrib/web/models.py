@@ -17,22 +17,9 @@ class SeatSpec(_Strict):
     name: str | None = Field(default=None, max_length=40)
 
 
-class RulesSpec(_Strict):
-    reduced_first_bonus: bool = False
-    exchange: Literal["anytime", "when-stuck"] = "anytime"
-    joker: bool = False
-    servant: bool = False
-    solitaire: bool = False
-
-
-class ClassicRulesSpec(_Strict):
-    players: int | None = Field(default=None, ge=2, le=4)
-    skunk: bool = False
-    muggins: bool = False
-
-
 class CreateGame(_Strict):
-    game: Literal["kings", "classic"] = "kings"
+    game: str = Field(default="kings", max_length=16,
+                      description="which game: kings or classic (GET /api/levels lists them)")
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, lt=2**31)
@@ -42,8 +29,12 @@ class CreateGame(_Strict):
 
     @model_validator(mode="after")
     def _rules_of_the_game(self) -> CreateGame:
-        """Each game's rules are checked against its own model."""
-        spec = ClassicRulesSpec if self.game == "classic" else RulesSpec
+        """Each game's rules are checked against its own model (``rules_model``)."""
+        from kingscrib.web.games import KINDS, game_kind
+
+        if self.game not in KINDS:
+            raise ValueError(f"unknown game {self.game!r}; choose from {', '.join(KINDS)}")
+        spec = game_kind(self.game).rules_model
         self.rules = spec.model_validate(self.rules).model_dump(exclude_none=True)
         return self
 

@@ -27,19 +27,26 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.kings.board import square_name
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game, IllegalAction, Turn
-from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
+from kingscrib.kings.moves import Action, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_to_json
 from kingscrib.kings.record import _action as record_action
 from kingscrib.kings.rules import RuleSet
-from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.shuffle import derived_int, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind
+from kingscrib.web.games.kings_view import (
+    end_json,
+    last_play,
+    parse_action,
+    parse_play,
+    public_state,
+    seats_json,
+    turn_json,
+)
 from kingscrib.web.names import clean_name, person_name
 from kingscrib.web.storage import SeatTaken, Store, StoredSeat, TurnWrite, hash_secret
 
@@ -760,7 +767,7 @@ class Hub:
                     message = '{"type":"update","update":' + text + ',"you":null}}'
                 elif seat == mover_sees:  # the mover sees the true value of their play
                     data = dict(public, history=list(public["history"]))
-                    data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
+                    data["history"][-1] = turn_json(room, len(game.history) - 1, hide=False)
                     data.update(you=seat, **self._private(room, seat))
                     message = json.dumps({"type": "update", "update": data},
                                          separators=(",", ":"))
@@ -781,7 +788,7 @@ class Hub:
         game = room.game
         n = len(game.history)
         hide_last = game.joker_open()
-        history = [_turn_json(room, i, hide=hide_last and i == n - 1) for i in range(start, n)]
+        history = [turn_json(room, i, hide=hide_last and i == n - 1) for i in range(start, n)]
         board: dict[str, str] = {}
         for t in history:
             if t["action"] == "play":
@@ -793,22 +800,21 @@ class Hub:
             "turn": None if game.is_over else game.turn,
             "over": game.is_over,
             "bag": game.tiles_in_bags,
-            "seats": [dict(s, online=o) for s, o in zip(_seats_json(room), online)],
+            "seats": [dict(s, online=o) for s, o in zip(seats_json(room), online)],
             "board": board,
-            "last_play": _last_play(game),
+            "last_play": last_play(game),
             "history_from": start,
             "history": history,
             "joker_open": hide_last,
             "servant": game.servant if game.rules.servant else None,
-            "end": _end_json(game),
+            "end": end_json(game),
         }
 
     def state_message(self, room: Room, seat: int | None) -> str:
         """``{"type": "state", "state": ...}`` as JSON text for ``seat``."""
         game = room.game
         if room.kind != "kings":
-            return json.dumps({"type": "state", "state": self.state(room, seat)},
-                              separators=(",", ":"))
+            return self._hosted_message(room, seat)
         if seat is not None and game.joker_open() and game.history[-1].player == seat:
             return json.dumps({"type": "state", "state": self.state(room, seat)},
                               separators=(",", ":"))
@@ -859,9 +865,26 @@ class Hub:
             data.update(self._private(room, seat))
             if game.joker_open() and data["history"] and game.history[-1].player == seat:
                 data["history"] = list(data["history"])
-                data["history"][-1] = _turn_json(room, len(game.history) - 1, hide=False)
+                data["history"][-1] = turn_json(room, len(game.history) - 1, hide=False)
         return data
 
+
+    def _hosted_message(self, room: Room, seat: int | None) -> str:
+        """The state message of a protocol game: the public part is encoded once a
+        version, each seat's private part spliced in."""
+        online = tuple(self._online(room))
+        key = (room.version, online)
+        if room._encoded is None or room._encoded[0] != key:
+            data = dict(room.game.public())
+            data.update(id=room.id, version=room.version)
+            data["seats"] = [dict(s, online=o) for s, o in zip(_seat_list(room), online)]
+            room._encoded = (key, json.dumps(data, separators=(",", ":"))[:-1])
+        if seat is None:
+            extra = ',"you":null'
+        else:
+            private = json.dumps(room.game.private(seat), separators=(",", ":"))
+            extra = f',"you":{seat},' + private[1:-1]
+        return '{"type":"state","state":' + room._encoded[1] + extra + "}}"
 
     def _hosted_state(self, room: Room, seat: int | None) -> dict[str, Any]:
         session = room.game
@@ -891,7 +914,9 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
             if level not in levels:
                 raise WebError(400, f"seat {i + 1}: unknown computer level {level!r};"
                                     f" choose from {', '.join(levels)}")
-            name = clean_name(s.get("name"), f"Computer ({level})")
+            same = sum(x.get("kind") == COMPUTER and x.get("level") == level for x in seats)
+            default = f"Computer {i + 1} ({level})" if same > 1 else f"Computer ({level})"
+            name = clean_name(s.get("name"), default)
         else:
             level = None
             name = person_name(s.get("name"), f"Player {i + 1}")
@@ -911,105 +936,3 @@ def _seat_creator(built: list[Seat]) -> tuple[int | None, str | None]:
 
 def _people_seated(seats: list[Seat]) -> int:
     return sum(s.kind == HUMAN and s.token_hash is not None for s in seats)
-
-
-def public_state(room: Room) -> dict[str, Any]:
-    """The part of a game everyone may see: never a rack nor the bag's order."""
-    game = room.game
-    hide_last = game.joker_open()
-    return {
-        "id": room.id,
-        "version": room.version,
-        "rules": game.rules.to_json(),
-        "turn": None if game.is_over else game.turn,
-        "over": game.is_over,
-        "bag": game.tiles_in_bags,
-        "seats": _seats_json(room),
-        "board": {square_name(s): str(t) for s, t in sorted(game.board.items())},
-        "last_play": _last_play(game),
-        "history": [_turn_json(room, i, hide=hide_last and i == len(game.history) - 1)
-                    for i in range(len(game.history))],
-        "joker_open": game.joker_open(),
-        "servant": game.servant if game.rules.servant else None,
-        "end": _end_json(game),
-        "hints_allowed": room.hints_allowed,
-        "hints": room.hints_on,
-        "closed": room.closed,
-    }
-
-
-def _seats_json(room: Room) -> list[dict[str, Any]]:
-    game = room.game
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
-             "joined": s.taken, "score": game.scores[s.seat],
-             "rack_size": len(game.racks[s.seat])} for s in room.seats]
-
-
-def _last_play(game: Game) -> list[str]:
-    for t in reversed(game.history):
-        if t.action == "play":
-            return [square_name(s) for s in t.tiles]
-    return []
-
-
-def _end_json(game: Game) -> dict[str, Any] | None:
-    if game.end is None:
-        return None
-    # The seed is disclosed only now: with it anyone can check every rack and draw.
-    return {"reason": game.end.reason, "penalties": list(game.end.penalties),
-            "scores": game.final_scores, "winners": game.winners(), "seed": game.seed}
-
-
-def _turn_json(room: Room, index: int, hide: bool) -> dict[str, Any]:
-    """A turn as anyone may see it: an exchange shows only how many tiles; under the joker
-    rule a play's true value stays hidden while a Joker may still be called on it."""
-    t = room.game.history[index]
-    key = (index, hide, t.joker is not None)
-    cached = room._turns.get(key)
-    if cached is not None:
-        return cached
-    data: dict[str, Any] = {"n": index + 1, "seat": t.player, "action": t.action}
-    if t.action == "play":
-        data["tiles"] = {square_name(s): str(x) for s, x in sorted(t.tiles.items())}
-        if t.claimed is not None:
-            data["claimed"] = t.claimed
-        if not hide:
-            data["score"] = t.score
-            if t.detail is not None:
-                data["describe"] = t.detail.describe()
-                data.update(t.detail.to_json())
-    elif t.action == "exchange":
-        data["count"] = len(t.returned)
-    if t.joker is not None:
-        data["joker"] = dict(t.joker)
-    if t.servant is not None:
-        data["servant"] = t.servant
-    room._turns[key] = data
-    return data
-
-
-def parse_play(tiles: Any) -> Play:
-    if not isinstance(tiles, dict) or not 1 <= len(tiles) <= RACK_SIZE:
-        raise WebError(400, f'a play is an object of 1 to {RACK_SIZE} squares to tiles,'
-                            ' e.g. {"G7": "7L"}')
-    try:
-        return Play.from_json({str(k): str(v) for k, v in tiles.items()})
-    except ValueError as e:
-        raise WebError(400, str(e)) from None
-
-
-def parse_action(message: dict[str, Any]) -> Action:
-    kind = message.get("action")
-    if kind == "play":
-        return parse_play(message.get("tiles"))
-    if kind == "exchange":
-        tiles = message.get("tiles")
-        if not isinstance(tiles, list) or not 1 <= len(tiles) <= RACK_SIZE:
-            raise WebError(400, f"an exchange names 1 to {RACK_SIZE} tiles of your rack")
-        try:
-            return Exchange.of([Tile.parse(str(t)) for t in tiles])
-        except ValueError as e:
-            raise WebError(400, str(e)) from None
-    if kind == "pass":
-        return Pass()
-    raise WebError(400, f"action must be play, exchange, pass or joker, not {kind!r}")

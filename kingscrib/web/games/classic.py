@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from kingscrib.classic.cards import Card
 from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, IllegalAction, Play
 from kingscrib.classic.rules import RuleSet
@@ -139,11 +141,21 @@ def replay(rules: RuleSet, seed: Seed, names: list[str], turns: list[dict[str, A
     return game
 
 
+class ClassicRules(BaseModel):
+    """The classic rule options a new game may set (``players`` follows from the seats)."""
+
+    model_config = ConfigDict(extra="forbid")
+    players: int | None = Field(default=None, ge=2, le=4)
+    skunk: bool = False
+    muggins: bool = False
+
+
 class ClassicKind:
     """Classic Cribbage for 2, 3 or 4 seats (4: partners opposite)."""
 
     name = "classic"
     title = "Cribbage"
+    rules_model = ClassicRules
 
     def levels(self) -> list[str]:
         return list(PLAYER_NAMES)

@@ -33,10 +33,11 @@ def said(why: list[str]) -> str:
 
 
 def spoken_count(cards: list[Card], starter: Card, crib: bool) -> str:
-    """``fifteen two, fifteen four, and a pair is six`` (``nineteen``: nothing)."""
+    """``fifteen two, fifteen four, and a pair is six`` (``nineteen``: nothing); a count
+    of fifteens alone ends ``fifteen four, fifteen six``."""
     text = score_show(cards, starter, crib).explain()
     head, sep, tail = text.rpartition(", ")
-    return f"{head}, and {tail}" if sep else text
+    return f"{head}, and {tail}" if sep and not tail.startswith("fifteen") else text
 
 
 def show_entry(entry: dict[str, Any], starter: Card, names: list[str]) -> dict[str, Any]:
@@ -107,28 +108,35 @@ def end_json(game: ClassicGame) -> dict[str, Any] | None:
 
 
 class ViewCache:
-    """The public view, rebuilt only when the game has moved on."""
+    """The public view, rebuilt only when the game has moved on; a finished deal's face-up
+    part is built once."""
 
     def __init__(self) -> None:
         self._key: tuple | None = None
         self._data: dict[str, Any] = {}
+        self._previous: tuple[tuple, dict[str, Any] | None] = ((), None)
 
     def public(self, game: ClassicGame) -> dict[str, Any]:
         key = (id(game), len(game.events), sum(len(d["plays"]) for d in game.deals[-1:]),
-               len(game.deals), game.phase, tuple(game.waiting_for()))
+               len(game.deals), game.phase, tuple(game.waiting_for()), tuple(game.names))
         if key != self._key:
-            self._data = public(game)
+            done = (id(game), len(game.deals), tuple(game.names))
+            if self._previous[0] != done:
+                self._previous = (done, deal_public(game.deals[-2], game.names)
+                                  if len(game.deals) > 1 else None)
+            self._data = public(game, self._previous[1])
             self._key = key
         return self._data
 
 
-def public(game: ClassicGame) -> dict[str, Any]:
-    """The table as everyone sees it."""
+def public(game: ClassicGame, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The table as everyone sees it (``previous``: the last deal's, if already built)."""
     rules = game.rules
     view = game.view(0)  # only its public fields are read below
     deal = game.deals[-1]
     current = deal_public(deal, game.names)
-    previous = deal_public(game.deals[-2], game.names) if len(game.deals) > 1 else None
+    if previous is None and len(game.deals) > 1:
+        previous = deal_public(game.deals[-2], game.names)
     series_seats = [seat for seat, _ in view.played[len(view.played) - len(view.pile):]]
     item = game.show_item
     discarded = [d is not None for d in deal["discards"]]

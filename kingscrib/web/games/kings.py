@@ -6,7 +6,9 @@ served by :mod:`kingscrib.web.rooms` around the engine's ``Game``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from kingscrib.kings.game import MAX_PLAYERS, MIN_PLAYERS
 from kingscrib.kings.rules import RuleSet
@@ -14,9 +16,21 @@ from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.web.errors import WebError
 
 
+class KingsRules(BaseModel):
+    """The Kings rule options a new game may set."""
+
+    model_config = ConfigDict(extra="forbid")
+    reduced_first_bonus: bool = False
+    exchange: Literal["anytime", "when-stuck"] = "anytime"
+    joker: bool = False
+    servant: bool = False
+    solitaire: bool = False
+
+
 class KingsKind:
     name = "kings"
     title = "Kings Cribbage"
+    rules_model = KingsRules
 
     def levels(self) -> list[str]:
         return list(PLAYERS)

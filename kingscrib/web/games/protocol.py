@@ -56,6 +56,7 @@ class Session(Protocol):
 class GameKind(Protocol):
     name: str
     title: str
+    rules_model: type  # a pydantic model of the rule options a new game may set
 
     def levels(self) -> list[str]:
         """Computer levels, strongest last."""

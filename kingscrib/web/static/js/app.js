@@ -8,6 +8,8 @@ const params = new URLSearchParams(location.search);
 const gameId = params.get("game");
 
 let levels = ["greedy"];
+let games = {}; // per game: title, levels, default level (from /api/levels)
+const chosenGame = () => document.querySelector("#game-choice input:checked")?.value || "kings";
 let state = null; // the game as the server shows it to this seat
 let socket = null;
 let squares = new Map();
@@ -22,7 +24,13 @@ let busy = false;
 // ----- lobby ---------------------------------------------------------------------
 async function showLobby() {
   $("lobby").hidden = false;
-  try { levels = (await request("GET", "/api/levels")).levels; } catch { /* keep default */ }
+  try {
+    const meta = await request("GET", "/api/levels");
+    levels = meta.levels;
+    games = meta.games || {};
+  } catch { /* keep default */ }
+  const levelsOf = (game) => games[game]?.levels || levels;
+  const defaultLevel = (game) => games[game]?.default_level || "greedy";
   const rows = $("seat-rows");
   const addRow = (kind) => {
     const n = rows.children.length;
@@ -32,20 +40,35 @@ async function showLobby() {
     row.innerHTML = `<span>Seat ${n + 1}</span>
       <select class="kind" aria-label="seat ${n + 1} kind">
         <option value="human">Person</option><option value="computer">Computer</option></select>
-      <select class="level" aria-label="seat ${n + 1} level">${levels.map(
-        (l) => `<option value="${l}">${l}</option>`).join("")}</select>
+      <select class="level" aria-label="seat ${n + 1} level"></select>
       <input class="name" placeholder="Name" maxlength="24" aria-label="seat ${n + 1} name">`;
     const kindSel = row.querySelector(".kind");
     const levelSel = row.querySelector(".level");
     kindSel.value = kind;
-    if (levels.includes("greedy")) levelSel.value = "greedy";
+    fillLevels(levelSel);
     const sync = () => { levelSel.hidden = kindSel.value !== "computer"; };
     kindSel.addEventListener("change", sync);
     sync();
     rows.append(row);
   };
+  const fillLevels = (select) => {
+    const game = chosenGame();
+    select.innerHTML = levelsOf(game).map((l) => `<option value="${l}">${l}</option>`).join("");
+    select.value = defaultLevel(game);
+  };
+  const syncGame = () => {
+    const classic = chosenGame() === "classic";
+    $("rule-options").hidden = classic;
+    $("classic-options").hidden = !classic;
+    for (const select of rows.querySelectorAll(".level")) fillLevels(select);
+  };
+  for (const radio of document.querySelectorAll("#game-choice input")) {
+    radio.addEventListener("change", syncGame);
+  }
   addRow("human");
   addRow("computer");
+  syncGame(); // a choice made while the levels were loading
+  $("new-game").dataset.ready = "1";
   $("add-seat").onclick = () => addRow("computer");
   $("remove-seat").onclick = () => { if (rows.children.length > 2) rows.lastElementChild.remove(); };
   $("new-game").onsubmit = async (event) => {
@@ -58,15 +81,17 @@ async function showLobby() {
         : { kind, name };
     });
     const box = (name) => document.querySelector(`#rule-options [name=${name}]`).checked;
-    const rules = {
+    const game = chosenGame();
+    const classicBox = (name) => document.querySelector(`#classic-options [name=${name}]`).checked;
+    const rules = game === "classic" ? { muggins: classicBox("muggins"), skunk: classicBox("skunk") } : {
       reduced_first_bonus: box("reduced_first_bonus"),
       exchange: box("when_stuck") ? "when-stuck" : "anytime",
       joker: box("joker"), servant: box("servant"), solitaire: box("solitaire"),
     };
     try {
       $("start").disabled = true;
-      const hints = document.querySelector("#rule-options [name=hints]").checked;
-      const created = await request("POST", "/api/games", { seats, rules, hints });
+      const hints = document.querySelector("#rule-options [name=hints]")?.checked ?? false;
+      const created = await request("POST", "/api/games", { game, seats, rules, hints });
       if (created.token) saved.setToken(created.game_id, created.token);
       saved.setInvite(created.game_id, created.invite);
       location.href = `/?game=${created.game_id}`;
@@ -88,7 +113,8 @@ async function showJoin(invite) {
   $("join-text").textContent = open.length
     ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
     : "Every seat is taken; you can watch the game.";
-  $("join-hints").textContent = view.hints_allowed
+  $("join-hints").textContent = view.game === "classic" ? ""
+    : view.hints_allowed
     ? "Hints are allowed in this game: every player may ask the computer for a play."
     : "Hints are off in this game between people.";
   const box = $("join-seats");
@@ -466,6 +492,20 @@ function escapeHtml(text) {
 }
 
 // ----- start ---------------------------------------------------------------------
+// Each game has its own page module; the spectator's view says which game this is.
+const PAGES = { classic: () => import("./classic/table.js") };
+
+async function openGame() {
+  let kind = "kings";
+  try { kind = (await request("GET", `/api/games/${gameId}`)).game || "kings"; } catch { /* the page shows the error */ }
+  if (PAGES[kind]) {
+    const page = await PAGES[kind]();
+    page.start(gameId, params.get("watch") ? null : saved.token(gameId));
+  } else {
+    showGame();
+  }
+}
+
 if (!gameId) showLobby();
 else if (params.get("invite") && !saved.token(gameId)) showJoin(params.get("invite"));
-else showGame();
+else openGame();

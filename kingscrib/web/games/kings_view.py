@@ -1,0 +1,119 @@
+"""What a Kings Cribbage game looks like on the web: the public state, turns as anyone
+may see them (exchanges show only how many tiles; under the joker rule a play's value
+stays hidden while a Joker may be called), and reading actions from requests.
+
+``room`` is a Kings room of :mod:`kingscrib.web.rooms` (its ``game`` is the engine's
+``Game``; ``_turns`` caches the turns already turned into JSON).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kingscrib.kings.board import square_name
+from kingscrib.kings.game import Game
+from kingscrib.kings.moves import Action, Exchange, Pass, Play
+from kingscrib.kings.tiles import RACK_SIZE, Tile
+from kingscrib.web.errors import WebError
+
+
+def public_state(room: Any) -> dict[str, Any]:
+    """The part of a game everyone may see: never a rack nor the bag's order."""
+    game = room.game
+    hide_last = game.joker_open()
+    return {
+        "id": room.id,
+        "version": room.version,
+        "rules": game.rules.to_json(),
+        "turn": None if game.is_over else game.turn,
+        "over": game.is_over,
+        "bag": game.tiles_in_bags,
+        "seats": seats_json(room),
+        "board": {square_name(s): str(t) for s, t in sorted(game.board.items())},
+        "last_play": last_play(game),
+        "history": [turn_json(room, i, hide=hide_last and i == len(game.history) - 1)
+                    for i in range(len(game.history))],
+        "joker_open": game.joker_open(),
+        "servant": game.servant if game.rules.servant else None,
+        "end": end_json(game),
+        "hints_allowed": room.hints_allowed,
+        "hints": room.hints_on,
+        "closed": room.closed,
+    }
+
+
+def seats_json(room: Any) -> list[dict[str, Any]]:
+    game = room.game
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
+             "joined": s.taken, "score": game.scores[s.seat],
+             "rack_size": len(game.racks[s.seat])} for s in room.seats]
+
+
+def last_play(game: Game) -> list[str]:
+    for t in reversed(game.history):
+        if t.action == "play":
+            return [square_name(s) for s in t.tiles]
+    return []
+
+
+def end_json(game: Game) -> dict[str, Any] | None:
+    if game.end is None:
+        return None
+    # The seed is disclosed only now: with it anyone can check every rack and draw.
+    return {"reason": game.end.reason, "penalties": list(game.end.penalties),
+            "scores": game.final_scores, "winners": game.winners(), "seed": game.seed}
+
+
+def turn_json(room: Any, index: int, hide: bool) -> dict[str, Any]:
+    """A turn as anyone may see it: an exchange shows only how many tiles; under the joker
+    rule a play's true value stays hidden while a Joker may still be called on it."""
+    t = room.game.history[index]
+    key = (index, hide, t.joker is not None)
+    cached = room._turns.get(key)
+    if cached is not None:
+        return cached
+    data: dict[str, Any] = {"n": index + 1, "seat": t.player, "action": t.action}
+    if t.action == "play":
+        data["tiles"] = {square_name(s): str(x) for s, x in sorted(t.tiles.items())}
+        if t.claimed is not None:
+            data["claimed"] = t.claimed
+        if not hide:
+            data["score"] = t.score
+            if t.detail is not None:
+                data["describe"] = t.detail.describe()
+                data.update(t.detail.to_json())
+    elif t.action == "exchange":
+        data["count"] = len(t.returned)
+    if t.joker is not None:
+        data["joker"] = dict(t.joker)
+    if t.servant is not None:
+        data["servant"] = t.servant
+    room._turns[key] = data
+    return data
+
+
+def parse_play(tiles: Any) -> Play:
+    if not isinstance(tiles, dict) or not 1 <= len(tiles) <= RACK_SIZE:
+        raise WebError(400, f'a play is an object of 1 to {RACK_SIZE} squares to tiles,'
+                            ' e.g. {"G7": "7L"}')
+    try:
+        return Play.from_json({str(k): str(v) for k, v in tiles.items()})
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
+
+
+def parse_action(message: dict[str, Any]) -> Action:
+    kind = message.get("action")
+    if kind == "play":
+        return parse_play(message.get("tiles"))
+    if kind == "exchange":
+        tiles = message.get("tiles")
+        if not isinstance(tiles, list) or not 1 <= len(tiles) <= RACK_SIZE:
+            raise WebError(400, f"an exchange names 1 to {RACK_SIZE} tiles of your rack")
+        try:
+            return Exchange.of([Tile.parse(str(t)) for t in tiles])
+        except ValueError as e:
+            raise WebError(400, str(e)) from None
+    if kind == "pass":
+        return Pass()
+    raise WebError(400, f"action must be play, exchange, pass or joker, not {kind!r}")

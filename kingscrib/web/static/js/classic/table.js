@@ -1,0 +1,382 @@
+// The classic Cribbage table: the cut, the discard, the play, the show, the board.
+// The server sends this seat's whole view on every change ({"type": "state"}).
+
+import { GameSocket, saved } from "../api.js";
+import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
+import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
+
+const $ = (id) => document.getElementById(id);
+let state = null;
+let socket = null;
+let chosen = new Set(); // cards picked to lay away
+let busy = false;
+
+export function start(gameId, token) {
+  document.title = "Cribbage";
+  $("classic").hidden = false;
+  socket = new GameSocket(gameId, token, {
+    onState: (next) => { if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear(); state = next; render(); },
+    onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
+    onError: showMessage,
+  });
+  $("c-discard").onclick = () => {
+    if (chosen.size !== state.can.discard) return;
+    act({ action: "discard", cards: [...chosen] });
+  };
+  $("c-go").onclick = () => act({ action: "go" });
+  $("c-claim-send").onclick = () => {
+    const points = Number($("c-claim").value);
+    if ($("c-claim").value === "" || Number.isNaN(points)) { showMessage("Enter the points you count"); return; }
+    act({ action: "claim", points });
+  };
+  const zone = $("c-play");
+  zone.addEventListener("dragover", (e) => { if (state?.can?.play.length) { e.preventDefault(); zone.classList.add("drop"); } });
+  zone.addEventListener("dragleave", () => zone.classList.remove("drop"));
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    zone.classList.remove("drop");
+    const card = e.dataTransfer.getData("text/plain");
+    if (card) playCard(card);
+  });
+}
+
+async function act(body) {
+  if (busy) return;
+  busy = true;
+  showMessage("");
+  try {
+    await socket.call("action", body);
+    chosen.clear();
+  } catch (error) {
+    showMessage(error.message);
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+function playCard(card) {
+  if (!state.can.play.includes(card)) {
+    const count = state.count + pointsOf(card);
+    showMessage(count > 31 ? `${pretty(card)} would take the count to ${count}, past 31` : "Not your turn to play");
+    return;
+  }
+  act({ action: "play", card });
+}
+
+function clickCard(card) {
+  if (!state || state.you === null) return;
+  if (state.can.discard) {
+    if (chosen.has(card)) chosen.delete(card);
+    else if (chosen.size < state.can.discard) chosen.add(card);
+    render();
+  } else if (state.phase === "play") {
+    playCard(card);
+  }
+}
+
+function showMessage(text) { $("c-message").textContent = text; }
+
+const nameOf = (seat) => state.seats[seat]?.name ?? `Seat ${seat + 1}`;
+const sideOf = (seat) => seat % state.sides.length;
+const possessive = (seat) => (seat === state.you ? "your" : `${nameOf(seat)}'s`);
+
+function render() {
+  if (!state) return;
+  $("classic").dataset.version = state.version;
+  $("classic").dataset.phase = state.phase;
+  renderSeats();
+  renderTable();
+  renderHand();
+  renderBanner();
+  renderCalls();
+  renderShow();
+  renderBoard();
+  renderInvites();
+  renderEnd();
+}
+
+function renderSeats() {
+  const box = $("c-seats");
+  box.replaceChildren();
+  for (const seat of state.seats) {
+    const div = document.createElement("div");
+    div.className = "c-seat";
+    div.dataset.seat = seat.seat;
+    if (state.waiting.includes(seat.seat) && !state.over) div.classList.add("to-act");
+    const dot = `<span class="dot${seat.kind === "computer" || seat.online ? " on" : ""}"></span>`;
+    const team = `<span class="team" style="background:${SIDE_COLOURS[sideOf(seat.seat)]}"></span>`;
+    const badges = [];
+    if (seat.seat === state.you) badges.push("you");
+    if (seat.seat === state.dealer) badges.push("dealer · crib");
+    if (seat.kind === "computer") badges.push(seat.level);
+    div.innerHTML = `${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
+    div.querySelector("b").textContent = seat.name;
+    const backs = document.createElement("div");
+    backs.className = "backs";
+    if (seat.seat !== state.you) {
+      for (let i = 0; i < state.cards_left[seat.seat]; i++) backs.append(backElement({ small: true }));
+    }
+    const status = document.createElement("div");
+    status.className = "status";
+    if (state.phase === "discard") status.textContent = state.discarded[seat.seat] ? "has laid away" : "choosing…";
+    if (!seat.joined) status.textContent = "waiting for someone to join";
+    div.append(backs, status);
+    box.append(div);
+  }
+}
+
+function renderTable() {
+  // The cut for deal (first deal only), the deck and starter, the crib, the play.
+  const cut = $("c-cut");
+  cut.replaceChildren();
+  if (state.deal === 1 && state.phase === "discard") {
+    const p = document.createElement("p");
+    p.textContent = `Cut for deal: ${state.cut.cards.map((c, i) => `${nameOf(i)} ${pretty(c)}`).join(", ")}`
+      + ` — ${nameOf(state.cut.first_dealer)} cut lowest and deals.`;
+    cut.append(p);
+  }
+  const starter = $("c-starter");
+  starter.replaceChildren(state.starter ? cardElement(state.starter) : backElement());
+  $("c-starter-label").textContent = state.starter ? "Starter" : "Deck";
+  const crib = $("c-crib");
+  crib.replaceChildren();
+  for (let i = 0; i < state.crib_size; i++) crib.append(backElement({ small: true }));
+  $("c-crib-label").textContent = `${possessive(state.dealer)[0].toUpperCase()}${possessive(state.dealer).slice(1)} crib`;
+  $("c-count").textContent = state.phase === "play" ? `Count: ${state.count}` : "";
+  // the latest score, announced where it happens
+  const last = state.calls[state.calls.length - 1];
+  $("c-last-call").textContent = last && state.phase === "play" && (last.points || last.text === "go")
+    ? `${nameOf(last.seat)}: ${last.text === "go" ? "Go" : last.text}` : "";
+  const series = $("c-series");
+  series.replaceChildren();
+  const inSeries = state.series.length;
+  const earlier = state.phase === "play" ? state.played.slice(0, state.played.length - inSeries) : [];
+  for (const p of earlier) {
+    const c = cardElement(p.card, { small: true });
+    c.classList.add("old");
+    series.append(c);
+  }
+  for (const p of state.phase === "play" ? state.series : []) {
+    const wrap = document.createElement("div");
+    wrap.className = "laid";
+    const who = document.createElement("span");
+    who.textContent = nameOf(p.seat);
+    wrap.append(cardElement(p.card), who);
+    series.append(wrap);
+  }
+}
+
+function renderHand() {
+  const area = $("c-hand-area");
+  area.hidden = state.you === null;
+  if (state.you === null) return;
+  const hand = $("c-hand");
+  hand.replaceChildren();
+  if (state.can.claim) {
+    // counting a hand under muggins: show it with the starter beside the claim box
+    for (const card of [...state.claiming.cards].sort(byRank)) {
+      const el = cardElement(card);
+      el.classList.add("counting");
+      hand.append(el);
+    }
+    const starter = cardElement(state.starter);
+    starter.classList.add("starter", "counting");
+    hand.append(starter);
+  }
+  const cards = [...state.hand].sort(byRank);
+  for (const card of cards) {
+    const el = cardElement(card);
+    if (chosen.has(card)) el.classList.add("chosen");
+    if (state.can.play.includes(card)) el.classList.add("playable");
+    el.draggable = state.can.play.includes(card);
+    el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", card));
+    el.addEventListener("click", () => clickCard(card));
+    hand.append(el);
+  }
+  const need = state.can.discard;
+  $("c-discard").hidden = !need;
+  $("c-discard").disabled = busy || chosen.size !== need;
+  $("c-discard").textContent = need
+    ? `Lay ${need === 1 ? "this card" : "these cards"} away to ${possessive(state.dealer)} crib`
+    : "";
+  $("c-go").hidden = !state.can.go;
+  $("c-claim-box").hidden = !state.can.claim;
+  if (state.can.claim && document.activeElement !== $("c-claim")) $("c-claim").value = "";
+}
+
+function renderBanner() {
+  const banner = $("c-banner");
+  let text;
+  let mine = false;
+  if (state.over) text = "Game over";
+  else if (state.you !== null && state.can.discard) {
+    mine = true;
+    const n = state.can.discard;
+    text = `Choose ${n === 1 ? "a card" : `${n} cards`} to lay away to ${possessive(state.dealer)} crib`;
+  } else if (state.you !== null && state.can.go) {
+    mine = true;
+    text = `No card fits under 31 (count ${state.count}): say Go`;
+  } else if (state.you !== null && state.can.play.length) {
+    mine = true;
+    text = "Your turn: play a card (click or drag it)";
+  } else if (state.you !== null && state.can.claim) {
+    mine = true;
+    text = `Count your ${state.claiming.kind} and claim your points (muggins: missed points go to the next player)`;
+  } else if (state.phase === "discard") {
+    const waiting = state.waiting.map(nameOf).join(", ");
+    text = `Laying away to ${possessive(state.dealer)} crib: waiting for ${waiting}`;
+  } else if (state.turn !== null) {
+    const what = state.phase === "show" ? "count" : state.must_go ? "say Go" : "play";
+    text = `${nameOf(state.turn)} to ${what}`;
+  } else text = "";
+  banner.className = `turn-banner${mine ? " mine" : ""}`;
+  banner.textContent = text;
+}
+
+function renderCalls() {
+  const list = $("c-calls");
+  list.replaceChildren();
+  const calls = [...state.calls];
+  if (state.starter) {
+    const starter = { seat: state.dealer, points: 0, text: `turns up the starter: ${pretty(state.starter)}` };
+    const heels = calls.length && calls[0].text.startsWith("his heels") ? 1 : 0;
+    calls.splice(heels, 0, starter);
+  }
+  for (const call of calls.reverse()) {
+    const li = document.createElement("li");
+    let text = `${nameOf(call.seat)}`;
+    if (call.card) text += ` plays ${pretty(call.card)} — ${call.count}`;
+    else if (call.text === "go") text += " says Go";
+    else if (call.text.startsWith("turns")) text += ` ${call.text}`;
+    else text += `: ${call.text}`;
+    if (call.card && call.text) text += `: ${call.text}`;
+    li.textContent = text;
+    if (call.points) li.classList.add("scored");
+    list.append(li);
+  }
+}
+
+function showBlock(entry, starter, title) {
+  const div = document.createElement("div");
+  div.className = "show-hand";
+  div.dataset.seat = entry.seat;
+  div.dataset.kind = entry.kind;
+  const h = document.createElement("h3");
+  h.textContent = title;
+  const cards = document.createElement("div");
+  cards.className = "cards";
+  for (const c of [...entry.cards].sort(byRank)) cards.append(cardElement(c, { small: true }));
+  const s = cardElement(starter, { small: true });
+  s.classList.add("starter");
+  cards.append(s);
+  const said = document.createElement("p");
+  said.className = "said";
+  said.textContent = `“${entry.said}” — ${entry.score}`;
+  const combos = document.createElement("div");
+  combos.className = "combos";
+  for (const combo of entry.combinations) {
+    const chip = document.createElement("span");
+    chip.className = `combo ${combo.kind}`;
+    chip.textContent = `${combo.kind} ${combo.cards.map(pretty).join(" ")} · ${combo.points}`;
+    const light = (on) => {
+      for (const el of cards.children) el.classList.toggle("lit", on && combo.cards.includes(el.dataset.card));
+    };
+    chip.addEventListener("mouseenter", () => light(true));
+    chip.addEventListener("mouseleave", () => light(false));
+    combos.append(chip);
+  }
+  div.append(h, cards, said, combos);
+  if (entry.claimed !== undefined) {
+    const p = document.createElement("p");
+    p.textContent = `claimed ${entry.claimed}`;
+    div.append(p);
+  }
+  if (entry.muggins) {
+    const p = document.createElement("p");
+    p.className = "muggins";
+    p.textContent = entry.muggins.text.replace(/^Muggins! \S+/, `Muggins! ${nameOf(entry.muggins.seat)}`);
+    div.append(p);
+  }
+  return div;
+}
+
+function renderShow() {
+  const box = $("c-show");
+  box.replaceChildren();
+  // This deal's show while it runs; otherwise the last deal's, until the next play begins.
+  let deal = null;
+  let heading = "";
+  if (state.show.length || state.claiming) { deal = state; heading = "The show"; }
+  else if (state.previous && state.phase === "discard") { deal = state.previous; heading = "The show of the last deal"; }
+  if (!deal) { box.hidden = true; return; }
+  box.hidden = false;
+  const h = document.createElement("h2");
+  h.textContent = heading;
+  box.append(h);
+  for (const entry of deal.show) {
+    const title = entry.kind === "crib" ? `${possessive(entry.seat)} crib` : `${possessive(entry.seat)} hand`;
+    box.append(showBlock(entry, deal.starter, title[0].toUpperCase() + title.slice(1)));
+  }
+  if (deal === state && state.claiming) {
+    const p = document.createElement("div");
+    p.className = "show-hand waiting";
+    const title = `${possessive(state.claiming.seat)} ${state.claiming.kind}: counting…`;
+    p.textContent = title[0].toUpperCase() + title.slice(1);
+    const cards = document.createElement("div");
+    cards.className = "cards";
+    for (const c of [...state.claiming.cards].sort(byRank)) cards.append(cardElement(c, { small: true }));
+    cards.append(cardElement(state.starter, { small: true }));
+    p.append(cards);
+    box.append(p);
+  }
+}
+
+function renderBoard() {
+  const box = $("c-board");
+  box.replaceChildren(drawCribbageBoard(state.sides));
+  const table = $("c-scores");
+  table.innerHTML = "<tr><th></th><th class=num>Score</th><th class=num>Last</th></tr>";
+  state.sides.forEach((side, i) => {
+    const tr = document.createElement("tr");
+    tr.dataset.side = i;
+    const gained = side.front - side.back;
+    tr.innerHTML = `<td><span class="team" style="background:${SIDE_COLOURS[i]}"></span></td>`
+      + `<td class="num score">${side.score}</td><td class="num">${gained ? `+${gained}` : ""}</td>`;
+    tr.firstChild.append(side.name + (side.seats.length > 1 ? " (team)" : ""));
+    table.append(tr);
+  });
+}
+
+function renderInvites() {
+  const box = $("c-invites");
+  const invite = saved.invite(state.id);
+  const open = state.seats.filter((s) => !s.joined);
+  box.replaceChildren();
+  if (invite && open.length && !state.over) {
+    const p = document.createElement("p");
+    p.textContent = `Invite a friend to ${open.length === 1 ? "the open seat" : "an open seat"}:`;
+    const input = document.createElement("input");
+    input.id = "invite-link";
+    input.readOnly = true;
+    input.value = `${location.origin}/?game=${state.id}&invite=${invite}`;
+    input.onclick = () => input.select();
+    box.append(p, input);
+  }
+  const watch = document.createElement("p");
+  watch.innerHTML = `Spectators: <a href="/?game=${state.id}&watch=1">watch link</a>`;
+  box.append(watch);
+}
+
+function renderEnd() {
+  const box = $("c-end");
+  if (!state.over || !state.end) { box.hidden = true; return; }
+  box.hidden = false;
+  const end = state.end;
+  const winner = state.sides[end.winner];
+  let text = `${winner.name} ${winner.seats.length > 1 || winner.name.includes("&") ? "win" : "wins"} ${[...end.scores].sort((a, b) => b - a).join(" – ")}.`;
+  if (end.skunk) text += ` A ${end.skunk}!${end.counted ? ` (${end.game_points} games)` : ""}`;
+  box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
+    + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+  $("c-end-text").textContent = text;
+}

@@ -1,0 +1,151 @@
+"""Classic Cribbage end to end: Debian's Chromium driven by Playwright against a real server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from web_support import chromium, free_port, running_server
+
+from kingscrib.classic.record import replay
+
+MINE_OR_OVER = """() => document.getElementById('c-banner').classList.contains('mine')
+                   || !document.getElementById('c-end').hidden"""
+SERIES_HAS_COUNT = """() => !document.querySelector('#c-series .laid')
+                       || document.getElementById('c-count').textContent.startsWith('Count: ')"""
+VERSION_AFTER = "(v) => Number(document.getElementById('classic').dataset.version) > v"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def version(page) -> int:
+    return int(page.get_attribute("#classic", "data-version") or -1)
+
+
+def take_turn(page, drag: bool = False) -> str:
+    """Wait until this seat has something to do, do it by clicking; returns what was done
+    ("over" when the game has ended)."""
+    page.wait_for_function(MINE_OR_OVER, timeout=60_000)
+    if page.is_visible("#c-end"):
+        return "over"
+    before = version(page)
+    if page.is_visible("#c-discard"):
+        cards = page.locator("#c-hand .card")
+        i = 0
+        while page.is_disabled("#c-discard"):
+            cards.nth(i).click()
+            i += 1
+        if not page.is_visible("#c-discard"):
+            return "again"  # the page moved on while cards were picked: look again
+        assert "crib" in page.inner_text("#c-discard")
+        page.click("#c-discard")
+        done = "discard"
+    elif page.is_visible("#c-go"):
+        assert "say Go" in page.inner_text("#c-banner")
+        assert page.locator("#c-hand .card.playable").count() == 0
+        page.click("#c-go")
+        done = "go"
+    else:
+        card = page.locator("#c-hand .card.playable").first
+        if drag:
+            card.drag_to(page.locator("#c-play"))
+        else:
+            card.click()
+        done = "play"
+    page.wait_for_function(VERSION_AFTER, arg=before, timeout=30_000)
+    return done
+
+
+def test_a_two_player_game_to_121_against_the_computer_by_clicking(browser, tmp_path: Path
+                                                                   ) -> None:
+    with running_server(tmp_path / "web.sqlite3", computer_delay=0.0) as server:
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url)
+        page.wait_for_selector("#new-game[data-ready]")
+        page.check("#game-choice input[value=classic]")
+        assert page.is_visible("#classic-options") and not page.is_visible("#rule-options")
+        page.select_option("#seat-rows .seat-row:nth-child(2) .level", "expert")
+        page.check("#classic-options [name=skunk]")
+        page.click("#start")
+        page.wait_for_selector("#c-hand .card")
+        assert "Cut for deal" in page.inner_text("#c-cut")
+        assert page.locator("svg.cribboard .peg").count() == 2
+        assert page.locator("svg.cribboard circle.hole").count() == 2 * 121 + 1
+        done: dict[str, int] = {}
+        for n in range(400):
+            what = take_turn(page, drag=n == 3)
+            done[what] = done.get(what, 0) + 1
+            if what == "over":
+                break
+            if what == "play":  # while cards are on the table, the count is shown
+                assert page.evaluate(SERIES_HAS_COUNT)
+        assert done.get("over") and done["discard"] >= 3 and done["play"] >= 10
+        assert not errors
+        scores = [int(x) for x in page.locator("#c-scores .score").all_inner_texts()]
+        assert max(scores) == 121
+        front = page.locator("svg.cribboard .peg.front")
+        assert sorted(int(front.nth(i).get_attribute("data-score")) for i in range(2)) \
+            == sorted(scores)
+        assert "Game over" in page.inner_text("#c-end")
+        href = page.get_attribute("#record-link", "href")
+        record = httpx.get(server.url + href).json()
+        assert replay(record).scores == scores
+        page.screenshot(path=str(tmp_path / "end.png"), full_page=True)
+
+
+def test_three_players_with_an_invite_and_a_restart_mid_deal(browser, tmp_path: Path) -> None:
+    db, port = tmp_path / "web.sqlite3", free_port()
+    with running_server(db, port=port, computer_delay=0.0) as server:
+        ann = browser.new_context().new_page()
+        ann.goto(server.url)
+        ann.wait_for_selector("#new-game[data-ready]")
+        ann.check("#game-choice input[value=classic]")
+        ann.click("#add-seat")
+        ann.select_option("#seat-rows .seat-row:nth-child(2) .kind", "human")
+        ann.fill("#seat-rows .seat-row:nth-child(1) .name", "Ann")
+        ann.click("#start")
+        ann.wait_for_selector("#invite-link")
+        invite = ann.input_value("#invite-link")
+        bob = browser.new_context().new_page()
+        bob.goto(invite)
+        bob.fill("#join-name", "Bob")
+        bob.click("#join-seats button")
+        bob.wait_for_selector("#c-hand .card")
+        assert bob.locator("#c-hand .card").count() == 5
+        ann.wait_for_function("() => document.querySelector('#c-seats').innerText.includes('Bob')")
+        # both lay away one card; then play a little
+        assert take_turn(ann) == "discard"
+        assert take_turn(bob) == "discard"
+        ann.wait_for_selector("#c-starter .card:not(.back)")
+        for page in (ann, bob):
+            if page.locator("#c-hand .card.playable").count() or page.is_visible("#c-go"):
+                take_turn(page)
+                break
+        hands = {name: page.locator("#c-hand .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)") for name, page in
+            (("ann", ann), ("bob", bob))}
+        laid = ann.locator("#c-series .card").count()
+    # the server stops mid-deal and comes back on the same port and database
+    with running_server(db, port=port, computer_delay=0.0):
+        for name, page in (("ann", ann), ("bob", bob)):
+            page.wait_for_selector("#connection.online", timeout=30_000)
+            page.reload()
+            page.wait_for_selector("#c-hand .card")
+            assert page.locator("#c-hand .card").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)") == hands[name]
+            assert page.locator("#c-series .card").count() == laid
+        # and the game goes on: whoever is to play plays
+        for page in (ann, bob):
+            page.wait_for_timeout(300)
+            if page.locator("#c-hand .card.playable").count() or page.is_visible("#c-go"):
+                assert take_turn(page) in ("play", "go")
+                break
+        else:
+            pytest.fail("nobody could act after the restart")
