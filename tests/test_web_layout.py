@@ -4,7 +4,6 @@ the board the full width of a phone with the rack and buttons under it; screensh
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import httpx
 import pytest

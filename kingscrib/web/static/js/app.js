@@ -196,6 +196,7 @@ function showGame() {
       if (last && pending.has(last)) selected = { kind: "board", square: last };
       turnSixNine();
     },
+    otherColour: swapColour,
     exchange: () => { if (!$("exchange").disabled) exchange(); },
     pass: () => { if (!$("pass").disabled) act({ action: "pass" }); },
     hint: () => { if (!$("hint").disabled) hint(); },
@@ -272,6 +273,21 @@ function placeAt(square, index) {
   placedOrder = placedOrder.filter((s) => s !== square && pending.has(s));
   placedOrder.push(square);
   selected = null;
+}
+
+// Typing a rank takes the first tile of that rank; C swaps in one of the other colour.
+function swapColour() {
+  const last = placedOrder.filter((s) => pending.has(s)).pop();
+  if (!last) return;
+  const { index } = pending.get(last);
+  const tile = rackTile(index);
+  const used = usedIndexes();
+  const other = state.rack.findIndex((t, i) => !used.has(i) && t[0] === tile[0] && t.slice(-1) !== tile.slice(-1));
+  if (other < 0) { showMessage(`No other colour of that rank in your rack.`, "info"); return; }
+  if (isSixNine(tile)) faces[other] = faces[index] || "6";
+  pending.set(last, { index: other });
+  render();
+  refreshPreview();
 }
 
 function takeBackLast() {

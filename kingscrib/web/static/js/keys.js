@@ -11,7 +11,7 @@ const typing = (el) => el && (el.tagName === "INPUT" || el.tagName === "SELECT" 
 const pressable = (el) => el && (el.tagName === "BUTTON" || el.tagName === "A" || el.getAttribute?.("role") === "button");
 
 // actions: move(dr, dc), rank(rank), turnDirection(), back(), play(), enterSquare(), recallAll(),
-// flip(), exchange(), pass(), hint(), help(), active() -> is the game on screen.
+// flip(), otherColour(), exchange(), pass(), hint(), help(), active() -> is the game on screen.
 export function bindKeys(actions) {
   document.addEventListener("keydown", (event) => {
     if (!actions.active() || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -29,6 +29,7 @@ export function bindKeys(actions) {
     else if (key === "Backspace") actions.back();
     else if (RANK_KEYS[key.toLowerCase()] && key.length === 1) actions.rank(RANK_KEYS[key.toLowerCase()], key);
     else if (key === "f" || key === "F") actions.flip();
+    else if (key === "c" || key === "C") actions.otherColour();
     else if (key === "x" || key === "X") actions.exchange();
     else if (key === "p" || key === "P") actions.pass();
     else if (key === "h" || key === "H") actions.hint();

@@ -191,7 +191,14 @@ function renderHand() {
     if (state.can.play.includes(card)) el.classList.add("playable");
     el.draggable = state.can.play.includes(card);
     el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", card));
-    el.addEventListener("click", () => clickCard(card));
+    el.addEventListener("click", () => { clickCard(card); hand.querySelector(`[data-card="${card}"]`)?.focus(); });
+    // A card in the hand is a control: focusable, pressed with Enter or Space.
+    el.setAttribute("role", "button");
+    el.tabIndex = 0;
+    el.setAttribute("aria-pressed", String(chosen.has(card)));
+    el.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); el.click(); }
+    });
     hand.append(el);
   }
   const need = state.can.discard;
