@@ -171,13 +171,14 @@ class Hub:
 
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
-                     seed: int | None = None, game: str = "kings"
+                     seed: int | None = None, game: str = "kings", creator: int | None = None
                      ) -> tuple[Room, int | None, str | None, str]:
-        """A new game; returns the room, the creator's seat and token, and the invite code."""
+        """A new game; returns the room, the creator's seat and token, and the invite code.
+        The creator takes seat ``creator`` (a human seat), by default the first human seat."""
         if seed is not None and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         if game != "kings":
-            return await self._create_hosted(game, seats, rules, seed)
+            return await self._create_hosted(game, seats, rules, seed, creator)
         try:
             ruleset = RuleSet.from_json(rules)
         except (ValueError, TypeError) as e:
@@ -187,7 +188,7 @@ class Hub:
             game = Game.new([s.name for s in built], ruleset, seed)
         except ValueError as e:
             raise WebError(400, str(e)) from None
-        creator, token = _seat_creator(built)
+        creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite),
                     version=_people_seated(built))
@@ -202,7 +203,7 @@ class Hub:
         return room, creator, token, invite
 
     async def _create_hosted(self, game: str, seats: list[dict[str, Any]],
-                             rules: dict[str, Any], seed: int | None
+                             rules: dict[str, Any], seed: int | None, creator: int | None = None
                              ) -> tuple[Room, int | None, str | None, str]:
         """A new game of a kind behind the game protocol (classic Cribbage)."""
         kind = game_kind(game)
@@ -212,7 +213,7 @@ class Hub:
         stored_rules = kind.check_rules(rules, len(seats))
         built = _build_seats(seats, kind.levels())
         session = kind.create(stored_rules, seed, [s.name for s in built])
-        creator, token = _seat_creator(built)
+        creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
                     version=_people_seated(built))
@@ -704,10 +705,10 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
     return built
 
 
-def _seat_creator(built: list[Seat]) -> tuple[int | None, str | None]:
-    """The first human seat goes to whoever creates the game."""
+def _seat_creator(built: list[Seat], seat: int | None = None) -> tuple[int | None, str | None]:
+    """The first human seat (or the human seat ``seat``) goes to whoever creates the game."""
     for s in built:
-        if s.kind == HUMAN:
+        if s.kind == HUMAN and (seat is None or s.seat == seat):
             token = secrets.token_urlsafe(24)
             s.token_hash = hash_secret(token)
             return s.seat, token

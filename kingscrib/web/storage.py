@@ -71,6 +71,15 @@ turns = Table(
     Column("data", JSON, nullable=False),  # the record's turn object
 )
 
+# A finished game's rematch: the new game and its invite code, with which the old game's
+# players (proving their old seat with its token) are seated in the new one.
+rematches = Table(
+    "rematches", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("rematch_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("invite", String(64), nullable=False),
+)
+
 
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
@@ -239,6 +248,17 @@ class Store:
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
             turns=[_json(r.data) for r in turn_rows], game=row.game or "kings")
+
+    def set_rematch(self, game_id: str, rematch_id: str, invite: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(rematches).values(game_id=game_id, rematch_id=rematch_id,
+                                                  invite=invite))
+
+    def rematch(self, game_id: str) -> tuple[str, str] | None:
+        """The rematch of a game and its invite code (None: no rematch yet)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(rematches).where(rematches.c.game_id == game_id)).first()
+        return (row.rematch_id, row.invite) if row else None
 
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:

@@ -3,6 +3,7 @@
 import { GameSocket, request, saved } from "./api.js";
 import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
 import { bindKeys } from "./keys.js";
+import { renderNextGame } from "./nextgame.js";
 import { spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
 
 const $ = (id) => document.getElementById(id);
@@ -676,6 +677,7 @@ function renderEnd(seatName) {
   box.innerHTML = `<h2>Final standings</h2><p>The game ended: ${reasons[end.reason] || end.reason}.</p>`
     + `<table class="scores" id="standings"><tr><th>Player</th><th class=num>Score</th><th class=num>Penalty</th><th class=num>Final</th></tr>${rows}</table>`
     + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+  renderNextGame(box, state.id, state.you);
 }
 
 function escapeHtml(text) {

@@ -2,6 +2,7 @@
 // The server sends this seat's whole view on every change ({"type": "state"}).
 
 import { GameSocket, saved } from "../api.js";
+import { renderNextGame } from "../nextgame.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
 
@@ -386,4 +387,5 @@ function renderEnd() {
   box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
     + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
   $("c-end-text").textContent = text;
+  renderNextGame(box, state.id, state.you);
 }

@@ -1,0 +1,29 @@
+"""Rematches of finished games (``kingscrib.web.rematch``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.rematch import rematch, rematch_of
+from kingscrib.web.rooms import Hub
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get("/{game_id}/rematch")
+async def get_rematch(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """``{"rematch": {"game_id": ...}}`` once someone started a rematch, else null."""
+    room = await hub.get(game_id)
+    return {"rematch": await rematch_of(hub, room.id)}
+
+
+@router.post("/{game_id}/rematch")
+async def post_rematch(game_id: str, token: str | None = Depends(bearer),
+                       hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """A player of the finished game asks for the rematch (started if need be) and is
+    seated in it: ``{"game_id", "seat", "token", "invite"}``."""
+    room = await hub.get(game_id)
+    return await rematch(hub, room, seat_for(room, token))
