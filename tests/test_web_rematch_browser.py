@@ -60,3 +60,37 @@ def test_rematch_from_two_browsers(tmp_path: Path) -> None:
         finally:
             host.close()
             friend.close()
+
+
+def test_your_games_lists_this_browsers_seats(tmp_path: Path) -> None:
+    """The start page lists the games this browser holds seats in: whose turn, finished
+    ones last, each a link; another browser profile sees none of them."""
+    with chromium() as browser, running_server(tmp_path / "web.sqlite3") as server:
+        mine, other = browser.new_context(**PHONE), browser.new_context(**DESKTOP)
+        try:
+            page = mine.new_page()
+            start_from_lobby(page, server.url, ["human", "human"])  # waits for a friend
+            page.wait_for_selector("#rack .tile")
+            waiting = page.url.split("game=")[1]
+            start_from_lobby(page, server.url, ["human", "computer"], game="classic")
+            page.wait_for_selector("#c-hand .card")
+            page.wait_for_function("() => document.title.startsWith('● Your turn')")
+            classic = page.url.split("game=")[1]
+            page.goto(server.url + "/")
+            page.wait_for_selector("#my-games:not([hidden]) li")
+            items = page.locator("#my-games li")
+            assert items.count() == 2
+            assert items.nth(0).get_attribute("data-game") == classic  # your turn first
+            assert "Your turn" in items.nth(0).inner_text()
+            assert "Cribbage: Person 1 v Computer (easy)" in items.nth(0).inner_text()
+            assert "Waiting for" in items.nth(1).inner_text()
+            screenshot(page, "my-games-phone")
+            items.nth(1).locator("a").click()
+            page.wait_for_url(f"**/?game={waiting}")
+            stranger = other.new_page()
+            stranger.goto(server.url + "/")
+            stranger.wait_for_selector("#new-game[data-ready]")
+            assert stranger.locator("#my-games").is_hidden()
+        finally:
+            mine.close()
+            other.close()

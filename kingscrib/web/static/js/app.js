@@ -3,6 +3,7 @@
 import { GameSocket, request, saved } from "./api.js";
 import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
 import { bindKeys } from "./keys.js";
+import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
 import { spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
 
@@ -32,6 +33,7 @@ let heard = null; // history length already announced
 // ----- lobby ---------------------------------------------------------------------
 async function showLobby() {
   $("lobby").hidden = false;
+  renderMyGames($("my-games"), $("my-games-list"));
   try {
     const meta = await request("GET", "/api/levels");
     levels = meta.levels;
@@ -568,6 +570,7 @@ function render() {
   // Banner.
   const banner = $("turn-banner");
   banner.className = `turn-banner${mine ? " mine" : ""}`;
+  document.title = mine ? "● Your turn · Kings Cribbage" : "Kings Cribbage";
   banner.textContent = state.over ? "Game over"
     : mine ? "Your turn: place tiles, then Play"
     : `${seatName(state.turn)} to play${state.seats[state.turn].joined ? "" : " (waiting for them to join)"}`;

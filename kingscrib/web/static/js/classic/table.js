@@ -240,6 +240,7 @@ function renderBanner() {
   } else text = "";
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   banner.textContent = text;
+  document.title = mine ? "● Your turn · Cribbage" : "Cribbage";
 }
 
 function renderCalls() {
