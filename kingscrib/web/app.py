@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from kingscrib.web.limits import TokenBucket
 from kingscrib.web.rooms import Hub, WebError
-from kingscrib.web.routers import games, live, meta, rematch
+from kingscrib.web.routers import aftergame, games, live, meta
 from kingscrib.web.storage import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -68,7 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(meta.router)
     app.include_router(games.router)
     app.include_router(live.router)
-    app.include_router(rematch.router)
+    app.include_router(aftergame.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:

@@ -664,6 +664,7 @@ function renderInvites() {
   const watch = document.createElement("p");
   watch.innerHTML = `Spectators: <a href="/?game=${state.id}&watch=1">watch link</a>`;
   box.append(watch);
+  $("replay-link").href = `/?replay=${state.id}`;
 }
 
 function renderEnd(seatName) {
@@ -702,6 +703,9 @@ async function openGame() {
   }
 }
 
-if (!gameId) showLobby();
+if (params.get("replay")) {
+  import("./replay.js").then((m) => m.startReplay(params.get("replay"),
+    params.has("turn") ? Number(params.get("turn")) : undefined));
+} else if (!gameId) showLobby();
 else if (params.get("invite") && !saved.token(gameId)) showJoin(params.get("invite"));
 else openGame();

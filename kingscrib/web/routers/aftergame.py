@@ -1,4 +1,4 @@
-"""Rematches of finished games (``kingscrib.web.rematch``)."""
+"""After a game: its rematch (``kingscrib.web.rematch``) and replays of records."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends
 
 from kingscrib.web.deps import bearer, get_hub, seat_for
 from kingscrib.web.rematch import rematch, rematch_of
+from kingscrib.web.replay import replay_of_record
 from kingscrib.web.rooms import Hub
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -27,3 +28,9 @@ async def post_rematch(game_id: str, token: str | None = Depends(bearer),
     seated in it: ``{"game_id", "seat", "token", "invite"}``."""
     room = await hub.get(game_id)
     return await rematch(hub, room, seat_for(room, token))
+
+
+@router.post("/replay", include_in_schema=True)
+async def replay_record(record: dict[str, Any], hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """A ``kingscrib-game/1`` record, checked by the engine, as the turns the page shows."""
+    return await hub._think(replay_of_record, record)

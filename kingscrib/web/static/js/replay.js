@@ -1,0 +1,149 @@
+// Stepping through a Kings game turn by turn: a stored game (its id) or a game record
+// opened from a file (checked by the server, which sends back each turn's breakdown).
+// The chosen turn's tiles are outlined; the link names the turn, so it can be shared.
+
+import { request } from "./api.js";
+import { buildBoard, tileElement } from "./board.js";
+import { spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
+
+const $ = (id) => document.getElementById(id);
+let game = null; // { seats, history, end, id }
+let at = 0; // turns shown: 0 = the empty board, history.length = the end
+let squares = new Map();
+
+export async function startReplay(source, turn) {
+  $("replay").hidden = false;
+  squares = buildBoard($("r-board"));
+  $("r-first").onclick = () => show(0);
+  $("r-prev").onclick = () => show(at - 1);
+  $("r-next").onclick = () => show(at + 1);
+  $("r-last").onclick = () => show(game.history.length);
+  $("r-file").onchange = () => openFile($("r-file").files[0]);
+  document.addEventListener("keydown", (event) => {
+    if (!game || event.target.tagName === "INPUT") return;
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: game.history.length };
+    if (event.key in moves) { event.preventDefault(); show(moves[event.key]); }
+  });
+  if (source === "file") { $("replay-title").textContent = "Replay a game record"; return; }
+  try {
+    const state = await request("GET", `/api/games/${source}`);
+    if (state.game && state.game !== "kings") throw new Error("Replays are for Kings Cribbage games so far.");
+    load({ ...state, id: source }, turn);
+    $("r-game").hidden = false;
+    $("r-game").href = `/?game=${source}`;
+  } catch (error) { $("r-message").textContent = error.message; }
+}
+
+async function openFile(file) {
+  if (!file) return;
+  $("r-message").textContent = "";
+  let record;
+  try { record = JSON.parse(await file.text()); } catch {
+    $("r-message").textContent = `${file.name} is not JSON: a game record is the JSON file the game page downloads.`;
+    return;
+  }
+  try {
+    const replay = await request("POST", "/api/games/replay", record);
+    load({ ...replay, id: null }, replay.history.length);
+    $("replay-title").textContent = `Replay of ${file.name}`;
+  } catch (error) { $("r-message").textContent = error.message; }
+}
+
+function load(data, turn) {
+  game = data;
+  const list = $("r-list");
+  list.replaceChildren();
+  game.history.forEach((t, i) => {
+    const li = document.createElement("li");
+    li.value = t.n ?? i + 1;
+    const button = document.createElement("button");
+    button.textContent = turnText(t, name);
+    button.onclick = () => show(i + 1);
+    li.append(button);
+    list.append(li);
+  });
+  show(Number.isInteger(turn) ? turn : game.history.length);
+}
+
+const name = (i) => game.seats[i]?.name ?? `Seat ${i + 1}`;
+
+function show(n) {
+  if (!game) return;
+  at = Math.max(0, Math.min(game.history.length, n));
+  const shown = game.history.slice(0, at);
+  const board = {};
+  for (const t of shown) if (t.action === "play") Object.assign(board, t.tiles);
+  const current = shown[shown.length - 1];
+  const outlined = new Set(current?.action === "play" ? Object.keys(current.tiles) : []);
+  for (const [sq, el] of squares) {
+    el.replaceChildren();
+    const tile = board[sq];
+    let label = `${sq}, empty`;
+    if (tile) {
+      const t = tileElement(tile);
+      t.setAttribute("aria-hidden", "true");
+      if (outlined.has(sq)) t.classList.add("last");
+      el.append(t);
+      label = `${sq}, ${tileName(tile)}${outlined.has(sq) ? ", this turn" : ""}`;
+    }
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+  }
+  $("r-at").textContent = at === 0 ? "Start" : `Turn ${at} of ${game.history.length}`;
+  $("r-at").dataset.at = at;
+  const box = $("r-turn");
+  box.replaceChildren();
+  if (current) {
+    const p = document.createElement("p");
+    p.className = "r-play";
+    p.textContent = turnText(current, name);
+    p.title = turnSpoken(current, name);
+    box.append(p);
+    if (current.describe) {
+      const d = document.createElement("p");
+      d.className = "detail";
+      d.textContent = spellBreakdown(current.describe);
+      box.append(d);
+    }
+  }
+  renderScores(shown);
+  for (const [i, li] of [...$("r-list").children].entries()) li.classList.toggle("at", i + 1 === at);
+  $("r-first").disabled = $("r-prev").disabled = at === 0;
+  $("r-next").disabled = $("r-last").disabled = at === game.history.length;
+  if (game.id) {
+    const link = `/?replay=${game.id}&turn=${at}`;
+    $("r-share").href = link;
+    $("r-share").hidden = false;
+    history.replaceState(null, "", link);
+  } else {
+    $("r-share").hidden = true;
+  }
+}
+
+function renderScores(shown) {
+  const scores = game.seats.map(() => 0);
+  for (const t of shown) {
+    if (t.action === "play" && t.score !== undefined) scores[t.seat] += t.score;
+    if (t.joker) scores[t.joker.caller] += t.joker.points;
+  }
+  const final = at === game.history.length && game.end;
+  const table = $("r-scores");
+  table.innerHTML = `<tr><th>Player</th><th class=num>Score</th>${final ? "<th class=num>Final</th>" : ""}</tr>`;
+  game.seats.forEach((s, i) => {
+    const row = document.createElement("tr");
+    row.dataset.seat = i;
+    const who = document.createElement("td");
+    who.textContent = name(i);
+    const score = document.createElement("td");
+    score.className = "num score";
+    score.textContent = scores[i];
+    row.append(who, score);
+    if (final) {
+      const f = document.createElement("td");
+      f.className = "num final";
+      f.textContent = game.end.scores[i];
+      row.append(f);
+    }
+    table.append(row);
+  });
+}
