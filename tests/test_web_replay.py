@@ -6,6 +6,8 @@ reason); a spectator steps back through a live game; the page passes an axe audi
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -151,3 +153,53 @@ def test_a_spectator_steps_back_through_a_live_game(browser, server) -> None:
         watcher.wait_for_selector("#history li")
     finally:
         context.close()
+
+
+def test_the_analysis_runs_in_the_background_and_equals_kingscrib_analyze(
+        browser, server, finished, tmp_path: Path) -> None:
+    game, record = finished
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    cli = subprocess.run([sys.executable, "-c", "from kingscrib.cli.main import main; main()",
+                          "analyze", str(path), "--json"], capture_output=True, text=True,
+                         check=True, timeout=300)
+    expected = json.loads(cli.stdout)
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/?replay={game}")
+        page.wait_for_selector("#r-analyse")
+        page.click("#r-analyse")
+        page.wait_for_selector("#r-analysis[data-done]", timeout=120_000)
+        stored = httpx.get(f"{server.url}/api/games/{game}/analysis").json()
+        assert stored["status"] == "done"
+        rows = [{k: v for k, v in row.items() if k != "best_tiles"} for row in stored["turns"]]
+        assert rows == expected
+        # Each turn shows its play beside the best option; a better play shows on the board.
+        worse = next((r for r in stored["turns"] if r.get("best_tiles")
+                      and r["best"] != r["played"]), None)
+        page.click("#r-first")
+        for _ in range(worse["turn"] if worse else 1):
+            page.click("#r-next")
+        row = stored["turns"][(worse["turn"] if worse else 1) - 1]
+        assert f"Engine's best: {row['best']}" in page.inner_text("#r-best")
+        if worse:
+            ghosts = page.locator("#r-board .tile.best").count()
+            assert ghosts >= 1
+        screenshot(page, "replay-analysis-desktop")
+        # Done once: asking again does not start it over.
+        again = httpx.post(f"{server.url}/api/games/{game}/analysis").json()
+        assert again["status"] == "done" and again["turns"] == stored["turns"]
+        assert serious_violations(page) == []
+    finally:
+        context.close()
+
+
+def test_analysis_refusals(server) -> None:
+    created = httpx.post(server.url + "/api/games", json={
+        "seats": [{"kind": "human"}, {"kind": "computer", "level": "greedy"}]}).json()
+    reply = httpx.post(f"{server.url}/api/games/{created['game_id']}/analysis")
+    assert reply.status_code == 409 and "over" in reply.json()["error"]
+    assert httpx.get(f"{server.url}/api/games/{created['game_id']}/analysis").json() == {
+        "status": "none"}
+    assert httpx.post(f"{server.url}/api/games/nosuchgame/analysis").status_code == 404

@@ -80,6 +80,13 @@ rematches = Table(
     Column("invite", String(64), nullable=False),
 )
 
+# A finished game's analysis (``kingscrib.web.analysis``), computed once and kept.
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("data", JSON, nullable=False),
+)
+
 
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
@@ -259,6 +266,16 @@ class Store:
         with self.engine.connect() as conn:
             row = conn.execute(select(rematches).where(rematches.c.game_id == game_id)).first()
         return (row.rematch_id, row.invite) if row else None
+
+    def set_analysis(self, game_id: str, data: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(analyses).values(game_id=game_id, data=data))
+
+    def analysis(self, game_id: str) -> list[dict[str, Any]] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(analyses.c.data)
+                               .where(analyses.c.game_id == game_id)).first()
+        return _json(row.data) if row else None
 
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
+from kingscrib.web import reviews
 from kingscrib.web.deps import bearer, get_hub, seat_for
 from kingscrib.web.rematch import rematch, rematch_of
 from kingscrib.web.replay import replay_of_record
@@ -34,3 +35,17 @@ async def post_rematch(game_id: str, token: str | None = Depends(bearer),
 async def replay_record(record: dict[str, Any], hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """A ``kingscrib-game/1`` record, checked by the engine, as the turns the page shows."""
     return await hub._think(replay_of_record, record)
+
+
+@router.get("/{game_id}/analysis")
+async def get_analysis(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """The analysis of a finished game: done (its turns), running (progress) or none."""
+    room = await hub.get(game_id)
+    return await reviews.status(hub, room)
+
+
+@router.post("/{game_id}/analysis", status_code=202)
+async def post_analysis(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """Start analysing a finished game in the background (anyone may: the game is over)."""
+    room = await hub.get(game_id)
+    return await reviews.start(hub, room)

@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 let game = null; // { seats, history, end, id }
 let at = 0; // turns shown: 0 = the empty board, history.length = the end
 let squares = new Map();
+let analysis = null; // the engine's review, one row per turn, once done
 
 export async function startReplay(source, turn) {
   $("replay").hidden = false;
@@ -29,6 +30,7 @@ export async function startReplay(source, turn) {
     const state = await request("GET", `/api/games/${source}`);
     if (state.game && state.game !== "kings") throw new Error("Replays are for Kings Cribbage games so far.");
     load({ ...state, id: source }, turn);
+    if (state.over) watchAnalysis(source);
     $("r-game").hidden = false;
     $("r-game").href = `/?game=${source}`;
   } catch (error) { $("r-message").textContent = error.message; }
@@ -89,6 +91,20 @@ function show(n) {
     el.setAttribute("role", "img");
     el.setAttribute("aria-label", label);
   }
+  const row = analysis && at > 0 ? analysis[at - 1] : null;
+  renderBest(row);
+  if (row?.best_tiles && row.best !== row.played) {
+    // Ghosts of the best option's tiles on squares still empty after the turn.
+    for (const [sq, tile] of Object.entries(row.best_tiles)) {
+      const el = squares.get(sq);
+      if (!el || board[sq]) continue;
+      const ghost = tileElement(tile);
+      ghost.classList.add("best", "ghost");
+      ghost.setAttribute("aria-hidden", "true");
+      el.replaceChildren(ghost);
+      el.setAttribute("aria-label", `${sq}, engine's best: ${tileName(tile)}`);
+    }
+  }
   $("r-at").textContent = at === 0 ? "Start" : `Turn ${at} of ${game.history.length}`;
   $("r-at").dataset.at = at;
   const box = $("r-turn");
@@ -117,6 +133,70 @@ function show(n) {
     history.replaceState(null, "", link);
   } else {
     $("r-share").hidden = true;
+  }
+}
+
+// ----- analysis: started on request, computed by the server in the background --------
+async function watchAnalysis(id) {
+  $("r-analysis").hidden = false;
+  $("r-analyse").onclick = async () => {
+    $("r-analyse").disabled = true;
+    try { poll(id, await request("POST", `/api/games/${id}/analysis`)); } catch (error) {
+      $("r-progress-text").textContent = error.message; $("r-analyse").disabled = false;
+    }
+  };
+  try { poll(id, await request("GET", `/api/games/${id}/analysis`)); } catch { /* the button stays */ }
+}
+
+function poll(id, reply) {
+  const bar = $("r-progress");
+  if (reply.status === "done") {
+    analysis = reply.turns;
+    $("r-analyse").hidden = true;
+    bar.hidden = true;
+    $("r-progress-text").textContent = "Engine analysis: the best option by equity at each turn.";
+    $("r-analysis").dataset.done = "1";
+    show(at);
+    return;
+  }
+  if (reply.status === "running") {
+    $("r-analyse").disabled = true;
+    bar.hidden = false;
+    bar.max = reply.total || 1;
+    bar.value = reply.done;
+    $("r-progress-text").textContent = `Analysing: turn ${reply.done} of ${reply.total}`;
+    setTimeout(async () => {
+      try { poll(id, await request("GET", `/api/games/${id}/analysis`)); } catch { setTimeout(() => poll(id, reply), 2000); }
+    }, 500);
+    return;
+  }
+  if (reply.status === "failed") $("r-progress-text").textContent = `The analysis failed: ${reply.error}`;
+  $("r-analyse").disabled = false;
+}
+
+function renderBest(row) {
+  const box = $("r-best");
+  box.replaceChildren();
+  if (!row) return;
+  const made = document.createElement("p");
+  made.textContent = `Played: ${row.played} = ${row.score ?? 0}`;
+  const best = document.createElement("p");
+  best.className = "best-line";
+  best.textContent = `Engine's best: ${row.best ?? "—"}${row.best_score !== undefined ? ` = ${row.best_score}` : ""}`;
+  box.append(made, best);
+  if (row.points_lost > 0 || row.equity_lost > 0) {
+    const lost = document.createElement("p");
+    lost.className = "lost";
+    lost.textContent = `Given up: ${row.points_lost || 0} points, ${Math.max(0, row.equity_lost ?? 0)} equity`;
+    box.append(lost);
+  } else if (row.equity_lost < 0) {
+    const won = document.createElement("p");
+    won.textContent = `The play made weighs ${-row.equity_lost} equity more than the engine's first choice.`;
+    box.append(won);
+  } else {
+    const ok = document.createElement("p");
+    ok.textContent = "Matches the engine's best option.";
+    box.append(ok);
   }
 }
 
