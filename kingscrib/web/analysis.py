@@ -68,3 +68,49 @@ def review(record: dict[str, Any], progress: Progress | None = None) -> list[dic
         if progress is not None:
             progress(i + 1, total)
     return rows
+
+
+def hint(game: Game, seat: int, top: int = 3) -> dict[str, Any]:
+    """The seat's best options by equity (score and the value of the tiles kept, less the
+    next player's expected reply while the bag lasts), best first, each play once however
+    its tiles are ordered. The best option's fields are at the top level; ``options``
+    lists up to ``top`` of them."""
+    from kingscrib.kings.movegen import legal_plays
+    from kingscrib.players.kings.equity import distinct
+
+    board, rack = dict(game.board), list(game.racks[seat])
+    scored = {tuple(sorted(p.play.tiles_json().items())): p
+              for p in legal_plays(board, rack, game.rules)}
+    if not scored:
+        bag = len(game.bag_of(seat))
+        return {"play": False, "exchange": min(bag, len(rack)), "options": [],
+                "advice": "no play is possible: exchange" if bag else "no play is possible: pass"}
+    options = distinct(ranked(game.view(seat), shipped(), len(game.history), DEFENCE_WIDTH),
+                       DEFENCE_WIDTH)
+    out: list[dict[str, Any]] = []
+    seen: set[Any] = set()
+    for c in options:
+        action = materialise(c)
+        if isinstance(action, Play):
+            key = tuple(sorted(action.tiles_json().items()))
+            found = scored.get(key)
+            if found is None or key in seen:
+                continue
+            seen.add(key)
+            out.append({"play": True, "tiles": dict(key), "score": found.total,
+                        "describe": found.score.describe(), "equity": round(c.equity, 1)})
+        elif isinstance(action, Exchange):
+            key = ("x", tuple(sorted(str(t) for t in action.tiles)))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append({"play": False, "exchange": len(action.tiles),
+                        "exchange_tiles": list(key[1]), "equity": round(c.equity, 1),
+                        "advice": "exchange " + " ".join(key[1])})
+        if len(out) == top:
+            break
+    if not out:  # the ranking found nothing usable: the best score stands in
+        best = max(scored.values(), key=lambda p: p.total)
+        out.append({"play": True, "tiles": best.play.tiles_json(), "score": best.total,
+                    "describe": best.score.describe()})
+    return {**out[0], "options": out}

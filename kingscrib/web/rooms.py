@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kingscrib.kings.game import Game, IllegalAction, Turn
-from kingscrib.kings.movegen import legal_plays
 from kingscrib.kings.moves import Action, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_to_json
 from kingscrib.kings.rules import RuleSet
 from kingscrib.players.kings import PLAYERS, make_player
+from kingscrib.web.analysis import hint as equity_hint
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind
 from kingscrib.web.games.kings_view import (
@@ -438,7 +438,7 @@ class Hub:
                 "describe": score.describe(), **score.to_json()}
 
     async def hint(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The best-scoring play for the seat's own rack (or advice when there is none)."""
+        """The seat's best options by equity for its own rack (or advice when none)."""
         if seat is None:
             raise WebError(403, "spectators have no rack")
         if room.kind != "kings":
@@ -446,18 +446,8 @@ class Hub:
         key = (room.version, seat)
         if key in room._hints:
             return room._hints[key]
-        game = room.game
-        board, rack, rules = dict(game.board), list(game.racks[seat]), game.rules
-        plays = await self._think(legal_plays, board, rack, rules)
-        if plays:
-            best: ScoredPlay = plays[0]
-            result = {"play": True, "tiles": best.play.tiles_json(), "score": best.total,
-                      "describe": best.score.describe()}
-        else:
-            bag = len(game.bag_of(seat))
-            result = {"play": False, "exchange": min(bag, len(rack)),
-                      "advice": "no play is possible: exchange" if bag else
-                      "no play is possible: pass"}
+        # Ranked by equity (kingscrib.web.analysis), each play once.
+        result = await self._think(equity_hint, room.game, seat)
         room._hints = {key: result}
         return result
 

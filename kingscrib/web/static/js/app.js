@@ -476,9 +476,23 @@ async function hint() {
   try {
     const { hint } = await socket.call("hint");
     box.dataset.hint = JSON.stringify(hint);
-    box.textContent = hint.play
-      ? `Hint: ${Object.entries(hint.tiles).map(([s, t]) => `${tileText(t)} on ${s}`).join(", ")} — ${spellBreakdown(hint.describe)}`
-      : `Hint: ${hint.advice}.`;
+    const say = (o) => (o.play
+      ? `${Object.entries(o.tiles).map(([s, t]) => `${tileText(t)} on ${s}`).join(", ")}: ${o.score} points (${spellBreakdown(o.describe)})`
+      : `${o.advice}`);
+    const options = hint.options?.length ? hint.options : [hint];
+    box.replaceChildren();
+    const head = document.createElement("p");
+    head.textContent = hint.options?.length ? "Hint, best first by equity (points now and the tiles you keep):" : `Hint: ${hint.advice}.`;
+    box.append(head);
+    if (hint.options?.length) {
+      const list = document.createElement("ol");
+      for (const o of options) {
+        const li = document.createElement("li");
+        li.textContent = o.equity !== undefined ? `${say(o)} — equity ${o.equity}` : say(o);
+        list.append(li);
+      }
+      box.append(list);
+    }
   } catch (error) { box.textContent = error.message; }
 }
 
