@@ -75,6 +75,11 @@ def test_your_games_lists_this_browsers_seats(tmp_path: Path) -> None:
             start_from_lobby(page, server.url, ["human", "computer"], game="classic")
             page.wait_for_selector("#c-hand .card")
             page.wait_for_function("() => document.title.startsWith('● Your turn')")
+            page.click("#sound")  # the turn tone, kept in this browser
+            assert page.get_attribute("#sound", "aria-pressed") == "true"
+            page.reload()
+            page.wait_for_selector("#c-hand .card")
+            assert page.inner_text("#sound") == "Sound on"
             classic = page.url.split("game=")[1]
             page.goto(server.url + "/")
             page.wait_for_selector("#my-games:not([hidden]) li")

@@ -5,6 +5,7 @@ import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
 import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
+import { bindSoundToggle, notifyTurn } from "./notify.js";
 import { spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
 
 const $ = (id) => document.getElementById(id);
@@ -144,6 +145,7 @@ async function showJoin(invite) {
 // ----- the game ------------------------------------------------------------------
 function showGame() {
   $("game").hidden = false;
+  if (!params.get("watch")) bindSoundToggle($("sound"));
   squares = buildBoard($("board"));
   for (const [name, sq] of squares) {
     sq.setAttribute("role", "button");
@@ -584,7 +586,7 @@ function render() {
   // Banner.
   const banner = $("turn-banner");
   banner.className = `turn-banner${mine ? " mine" : ""}`;
-  document.title = mine ? "● Your turn · Kings Cribbage" : "Kings Cribbage";
+  notifyTurn(mine, "Kings Cribbage");
   banner.textContent = state.over ? "Game over"
     : mine ? "Your turn: place tiles, then Play"
     : `${seatName(state.turn)} to play${state.seats[state.turn].joined ? "" : " (waiting for them to join)"}`;

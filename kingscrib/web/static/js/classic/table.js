@@ -3,6 +3,7 @@
 
 import { GameSocket, saved } from "../api.js";
 import { renderNextGame } from "../nextgame.js";
+import { bindSoundToggle, notifyTurn } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
 
@@ -15,6 +16,7 @@ let busy = false;
 export function start(gameId, token) {
   document.title = "Cribbage";
   $("classic").hidden = false;
+  if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
     onState: (next) => { if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear(); state = next; render(); },
     onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
@@ -240,7 +242,7 @@ function renderBanner() {
   } else text = "";
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   banner.textContent = text;
-  document.title = mine ? "● Your turn · Cribbage" : "Cribbage";
+  notifyTurn(mine, "Cribbage");
 }
 
 function renderCalls() {
