@@ -563,7 +563,7 @@ function render() {
     el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", String(index)));
     rack.append(el);
   });
-  $("rack-area").hidden = state.you === null;
+  $("rack-area").hidden = state.you === null || state.over;
   // Controls: none once the game is over.
   $("kings-controls").hidden = state.over;
   $("rack").hidden = state.over;
