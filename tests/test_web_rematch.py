@@ -84,3 +84,38 @@ def test_classic_rematch_refusals_a_computer_game_and_one_not_over(tmp_path: Pat
         refused = client.post(f"/api/games/{people['game_id']}/rematch",
                               headers=auth(people["token"]))
         assert refused.status_code == 409
+
+
+def test_a_game_nobody_came_to_is_cancelled_by_a_seated_player(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    with in_process_client(db) as client:
+        created = client.post("/api/games", json={
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"},
+                      {"kind": "computer", "level": "greedy"}]}).json()
+        game = created["game_id"]
+        assert client.delete(f"/api/games/{game}").status_code == 403  # a spectator
+        assert client.delete(f"/api/games/{game}", headers=auth("nope")).status_code == 401
+        assert client.get(f"/api/games/{game}").status_code == 200  # nothing changed
+        # A game whose seats are all taken cannot be cancelled.
+        full = client.post("/api/games", json={
+            "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        client.post(f"/api/games/{full['game_id']}/join", json={"invite": full["invite"]})
+        refused = client.delete(f"/api/games/{full['game_id']}", headers=auth(full["token"]))
+        assert refused.status_code == 409 and "taken" in refused.json()["error"]
+        # Once a person has played it cannot either.
+        for seed in range(20):  # a seed whose draw lets the creator (seat 1) begin
+            played = client.post("/api/games", json={
+                "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed}).json()
+            if client.get(f"/api/games/{played['game_id']}").json()["turn"] == 0:
+                break
+        passed = client.post(f"/api/games/{played['game_id']}/actions",
+                             json={"action": "pass"}, headers=auth(played["token"]))
+        assert passed.status_code == 200
+        refused = client.delete(f"/api/games/{played['game_id']}", headers=auth(played["token"]))
+        assert refused.status_code == 409 and "played" in refused.json()["error"]
+        ok = client.delete(f"/api/games/{game}", headers=auth(created["token"]))
+        assert ok.status_code == 200
+        assert client.get(f"/api/games/{game}").status_code == 404
+    with in_process_client(db) as client:  # gone after a restart too
+        assert client.get(f"/api/games/{game}").status_code == 404
+        assert client.get(f"/api/games/{full['game_id']}").status_code == 200

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 from browser_pages import DESKTOP, PHONE, screenshot, start_from_lobby
 from web_support import chromium, running_server
 
@@ -92,6 +93,14 @@ def test_your_games_lists_this_browsers_seats(tmp_path: Path) -> None:
             screenshot(page, "my-games-phone")
             items.nth(1).locator("a").click()
             page.wait_for_url(f"**/?game={waiting}")
+            # Nobody came: cancel it (two steps), from the game page.
+            page.click(".cancel-game")
+            assert page.inner_text(".cancel-game") == "Yes, cancel it for everyone"
+            page.click(".cancel-game")
+            page.wait_for_url(server.url + "/")
+            page.wait_for_selector("#my-games:not([hidden]) li")
+            assert page.locator("#my-games li").count() == 1
+            assert httpx.get(f"{server.url}/api/games/{waiting}").status_code == 404
             stranger = other.new_page()
             stranger.goto(server.url + "/")
             stranger.wait_for_selector("#new-game[data-ready]")

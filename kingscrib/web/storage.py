@@ -29,6 +29,7 @@ from sqlalchemy import (
     Table,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -276,6 +277,16 @@ class Store:
             row = conn.execute(select(analyses.c.data)
                                .where(analyses.c.game_id == game_id)).first()
         return _json(row.data) if row else None
+
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game and everything kept about it (a cancelled game)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(analyses).where(analyses.c.game_id == game_id))
+            conn.execute(delete(rematches).where((rematches.c.game_id == game_id)
+                                                 | (rematches.c.rematch_id == game_id)))
+            conn.execute(delete(turns).where(turns.c.game_id == game_id))
+            conn.execute(delete(seats).where(seats.c.game_id == game_id))
+            conn.execute(delete(games).where(games.c.id == game_id))
 
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Depends
 
 from kingscrib.web import reviews
+from kingscrib.web.cancel import cancel
 from kingscrib.web.deps import bearer, get_hub, seat_for
 from kingscrib.web.rematch import rematch, rematch_of
 from kingscrib.web.replay import replay_of_record
@@ -49,3 +50,12 @@ async def post_analysis(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, 
     """Start analysing a finished game in the background (anyone may: the game is over)."""
     room = await hub.get(game_id)
     return await reviews.start(hub, room)
+
+
+@router.delete("/{game_id}")
+async def cancel_game(game_id: str, token: str | None = Depends(bearer),
+                      hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """Cancel a game whose invited person never came (no person has played yet)."""
+    room = await hub.get(game_id)
+    await cancel(hub, room, seat_for(room, token))
+    return {"cancelled": game_id}

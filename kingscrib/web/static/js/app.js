@@ -1,6 +1,6 @@
 // The page: a lobby to start a game, a join panel for invite links, and the game itself.
 
-import { GameSocket, request, saved } from "./api.js";
+import { cancelButton, GameSocket, request, saved } from "./api.js";
 import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
 import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
@@ -676,6 +676,10 @@ function renderInvites() {
     input.value = `${location.origin}/?game=${state.id}&invite=${invite}`;
     input.onclick = () => input.select();
     box.append(p, input);
+  }
+  const nobodyPlayed = !state.history.some((t) => state.seats[t.seat]?.kind === "human");
+  if (state.you !== null && open.length && !state.over && nobodyPlayed) {
+    box.append(cancelButton(state.id, saved.token(state.id), () => location.replace("/")));
   }
   const watch = document.createElement("p");
   watch.innerHTML = `Spectators: <a href="/?game=${state.id}&watch=1">watch link</a>`;

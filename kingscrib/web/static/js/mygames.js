@@ -1,7 +1,7 @@
 // "Your games": every game this browser holds a seat in (its seat tokens live in local
 // storage), active ones first with whose turn it is, then finished ones, each a link.
 
-import { request } from "./api.js";
+import { cancelButton, request } from "./api.js";
 
 const TOKEN = /^kingscrib:token:(.+)$/;
 const TITLES = { kings: "Kings Cribbage", classic: "Cribbage" };
@@ -56,6 +56,10 @@ export async function renderMyGames(section, list) {
     text.className = "status";
     text.textContent = g.text;
     li.append(link, " — ", text);
+    if (g.rank === 1) {
+      const token = localStorage.getItem(`kingscrib:token:${g.id}`);
+      li.append(" ", cancelButton(g.id, token, () => li.remove()));
+    }
     list.append(li);
   }
 }
