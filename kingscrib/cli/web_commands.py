@@ -20,7 +20,7 @@ import click
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def serve(host: str, port: int, database_url: str | None, computer_delay: float,
           allow_seed: bool, log_level: str) -> None:
-    """Play Kings Cribbage in the browser: start the web server."""
+    """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
         from kingscrib.web.app import Settings, run
         from kingscrib.web.storage import default_url

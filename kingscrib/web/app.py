@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="Kingscrib", version="1", lifespan=lifespan,
-                  summary="Kings Cribbage in the browser: games, seats, live updates.")
+                  summary="Kings Cribbage and Cribbage in the browser: games, seats, live updates.")
     app.state.settings = settings
     app.include_router(meta.router)
     app.include_router(games.router)
