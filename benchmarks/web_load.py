@@ -195,7 +195,12 @@ def main() -> None:
                                               for i in range(args.distinct)]))
     games = [played[i % len(played)] for i in range(args.games)]
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "load.sqlite3", data_dir=Path(tmp)).start()
+        # Every client here shares one address: the per-address limits are lifted.
+        lifted = [arg for name in ("address_rate", "address_burst", "games_per_hour",
+                                   "sockets_per_address")
+                  for arg in ("--limit", f"{name}=10000000")]
+        server = Server(Path(tmp) / "load.sqlite3", data_dir=Path(tmp),
+                        extra_args=lifted).start()
         try:
             pid = server.process.pid
             idle = rss_kb(pid)[0]

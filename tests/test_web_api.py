@@ -170,7 +170,7 @@ def test_invites_open_free_seats_only(client: TestClient) -> None:
 
 
 def test_preview_hint_play_exchange_and_hidden_exchanges(client: TestClient) -> None:
-    game_id, t0, t1 = two_people(client)
+    game_id, t0, t1 = two_people(client, hints=True)
     engine = mirror()
     token = tokens_by_seat(engine, t0, t1)
     hint = client.post(f"/api/games/{game_id}/hint", headers=auth(token)).json()
@@ -374,16 +374,14 @@ def test_websocket_refuses_bad_messages_and_floods(web_db: Path) -> None:
             receive_until(ws, "welcome")
             ws.send_text("[1, 2")
             assert "JSON object" in receive_until(ws, "error")["error"]
-            ws.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))
-            assert receive_until(ws, "error")["status"] == 413
-            for i in range(30):
+            for i in range(15):
                 ws.send_json({"type": "ping", "ref": i})
             statuses = []
             for _ in range(60):
                 m = ws.receive_json()
                 if m["type"] in ("pong", "error"):
                     statuses.append(m.get("status", 200))
-                if len(statuses) == 30:
+                if len(statuses) == 15:
                     break
             assert 429 in statuses and 200 in statuses
 

@@ -67,7 +67,7 @@ def take_turn_by_clicking(page, drag: bool = False) -> str:
     return done
 
 
-def start_game_from_lobby(page, url: str, seats: list[str]) -> None:
+def start_game_from_lobby(page, url: str, seats: list[str], hints: bool = False) -> None:
     """Fill the lobby: seat kinds in order ("human" or "computer"), then start."""
     page.goto(url + "/")
     page.wait_for_selector(".seat-row")
@@ -80,6 +80,8 @@ def start_game_from_lobby(page, url: str, seats: list[str]) -> None:
             row.locator(".level").select_option("greedy")
         else:
             row.locator(".name").fill(f"Person {i + 1}")
+    if hints:
+        page.check('#rule-options [name="hints"]')
     page.click("#start")
     page.wait_for_selector("#rack .tile")
 
@@ -116,10 +118,12 @@ def test_a_friend_joins_by_invite_in_a_second_browser(tmp_path: Path, browser) -
         friend = browser.new_context()  # a separate browser profile: its own storage
         try:
             a = host.new_page()
-            start_game_from_lobby(a, server.url, ["human", "human"])
+            start_game_from_lobby(a, server.url, ["human", "human"], hints=True)
             invite = a.input_value("#invite-link")
             b = friend.new_page()
             b.goto(invite)
+            b.wait_for_selector("#join-seats button")
+            assert "Hints are allowed" in b.inner_text("#join-hints")  # seen before sitting
             b.fill("#join-name", "Bob")
             b.click('#join-seats button[data-seat="1"]')
             b.wait_for_selector("#rack .tile")

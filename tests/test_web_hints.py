@@ -14,7 +14,8 @@ def test_hints_are_distinct_ranked_by_equity_and_legal(tmp_path: Path) -> None:
                            rate_burst=1000.0) as client:
         for seed in (1, 2, 3, 4):
             created = client.post("/api/games", json={
-                "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed}).json()
+                "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed,
+                "hints": True}).json()  # hints between people: allowed at creation
             game, first = created["game_id"], created["token"]
             second = client.post(f"/api/games/{game}/join",
                                  json={"invite": created["invite"]}).json()["token"]

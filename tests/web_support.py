@@ -19,13 +19,23 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 def in_process_client(database_url: str, **settings):
-    """The app in this process (FastAPI's TestClient): computers move at once, seeds allowed."""
+    """The app in this process (FastAPI's TestClient): computers move at once, seeds allowed.
+    Every request comes from one address, so the per-address limits are lifted unless a
+    test sets them; the fields of ``LimitSettings`` may be given as keywords."""
+    import dataclasses
+
     from fastapi.testclient import TestClient
 
     from kingscrib.web import Settings, create_app
+    from kingscrib.web.limits import LimitSettings
 
+    names = {f.name for f in dataclasses.fields(LimitSettings)}
+    limits = {"address_rate": 1e4, "address_burst": 1e4, "games_per_hour": 10_000,
+              "sockets_per_address": 1000, "hints_waiting": 1000}
+    limits.update({k: settings.pop(k) for k in list(settings) if k in names})
     return TestClient(create_app(Settings(database_url=database_url, computer_delay=0,
-                                          allow_seed=True, **settings)))
+                                          allow_seed=True, limits=LimitSettings(**limits),
+                                          **settings)))
 
 
 def auth(token: str) -> dict[str, str]:
@@ -41,13 +51,23 @@ def free_port() -> int:
 class Server:
     """``kingscrib serve`` in a subprocess on a free loopback port, with its own database."""
 
-    def __init__(self, database: Path, port: int | None = None, computer_delay: float = 0.0,
-                 data_dir: Path | None = None) -> None:
+    def __init__(self, database: Path | str, port: int | None = None,
+                 computer_delay: float = 0.0, data_dir: Path | None = None,
+                 extra_args: list[str] | None = None) -> None:
+        """``database``: a SQLite file, or a database URL."""
         self.database = database
+        self.extra_args = list(extra_args or [])
         self.port = port or free_port()
         self.computer_delay = computer_delay
-        self.data_dir = data_dir or database.parent
+        self.data_dir = data_dir or (database.parent if isinstance(database, Path)
+                                     else Path.cwd())
         self.process: subprocess.Popen | None = None
+
+    @property
+    def database_url(self) -> str:
+        if isinstance(self.database, Path):
+            return f"sqlite:///{self.database}"
+        return self.database
 
     @property
     def url(self) -> str:
@@ -57,8 +77,8 @@ class Server:
         env = dict(os.environ, KINGSCRIB_DATA_DIR=str(self.data_dir))
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "serve",
-             "--port", str(self.port), "--database-url", f"sqlite:///{self.database}",
-             "--computer-delay", str(self.computer_delay), "--allow-seed"],
+             "--port", str(self.port), "--database-url", self.database_url,
+             "--computer-delay", str(self.computer_delay), "--allow-seed", *self.extra_args],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -87,6 +107,46 @@ def running_server(database: Path, **kwargs) -> Iterator[Server]:
         yield server
     finally:
         server.stop()
+
+
+def _postgres_bin(name: str) -> str:
+    import glob
+    import shutil
+
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or [shutil.which(name)]
+    if not found[-1]:
+        raise RuntimeError(f"PostgreSQL's {name} is not installed (apt-get install postgresql)")
+    return found[-1]
+
+
+@contextlib.contextmanager
+def postgres_cluster(max_connections: int = 100) -> Iterator[str]:
+    """A throw-away PostgreSQL cluster on a free loopback port; yields its URL."""
+    import shutil
+    import tempfile
+
+    def as_postgres(args: list[str]) -> list[str]:
+        # PostgreSQL refuses to run as root: run it as the postgres user then.
+        return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
+
+    folder = Path(tempfile.mkdtemp(prefix="kingscrib-pg-"))
+    data = folder / "data"
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    subprocess.run(as_postgres([_postgres_bin("initdb"), "-D", str(data), "-A", "trust",
+                                "-U", "postgres", "--no-sync"]), check=True, capture_output=True)
+    port = free_port()
+    subprocess.run(as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l",
+                                str(folder / "log"), "-o",
+                                f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
+                                f" -c max_connections={max_connections}", "start"]),
+                   check=True, capture_output=True)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-m",
+                                    "immediate", "stop"]), capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextlib.contextmanager

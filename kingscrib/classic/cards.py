@@ -25,6 +25,8 @@ class Card(NamedTuple):
         >>> Card.parse("10h")
         Card(rank=10, suit='H')
         """
+        if not isinstance(text, str):
+            raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 5H, TD, 10D)")
         t = text.strip().upper()
         if len(t) < 2:
             raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 5H, TD, 10D)")

@@ -25,7 +25,6 @@ may lay its cards away in any order (the crib is the same whatever the order).
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -35,6 +34,7 @@ from kingscrib.classic.pegging import can_play, count_of, peg_score
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.classic.show import ShowScore, score_show
 from kingscrib.counting import JACK
+from kingscrib.shuffle import Seed, check_seed, rng_for
 
 FORMAT = "kingscrib-game/1"
 
@@ -146,7 +146,7 @@ class ClassicGame:
     def __init__(
         self,
         rules: RuleSet | None = None,
-        seed: int = 0,
+        seed: Seed = 0,
         names: list[str] | None = None,
         explicit_go: bool = False,
     ) -> None:
@@ -157,7 +157,7 @@ class ClassicGame:
         self.names = list(names) if names else [f"player {i + 1}" for i in range(n)]
         if len(self.names) != n:
             raise ValueError(f"{n} players need {n} names, got {len(self.names)}")
-        self._rng = random.Random(seed)
+        self._rng = rng_for(check_seed(seed))
         self.scores = [0] * self.rules.sides
         self.events: list[Event] = []
         self.phase = "discard"

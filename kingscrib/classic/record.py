@@ -13,6 +13,7 @@ from typing import Any
 
 from kingscrib.classic.game import FORMAT, ClassicGame, IllegalAction, actions_from_record
 from kingscrib.classic.rules import RuleSet
+from kingscrib.shuffle import is_seed
 
 
 class RecordError(ValueError):
@@ -42,9 +43,11 @@ def check(data: Any) -> None:
         raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
     if data.get("game") != "classic":
         raise RecordError(f"game must be 'classic', not {data.get('game')!r}")
-    for key, kind in (("rules", dict), ("seed", int), ("players", list), ("deals", list)):
+    for key, kind in (("rules", dict), ("players", list), ("deals", list)):
         if not isinstance(data.get(key), kind):
             raise RecordError(f"{key!r} is missing or not a {kind.__name__}")
+    if not is_seed(data.get("seed")):
+        raise RecordError("'seed' is missing or not a whole number or a secret of hex digits")
 
 
 def replay(data: dict[str, Any]) -> ClassicGame:
@@ -59,7 +62,7 @@ def replay(data: dict[str, Any]) -> ClassicGame:
         names = [str(p.get("name", f"player {i + 1}")) for i, p in enumerate(data["players"])]
         game = ClassicGame(rules, seed=data["seed"], names=names)
         actions = actions_from_record(data)
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         raise RecordError(f"bad record: {exc}") from None
     for i, action in enumerate(actions):
         try:

@@ -27,6 +27,7 @@ from kingscrib.kings.play import IllegalPlay, PlayScore, check_play
 from kingscrib.kings.position import Position
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
 from kingscrib.kings.tiles import COLOURS, DARK, LIGHT, RACK_SIZE, Tile, full_set, held_counts
+from kingscrib.shuffle import Seed, check_seed, rng_for
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SCORELESS_ROUNDS = 3  # rounds in a row with no score that end a game while the bag lasts
@@ -86,7 +87,7 @@ class Game:
     def __init__(self) -> None:
         # Everything is set by new(); kept as plain attributes for easy copying.
         self.rules = RuleSet()
-        self.seed: int | None = None
+        self.seed: Seed | None = None
         self.names: list[str] = []
         self.board: dict[Square, Tile] = {}
         self.racks: list[list[Tile]] = []
@@ -105,7 +106,7 @@ class Game:
     # ----- starting -------------------------------------------------------
     @classmethod
     def new(cls, players: int | Sequence[str] = 2, rules: RuleSet | None = None,
-            seed: int | None = None) -> Game:
+            seed: Seed | None = None) -> Game:
         """Shuffle, draw for first player and deal 5 tiles to each seat."""
         names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) \
             else [str(n) for n in players]
@@ -116,9 +117,9 @@ class Game:
             raise ValueError("the solitaire option is for two seats (Light and Dark)")
         game = cls()
         game.rules = rules
-        game.seed = seed if seed is not None else random.randrange(2**31)
+        game.seed = check_seed(seed) if seed is not None else random.randrange(2**31)
         game.names = names
-        rng = random.Random(game.seed)
+        rng = rng_for(game.seed)
         game.scores = [0] * len(names)
         game.racks = [[] for _ in names]
         if rules.solitaire:
@@ -283,7 +284,7 @@ class Game:
         bag.extend(exchange.tiles)
         # Each shake of the bag has its own generator, derived from the seed and the turn,
         # so the game is still fixed by its seed and undo need not keep a generator state.
-        random.Random(f"{self.seed}/shake/{len(self.history)}").shuffle(bag)
+        rng_for(self.seed, f"shake/{len(self.history)}").shuffle(bag)
         self.passes_in_a_row = 0
         self.scoreless_in_a_row += 1
         return self._finish_turn(turn)

@@ -17,6 +17,7 @@ from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile, held_counts
+from kingscrib.shuffle import is_seed
 
 FORMAT = "kingscrib-game/1"
 
@@ -299,8 +300,8 @@ def check_record(record: Any) -> Game:
         game = last
     if game is None:
         rules, names, _ = _header(record)
-        game = Game.new(names, rules, seed=record.get("seed") if isinstance(record.get("seed"),
-                                                                             int) else 0)
+        game = Game.new(names, rules, seed=record.get("seed") if is_seed(record.get("seed"))
+                        else 0)
     return game
 
 
@@ -308,9 +309,13 @@ def game_from_record(record: Any) -> Game:
     """Rebuild a game of this engine from its seed and actions (to resume it exactly)."""
     rules, names, turns = _header(record)
     seed = record.get("seed")
-    if not isinstance(seed, int):
-        raise RecordError("the record has no seed, so the bag cannot be rebuilt")
-    game = Game.new(names, rules, seed=seed)
+    if not is_seed(seed):
+        raise RecordError("the record has no seed (a whole number or a secret of hex digits),"
+                          " so the bag cannot be rebuilt")
+    try:
+        game = Game.new(names, rules, seed=seed)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
     for i, t in enumerate(turns):
         rack = _tile_list(t.get("rack"), "rack", i)
         if t.get("player") != game.turn or not _same_tiles(rack, game.racks[game.turn]):

@@ -70,7 +70,17 @@ def review(record: dict[str, Any], progress: Progress | None = None) -> list[dic
     return rows
 
 
+def hint_inputs(game: Game, seat: int) -> dict[str, Any]:
+    """What a hint needs, copied from the live game (in the event loop)."""
+    return {"board": dict(game.board), "rack": list(game.racks[seat]), "rules": game.rules,
+            "view": game.view(seat), "bag": len(game.bag_of(seat)), "seed": len(game.history)}
+
+
 def hint(game: Game, seat: int, top: int = 3) -> dict[str, Any]:
+    return hint_from(hint_inputs(game, seat), top)
+
+
+def hint_from(inputs: dict[str, Any], top: int = 3) -> dict[str, Any]:
     """The seat's best options by equity (score and the value of the tiles kept, less the
     next player's expected reply while the bag lasts), best first, each play once however
     its tiles are ordered. The best option's fields are at the top level; ``options``
@@ -78,14 +88,14 @@ def hint(game: Game, seat: int, top: int = 3) -> dict[str, Any]:
     from kingscrib.kings.movegen import legal_plays
     from kingscrib.players.kings.equity import distinct
 
-    board, rack = dict(game.board), list(game.racks[seat])
+    board, rack = inputs["board"], inputs["rack"]
     scored = {tuple(sorted(p.play.tiles_json().items())): p
-              for p in legal_plays(board, rack, game.rules)}
+              for p in legal_plays(board, rack, inputs["rules"])}
     if not scored:
-        bag = len(game.bag_of(seat))
+        bag = inputs["bag"]
         return {"play": False, "exchange": min(bag, len(rack)), "options": [],
                 "advice": "no play is possible: exchange" if bag else "no play is possible: pass"}
-    options = distinct(ranked(game.view(seat), shipped(), len(game.history), DEFENCE_WIDTH),
+    options = distinct(ranked(inputs["view"], shipped(), inputs["seed"], DEFENCE_WIDTH),
                        DEFENCE_WIDTH)
     out: list[dict[str, Any]] = []
     seen: set[Any] = set()

@@ -5,19 +5,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from kingscrib.web.limits import TokenBucket
+from kingscrib.web.edge import EdgeMiddleware
+from kingscrib.web.limits import AddressLimits, LimitSettings
+from kingscrib.web.logs import log_config
 from kingscrib.web.rooms import Hub, WebError
 from kingscrib.web.routers import aftergame, games, live, meta
 from kingscrib.web.storage import Store
@@ -35,9 +37,13 @@ class Settings:
     ai_threads: int = 2
     allow_seed: bool = False  # let a new game choose its seed (tests, benchmarks)
     max_body: int = 16 * 1024  # bytes
-    rate_per_second: float = 20.0  # per connection
-    rate_burst: float = 40.0
-    resume: bool = True  # load unfinished games at start so computer seats carry on
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    trusted_proxies: str | None = None  # addresses whose X-Forwarded-For is believed
+    # Games are rebuilt when first touched, so start-up does not grow with the database.
+    resume: bool = False  # True: load every unfinished game at start (computers carry on)
+    idle_timeout: float = 7 * 24 * 3600.0  # seconds untouched before a game is closed
+    evict_after: float = 600.0  # seconds untouched before a room leaves memory
+    sweep_every: float = 60.0  # seconds between two housekeeping passes
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -50,19 +56,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from kingscrib.kings.hands import hand_table
 
         hand_table()
-        hub = Hub(store, settings.computer_delay, settings.ai_threads, settings.allow_seed)
+        hub = Hub(store, settings.computer_delay, settings.ai_threads, settings.allow_seed,
+                  settings.limits.hints_waiting)
         app.state.hub = hub
+        hub.start_listening()  # PostgreSQL: other server processes' moves reach us
         if settings.resume:
             count = await hub.resume_all()
             if count:
                 log.info("resumed %d unfinished games", count)
+        sweeping = asyncio.create_task(_housekeeping(hub, settings))
         try:
             yield
         finally:
+            sweeping.cancel()
             await hub.close()
             store.close()
 
-    app = FastAPI(title="Kingscrib", version="1", lifespan=lifespan,
+    # The interactive docs load scripts from a CDN, which the page's CSP forbids: the
+    # schema stays at /openapi.json.
+    app = FastAPI(title="Kingscrib", version="1", lifespan=lifespan, docs_url=None,
+                  redoc_url=None,
                   summary="Kings Cribbage and Cribbage in the browser: games, seats, live updates.")
     app.state.settings = settings
     app.include_router(meta.router)
@@ -87,70 +100,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(LimitMiddleware, max_body=settings.max_body,
-                       rate=settings.rate_per_second, burst=settings.rate_burst)
+    app.state.limits = AddressLimits(settings.limits)
+    app.add_middleware(EdgeMiddleware, max_body=settings.max_body,
+                       rate=settings.limits.rate_per_second, burst=settings.limits.rate_burst,
+                       addresses=app.state.limits)
     return app
 
 
-class LimitMiddleware:
-    """Refuse HTTP bodies over ``max_body`` bytes (413) and more than ``rate`` requests a
-    second per connection (429), before any route sees them."""
-
-    def __init__(self, app: Any, max_body: int, rate: float, burst: float) -> None:
-        self.app, self.max_body, self.rate, self.burst = app, max_body, rate, burst
-        self.buckets: dict[tuple[str, int], TokenBucket] = {}
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        client = scope.get("client") or ("?", 0)
-        key = (client[0], client[1])
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            if len(self.buckets) > 10_000:
-                self.buckets.clear()
-            bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
-        if not bucket.allow():
-            return await _reply(send, 429, "too many requests: slow down")
-        length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None:
-            try:
-                too_big = int(length) > self.max_body
-            except ValueError:
-                return await _reply(send, 400, "bad Content-Length")
-            if too_big:
-                return await _reply(send, 413, f"request body over {self.max_body} bytes")
-        seen = 0
-        refused = False
-
-        async def limited_receive() -> dict:
-            nonlocal seen, refused
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    refused = True
-                    raise _TooBig()
-            return message
-
+async def _housekeeping(hub: Hub, settings: Settings) -> None:
+    while True:
+        await asyncio.sleep(settings.sweep_every)
         try:
-            await self.app(scope, limited_receive, send)
-        except _TooBig:
-            await _reply(send, 413, f"request body over {self.max_body} bytes")
-
-
-class _TooBig(Exception):
-    pass
-
-
-async def _reply(send: Any, status: int, message: str) -> None:
-    import json
-
-    body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
+            closed = await hub.sweep(settings.idle_timeout, settings.evict_after)
+            if closed:
+                log.info("closed %d games left untouched", len(closed))
+        except Exception:
+            log.exception("housekeeping failed")
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None,
@@ -168,5 +133,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
+    settings = settings or Settings()
+    proxies = settings.trusted_proxies
     uvicorn.run(app, host=host, port=port, log_level=log_level,
-                ws_max_size=64 * 1024, ws_per_message_deflate=False, proxy_headers=False)
+                ws_max_size=64 * 1024, ws_per_message_deflate=False,
+                proxy_headers=proxies is not None, forwarded_allow_ips=proxies or "",
+                log_config=log_config())

@@ -19,10 +19,11 @@ def bearer(authorization: str | None = Header(default=None, max_length=200)) -> 
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def seat_for(room: Room, token: str | None) -> int | None:
+async def seat_for(hub: Hub, room: Room, token: str | None) -> int | None:
+    """The caller's seat (None: a spectator); 401 for a token of no seat of this game."""
     from kingscrib.web.rooms import WebError
 
-    seat = room.seat_of(token)
+    seat = await hub.seat_or_refresh(room, token)
     if token and seat is None:
         raise WebError(401, "this seat token does not open a seat of this game")
     return seat

@@ -1,8 +1,13 @@
-"""A token bucket: the simple rate limit each connection gets."""
+"""Rate limits: a token bucket per connection, and per client address for everything
+a client can open or send (requests and websocket messages, open websockets, games
+created an hour), so that opening new connections does not reset a limit."""
 
 from __future__ import annotations
 
 import time
+from collections import Counter, OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
 
 
 class TokenBucket:
@@ -21,3 +26,83 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class Buckets:
+    """A token bucket per key, the least recently used forgotten past ``size`` keys (a
+    forgotten key starts again with a full bucket, so memory stays bounded)."""
+
+    def __init__(self, rate: float, burst: float, size: int = 100_000) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self._buckets: OrderedDict[object, TokenBucket] = OrderedDict()
+
+    def allow(self, key: object) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst)
+            if len(self._buckets) > self.size:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket.allow()
+
+
+@dataclass
+class LimitSettings:
+    """Every limit a server applies; the defaults suit a public server."""
+
+    rate_per_second: float = 20.0  # per connection (HTTP requests, websocket messages)
+    rate_burst: float = 40.0
+    address_rate: float = 40.0  # per client address, all its connections together
+    address_burst: float = 200.0
+    sockets_per_address: int = 32  # websockets open at once from one address
+    games_per_hour: int = 60  # games one address may create an hour (bursts of all of them)
+    hints_waiting: int = 4  # hints one address may have asked for and not yet received
+
+
+class AddressLimits:
+    """The limits of each client address, shared by the HTTP edge and the websockets."""
+
+    def __init__(self, settings: LimitSettings) -> None:
+        self.settings = settings
+        self.requests = Buckets(settings.address_rate, settings.address_burst)
+        self.games = Buckets(settings.games_per_hour / 3600.0, float(settings.games_per_hour))
+        self.sockets: Counter[str] = Counter()
+
+    def allow_request(self, address: str) -> bool:
+        return self.requests.allow(address)
+
+    def allow_game(self, address: str) -> bool:
+        return self.games.allow(address)
+
+    def open_socket(self, address: str) -> bool:
+        """Count a websocket opening; False (nothing counted) when the address has its
+        limit open already."""
+        if self.sockets[address] >= self.settings.sockets_per_address:
+            return False
+        self.sockets[address] += 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        self.sockets[address] -= 1
+        if self.sockets[address] <= 0:
+            del self.sockets[address]
+
+
+def parse_limits(items: Iterable[str]) -> LimitSettings:
+    """``LimitSettings`` from ``NAME=VALUE`` texts; ValueError naming what is wrong."""
+    settings = LimitSettings()
+    names = {f.name: f.type for f in fields(LimitSettings)}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in names:
+            raise ValueError(f"{item!r}: write NAME=VALUE with NAME one of {', '.join(names)}")
+        try:
+            number = float(value) if names[name] in (float, "float") else int(value)
+        except ValueError:
+            raise ValueError(f"{item!r}: {value!r} is not a number") from None
+        if number <= 0:
+            raise ValueError(f"{item!r}: a limit is above 0")
+        setattr(settings, name, number)
+    return settings

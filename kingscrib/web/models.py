@@ -23,6 +23,9 @@ class CreateGame(_Strict):
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, lt=2**31)
+    hints: bool = Field(default=False, description=(
+        "allow hints (and score previews under the Joker rule) even in a game between"
+        " people; every person sees this before taking a seat"))
 
     @model_validator(mode="after")
     def _rules_of_the_game(self) -> CreateGame:

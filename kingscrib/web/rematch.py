@@ -45,8 +45,9 @@ async def rematch(hub: Hub, room: Room, seat: int | None) -> dict[str, Any]:
             order = [room.seats[(i + 1) % count] for i in range(count)]
             specs = [{"kind": s.kind, "name": s.name,
                       **({"level": s.level} if s.kind == COMPUTER else {})} for s in order]
-            new_room, _, token, invite = await hub.create(specs, rules, None, room.kind,
-                                                          creator=mine)
+            new_room, _, token, invite = await hub.create(
+                specs, rules, None, room.kind, hints=getattr(room, "hints_allowed", False),
+                creator=mine)
             await hub._db_call(hub.store.set_rematch, room.id, new_room.id, invite)
             return {"game_id": new_room.id, "seat": mine, "token": token, "invite": invite}
     new_id, invite = found

@@ -69,6 +69,9 @@ async def start(hub: Hub, room: Room) -> dict[str, Any]:
             await hub._db_call(hub.store.set_analysis, room.id, rows)
             _jobs(hub).pop(room.id, None)
         except Exception as e:  # kept for the page to show; the game itself is untouched
+            if await hub._db_call(hub.store.analysis, room.id) is not None:
+                _jobs(hub).pop(room.id, None)  # another server process stored it first
+                return
             log.exception("analysis of %s failed", room.id)
             job.error = str(e) or type(e).__name__
 

@@ -18,18 +18,24 @@ import json
 import logging
 import re
 import secrets
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.moves import Action, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_to_json
+from kingscrib.kings.record import _action as record_action
 from kingscrib.kings.rules import RuleSet
 from kingscrib.players.kings import PLAYERS, make_player
-from kingscrib.web.analysis import hint as equity_hint
+from kingscrib.shuffle import derived_int, new_secret
+from kingscrib.web.analysis import hint_from, hint_inputs
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind
 from kingscrib.web.games.kings_view import (
@@ -41,12 +47,13 @@ from kingscrib.web.games.kings_view import (
     seats_json,
     turn_json,
 )
-from kingscrib.web.storage import Store, StoredSeat, TurnWrite, hash_secret
+from kingscrib.web.names import clean_name, person_name
+from kingscrib.web.storage import SeatTaken, Store, StoredSeat, TurnWrite, hash_secret
 
 log = logging.getLogger("kingscrib.web")
+_BEATEN = "another move was made first (through another server); the game is brought up to date"
 
 HUMAN, COMPUTER = "human", "computer"
-MAX_NAME = 24
 
 
 __all__ = ["COMPUTER", "HUMAN", "Hub", "Listener", "Room", "Seat", "WebError"]
@@ -84,6 +91,9 @@ class Room:
     seats: list[Seat]
     invite_hash: str
     kind: str = "kings"
+    hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
+    closed: bool = False  # closed for being left untouched: nothing more can happen
+    touched: float = field(default_factory=time.monotonic)  # last looked at or played
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     version: int = 0  # changes counted: turns, Joker calls, seats taken
@@ -96,6 +106,17 @@ class Room:
     sent_version: int = 0
     sent_turns: int = 0
 
+    @property
+    def people(self) -> int:
+        """Seats for people (taken or not)."""
+        return sum(s.kind == HUMAN for s in self.seats)
+
+    @property
+    def hints_on(self) -> bool:
+        """Hints, and previews under the Joker rule, are fair play only for someone alone
+        against computers, or when the game was created with hints allowed."""
+        return self.hints_allowed or self.people < 2
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens (None: no such seat; a spectator)."""
         if not token:
@@ -107,23 +128,84 @@ class Room:
         return None
 
 
-def clean_name(name: str | None, default: str) -> str:
-    text = re.sub(r"[\x00-\x1f\x7f<>]", "", (name or "").strip())[:MAX_NAME].strip()
-    return text or default
+def _catch_up(room: Room, stored: Any) -> bool:
+    """Apply to the room the turns stored after those it has, and take the stored seats;
+    False (the room may be half changed: rebuild it) when the store holds anything else,
+    such as a Joker call, or a turn that does not follow."""
+    seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
+    for old, new in zip(room.seats, seats):
+        new.player = old.player
+    try:
+        if room.kind == "kings":
+            game = room.game
+            have = len(game.history)
+            if len(stored.turns) < have or any("joker" in t for t in stored.turns[have - 1:]):
+                return False
+            for t in stored.turns[have:]:
+                claim = t.get("claimed") if game.rules.joker else None
+                turn = game.play(record_action(t, 0), claim)
+                game.forget_undo()
+                if [str(x) for x in turn.drew] != list(t.get("drew", [])):
+                    return False
+            version = (len(stored.turns) + sum("joker" in t for t in stored.turns)
+                       + _people_seated(seats))
+        else:
+            session = room.game
+            have = session.turn_count
+            if len(stored.turns) < have or stored.turns[:have] != session.turns:
+                return False
+            for t in stored.turns[have:]:
+                session.apply(int(t["seat"]), t)
+            version = len(stored.turns) + _people_seated(seats)
+    except (IllegalAction, RecordError, WebError, KeyError, TypeError, ValueError):
+        return False
+    if version < room.version:
+        return False
+    for s in seats:
+        if room.kind == "kings":
+            room.game.names[s.seat] = s.name
+        else:
+            room.game.rename(s.seat, s.name)
+    room.seats, room.version = seats, version
+    return True
+
+
+def _refuse_closed(room: Room) -> None:
+    if room.closed:
+        raise WebError(409, "this game was closed after being left untouched; its record is"
+                            " kept and can be downloaded")
+
+
+def check_fields(message: dict[str, Any], fields: dict[str, frozenset[str]]) -> None:
+    """Refuse an action with a field its kind does not take (``pass`` with tiles)."""
+    kind = message.get("action")
+    if kind not in fields:
+        raise WebError(400, f"action must be one of {', '.join(fields)}, not {str(kind)[:20]!r}")
+    extra = sorted(set(message) - {"action"} - fields[kind])
+    if extra:
+        allowed = ", ".join(sorted(fields[kind])) or "nothing else"
+        raise WebError(400, f"a {kind} does not take {', '.join(extra)[:60]} (it takes {allowed})")
 
 
 class Hub:
     """All live rooms, the store behind them and the worker threads."""
 
     def __init__(self, store: Store, computer_delay: float = 0.0, ai_threads: int = 2,
-                 allow_seed: bool = False) -> None:
+                 allow_seed: bool = False, hints_waiting: int = 4) -> None:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.computer_delay = computer_delay
         self.allow_seed = allow_seed
         self._db = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-db")
         self._ai = ThreadPoolExecutor(ai_threads, thread_name_prefix="kingscrib-ai")
+        # Hints have a thread of their own, and each client waits for its previous hint:
+        # a client asking for many cannot delay computer seats or other clients' hints.
+        self._hint_pool = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-hint")
+        self._hint_queues: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        self.hints_waiting = hints_waiting
         self._loading: dict[str, asyncio.Future] = {}
+        self._refreshing: set[asyncio.Task] = set()
+        self._stop_listening: threading.Event | None = None
         self._writes: list[tuple[TurnWrite, asyncio.Future]] = []
         self._flushing = False
 
@@ -163,47 +245,54 @@ class Hub:
         return await asyncio.get_running_loop().run_in_executor(self._ai, fn, *args)
 
     async def close(self) -> None:
+        if self._stop_listening is not None:
+            self._stop_listening.set()
         for room in self.rooms.values():
             if room.computer_task:
                 room.computer_task.cancel()
         self._ai.shutdown(wait=False, cancel_futures=True)
+        self._hint_pool.shutdown(wait=False, cancel_futures=True)
         self._db.shutdown(wait=True)
 
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
-                     seed: int | None = None, game: str = "kings", creator: int | None = None
+                     seed: int | None = None, game: str = "kings", hints: bool = False,
+                     creator: int | None = None
                      ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
+        ``hints``: hints allowed even between people (everyone sees it before sitting).
         The creator takes seat ``creator`` (a human seat), by default the first human seat."""
         if seed is not None and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         if game != "kings":
-            return await self._create_hosted(game, seats, rules, seed, creator)
+            return await self._create_hosted(game, seats, rules, seed, hints, creator)
         try:
             ruleset = RuleSet.from_json(rules)
         except (ValueError, TypeError) as e:
             raise WebError(400, f"rules: {e}") from None
         built = _build_seats(seats, list(PLAYERS))
         try:
-            game = Game.new([s.name for s in built], ruleset, seed)
+            game = Game.new([s.name for s in built], ruleset,
+                            new_secret() if seed is None else seed)
         except ValueError as e:
             raise WebError(400, str(e)) from None
         creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite),
-                    version=_people_seated(built))
+                    version=_people_seated(built), hints_allowed=hints)
         room.sent_version = room.version
         self._attach_players(room)
         await self._db_call(self.store.create_game, room.id, ruleset.to_json(), game.seed,
                             room.invite_hash,
                             [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built])
+                             for s in built], "kings", hints)
         self.rooms[room.id] = room
         self._kick(room)
         return room, creator, token, invite
 
     async def _create_hosted(self, game: str, seats: list[dict[str, Any]],
-                             rules: dict[str, Any], seed: int | None, creator: int | None = None
+                             rules: dict[str, Any], seed: int | None, hints: bool = False,
+                             creator: int | None = None
                              ) -> tuple[Room, int | None, str | None, str]:
         """A new game of a kind behind the game protocol (classic Cribbage)."""
         kind = game_kind(game)
@@ -216,29 +305,32 @@ class Hub:
         creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
-                    version=_people_seated(built))
+                    version=_people_seated(built), hints_allowed=hints)
         self._attach_players(room)
         await self._db_call(self.store.create_game, room.id, stored_rules, session.game.seed,
                             room.invite_hash,
                             [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built], game)
+                             for s in built], game, hints)
         self.rooms[room.id] = room
         self._kick(room)
         return room, creator, token, invite
 
     def _attach_players(self, room: Room) -> None:
+        seed = room.game.seed if room.kind == "kings" else room.game.game.seed
         for s in room.seats:
             if s.kind == COMPUTER:
+                # A computer's own generator is derived from a secret seed one-way.
+                own = seed + s.seat if isinstance(seed, int) else derived_int(seed, f"seat/{s.seat}")
                 if room.kind == "kings":
-                    s.player = make_player(s.level, (room.game.seed or 0) + s.seat)
+                    s.player = make_player(s.level, own)
                 else:
-                    s.player = game_kind(room.kind).make_player(
-                        s.level, (room.game.game.seed or 0) + s.seat)
+                    s.player = game_kind(room.kind).make_player(s.level, own)
 
     async def get(self, game_id: str) -> Room:
         """The live room of a game, loaded (and replayed) from the store if needed."""
         room = self.rooms.get(game_id)
         if room is not None:
+            room.touched = time.monotonic()
             return room
         if not isinstance(game_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", game_id):
             raise WebError(404, "no such game")
@@ -253,43 +345,125 @@ class Hub:
         stored = await self._db_call(self.store.load, game_id)
         if stored is None:
             raise WebError(404, "no such game")
-        if stored.game != "kings":
-            return await self._load_hosted(stored)
-        record = {"format": FORMAT, "game": "kings", "rules": stored.rules, "seed": stored.seed,
-                  "players": [{"name": s.name} for s in stored.seats], "turns": stored.turns}
-        try:
-            game = await self._think(game_from_record, record)
-        except RecordError as e:
-            log.error("game %s cannot be replayed: %s", game_id, e)
-            raise WebError(500, f"the stored game cannot be replayed: {e}") from None
-        game.forget_undo()  # the server never takes back a stored action
-        seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
-        room = Room(game_id, game, seats, stored.invite_hash,
-                    version=len(stored.turns) + sum("joker" in t for t in stored.turns)
-                    + _people_seated(seats))
-        room.sent_version, room.sent_turns = room.version, len(game.history)
-        self._attach_players(room)
+        room = await self._rebuild(stored)
         self.rooms.setdefault(game_id, room)
         room = self.rooms[game_id]
         self._kick(room)
         return room
 
-    async def _load_hosted(self, stored: Any) -> Room:
-        kind = game_kind(stored.game)
-        try:
-            session = await self._think(kind.rebuild, stored.rules, stored.seed,
-                                        [s.name for s in stored.seats], stored.turns)
-        except ValueError as e:
-            log.error("game %s cannot be replayed: %s", stored.id, e)
-            raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+    async def _rebuild(self, stored: Any) -> Room:
+        """A room from what the store holds: the game replayed from its turns."""
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
-        room = Room(stored.id, session, seats, stored.invite_hash, kind=stored.game,
-                    version=len(stored.turns) + _people_seated(seats))
+        if stored.game != "kings":
+            kind = game_kind(stored.game)
+            try:
+                game = await self._think(kind.rebuild, stored.rules, stored.seed,
+                                         [s.name for s in stored.seats], stored.turns)
+            except ValueError as e:
+                log.error("game %s cannot be replayed: %s", stored.id, e)
+                raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+            version = len(stored.turns) + _people_seated(seats)
+        else:
+            record = {"format": FORMAT, "game": "kings", "rules": stored.rules,
+                      "seed": stored.seed, "players": [{"name": s.name} for s in stored.seats],
+                      "turns": stored.turns}
+            try:
+                game = await self._think(game_from_record, record)
+            except RecordError as e:
+                log.error("game %s cannot be replayed: %s", stored.id, e)
+                raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+            game.forget_undo()  # the server never takes back a stored action
+            version = (len(stored.turns) + sum("joker" in t for t in stored.turns)
+                       + _people_seated(seats))
+        room = Room(stored.id, game, seats, stored.invite_hash, kind=stored.game,
+                    version=version, hints_allowed=stored.hints,
+                    closed=stored.closed is not None)
+        if room.kind == "kings":
+            room.sent_version, room.sent_turns = room.version, len(game.history)
         self._attach_players(room)
-        self.rooms.setdefault(stored.id, room)
-        room = self.rooms[stored.id]
-        self._kick(room)
         return room
+
+    # ----- several server processes (PostgreSQL) ---------------------------------------
+    def start_listening(self) -> None:
+        """Follow the other processes' changes (PostgreSQL): each note refreshes the room
+        of that game, if this process holds it, and pushes the new state to its sockets."""
+        if not self.store.shared:
+            return
+        loop = asyncio.get_running_loop()
+        self._stop_listening = threading.Event()
+
+        def on_note(game_id: str) -> None:
+            loop.call_soon_threadsafe(self._noted, game_id)
+
+        self._listener = threading.Thread(target=self.store.listen, name="kingscrib-listen",
+                                          args=(on_note, self._stop_listening), daemon=True)
+        self._listener.start()
+
+    def _noted(self, game_id: str) -> None:
+        room = self.rooms.get(game_id)
+        if room is not None:
+            task = asyncio.ensure_future(self.refresh(room))
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
+    async def refresh(self, room: Room) -> None:
+        """Bring a room up to what the store holds (another process changed the game) and
+        send every listener the whole state again."""
+        async with room.lock:
+            stored = await self._db_call(self.store.load, room.id)
+            if stored is None:
+                return
+            if room.computer_task and not room.computer_task.done():
+                room.computer_task.cancel()
+            caught_up = _catch_up(room, stored)
+            if not caught_up:  # more than new turns: replay it all
+                fresh = await self._rebuild(stored)
+                room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
+            room.closed, room.hints_allowed = stored.closed is not None, stored.hints
+            room._public = room._encoded = None
+            room._turns, room._hints = {}, {}
+            if room.kind == "kings" and not caught_up:  # the whole state goes out below
+                room.sent_version, room.sent_turns = room.version, len(room.game.history)
+        if caught_up or room.kind != "kings":
+            await self.broadcast(room)  # what changed since the last push
+        else:
+            for listener in list(room.listeners):
+                try:
+                    await listener.send(self.state_message(room, listener.seat))
+                except Exception:
+                    room.listeners.discard(listener)
+        self._kick(room)
+
+    async def seat_or_refresh(self, room: Room, token: str | None) -> int | None:
+        """The seat a token opens; with several processes a seat taken through another
+        one may not be known here yet, so an unknown token first refreshes the room."""
+        seat = room.seat_of(token)
+        if seat is None and token and self.store.shared:
+            await self.refresh(room)
+            seat = room.seat_of(token)
+        return seat
+
+    async def sweep(self, idle: float, evict_after: float) -> list[str]:
+        """Housekeeping: close the games nobody has played for ``idle`` seconds (kept as
+        records), and drop from memory the rooms nobody has touched for ``evict_after``
+        seconds that have no listener and no computer thinking (they are rebuilt from the
+        store when next touched). Returns the ids closed."""
+        closed = await self._db_call(self.store.close_idle, time.time() - idle)
+        for game_id in closed:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.closed = True
+                room.version += 1
+                if room.computer_task:
+                    room.computer_task.cancel()
+                await self.broadcast(room)
+        limit = time.monotonic() - evict_after
+        for game_id, room in list(self.rooms.items()):
+            busy = room.computer_task is not None and not room.computer_task.done()
+            if room.touched < limit and not room.listeners and not busy \
+                    and not room.lock.locked():
+                del self.rooms[game_id]
+        return closed
 
     async def resume_all(self) -> int:
         """Load every unfinished game (after a restart) so computer seats carry on."""
@@ -305,6 +479,7 @@ class Hub:
                    ) -> tuple[int, str]:
         if not hmac.compare_digest(hash_secret(invite or ""), room.invite_hash):
             raise WebError(403, "this invite code does not open this game")
+        _refuse_closed(room)
         async with room.lock:
             open_seats = [s.seat for s in room.seats if not s.taken]
             if seat is None:
@@ -317,8 +492,13 @@ class Hub:
                 raise WebError(409, f"seat {seat + 1} is already taken")
             token = secrets.token_urlsafe(24)
             s = room.seats[seat]
-            new_name = clean_name(name, s.name)
-            await self._db_call(self.store.take_seat, room.id, seat, new_name, hash_secret(token))
+            new_name = person_name(name, s.name)
+            try:
+                await self._db_call(self.store.take_seat, room.id, seat, new_name,
+                                    hash_secret(token))
+            except SeatTaken:
+                self._noted(room.id)
+                raise WebError(409, f"seat {seat + 1} was just taken") from None
             s.token_hash, s.name = hash_secret(token), new_name
             if room.kind == "kings":
                 room.game.names[seat] = new_name
@@ -335,6 +515,8 @@ class Hub:
         ``{"action": "joker"}``. Raises WebError and changes nothing when refused."""
         if seat is None:
             raise WebError(403, "spectators cannot act; join a seat with an invite link")
+        check_fields(message, game_kind(room.kind).action_fields())
+        _refuse_closed(room)
         if room.kind != "kings":
             return await self._act_hosted(room, seat, message)
         kind = message.get("action")
@@ -369,6 +551,10 @@ class Hub:
         try:
             await self._store(TurnWrite(room.id, session.turn_count - 1, turn,
                                         over=session.over))
+        except IntegrityError:
+            session.take_back()
+            self._noted(room.id)
+            raise WebError(409, _BEATEN) from None
         except Exception:
             session.take_back()
             log.exception("could not store a turn of %s", room.id)
@@ -384,6 +570,11 @@ class Hub:
         try:
             await self._store(TurnWrite(room.id, len(game.history) - 1, turn_to_json(turn),
                                         over=game.is_over))
+        except IntegrityError:  # another process stored this turn first
+            game.undo()
+            room._turns.clear()
+            self._noted(room.id)
+            raise WebError(409, _BEATEN) from None
         except Exception:
             game.undo()
             room._turns.clear()
@@ -434,26 +625,57 @@ class Hub:
             score = check_play(game.board, play.placed, game.rules, game.racks[seat])
         except IllegalPlay as e:
             return {"legal": False, "error": str(e), "tiles": play.tiles_json()}
+        if game.rules.joker and not room.hints_on:
+            # Under the Joker rule players count their own plays: between people the
+            # preview says only whether the play is legal.
+            return {"legal": True, "tiles": play.tiles_json(),
+                    "describe": "a legal play: count it yourself (Joker rule)"}
         return {"legal": True, "tiles": play.tiles_json(), "score": score.total,
                 "describe": score.describe(), **score.to_json()}
 
-    async def hint(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The seat's best options by equity for its own rack (or advice when none)."""
+    async def hint(self, room: Room, seat: int | None, client: str = "?") -> dict[str, Any]:
+        """The seat's best options by equity for its own rack (or advice when there is
+        none). ``client``: the caller's address; its hints are computed one after another."""
         if seat is None:
             raise WebError(403, "spectators have no rack")
         if room.kind != "kings":
             raise WebError(400, "hints are for Kings Cribbage")
+        if not room.hints_on:
+            raise WebError(403, "hints are off in a game between people (it was not created"
+                                " with hints allowed)")
+        _refuse_closed(room)
+        game = room.game
+        if game.is_over:
+            raise WebError(409, "the game is over")
+        if game.turn != seat:
+            raise WebError(409, "a hint is for the seat to move, and it is not your turn")
         key = (room.version, seat)
         if key in room._hints:
             return room._hints[key]
-        # Ranked by equity (kingscrib.web.analysis), each play once.
-        result = await self._think(equity_hint, room.game, seat)
+        # Ranked by equity (kingscrib.web.analysis), each play once; the inputs are taken
+        # here, in the event loop, so a move made meanwhile cannot change them.
+        inputs = hint_inputs(game, seat)
+        lock, waiting = self._hint_queues.setdefault(client, (asyncio.Lock(), [0]))
+        if waiting[0] >= self.hints_waiting:
+            raise WebError(429, f"{waiting[0]} hints asked for are still being worked out;"
+                                " wait for them")
+        waiting[0] += 1
+        try:
+            async with lock:
+                result = await asyncio.get_running_loop().run_in_executor(
+                    self._hint_pool, hint_from, inputs)
+        finally:
+            waiting[0] -= 1
+            if not waiting[0]:
+                self._hint_queues.pop(client, None)
         room._hints = {key: result}
         return result
 
     # ----- computer seats ---------------------------------------------------------
     def _kick(self, room: Room) -> None:
         game = room.game
+        if room.closed:
+            return
         if room.kind != "kings":
             if not any(room.seats[s].kind == COMPUTER for s in game.waiting()):
                 return
@@ -663,7 +885,10 @@ class Hub:
     def _hosted_state(self, room: Room, seat: int | None) -> dict[str, Any]:
         session = room.game
         data = dict(session.public())
-        data.update(id=room.id, version=room.version, you=seat)
+        data.update(id=room.id, version=room.version, you=seat,
+                    hints_allowed=room.hints_allowed, hints=room.hints_on, closed=room.closed)
+        if data.get("end") is not None:  # the seed is disclosed once the game is over
+            data["end"] = dict(data["end"], seed=session.game.seed)
         data["seats"] = [dict(s, online=o) for s, o in
                          zip(_seat_list(room), self._online(room))]
         if seat is not None:
@@ -690,7 +915,7 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
             name = clean_name(s.get("name"), default)
         else:
             level = None
-            name = clean_name(s.get("name"), f"Player {i + 1}")
+            name = person_name(s.get("name"), f"Player {i + 1}")
         built.append(Seat(i, name, kind, level))
     return built
 

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +43,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 from kingscrib.paths import data_dir
+from kingscrib.shuffle import Seed
 
 metadata = MetaData()
 
@@ -53,6 +57,13 @@ games = Table(
     Column("invite_hash", String(64), nullable=False),
     Column("over", Boolean, nullable=False, default=False),
     Column("game", String(16), nullable=False, default="kings", server_default="kings"),
+    # A secret seed (hex digits, see kingscrib.shuffle); ``seed`` holds 0 then. Integer
+    # seeds (tests, benchmarks, games stored before secrets) stay in ``seed``.
+    Column("secret", String(128), nullable=True),
+    # Created with hints allowed even between people (shown to all before they sit).
+    Column("hints", Boolean, nullable=True),
+    # When the game was closed for being left untouched (its turns stay: the record).
+    Column("closed", Float, nullable=True),
 )
 
 seats = Table(
@@ -132,19 +143,34 @@ class TurnWrite:
 class StoredGame:
     id: str
     rules: dict[str, Any]
-    seed: int
+    seed: Seed
     invite_hash: str
     over: bool
     seats: list[StoredSeat]
     turns: list[dict[str, Any]]
     game: str = "kings"
+    hints: bool = False
+    closed: float | None = None
+
+
+class SeatTaken(Exception):
+    """Someone (through another server process) took the seat first."""
+
+
+CHANNEL = "kingscrib_games"  # PostgreSQL NOTIFY channel: "<process> <game id>"
 
 
 class Store:
-    """Synchronous storage; the server calls it from one worker thread."""
+    """Synchronous storage; the server calls it from one worker thread.
+
+    On PostgreSQL several server processes may share a store: every write also
+    sends ``NOTIFY kingscrib_games, '<process> <game id>'`` (delivered when the
+    transaction commits) and :meth:`listen` hands the other processes' notes over."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = postgres_driver(url or default_url())
+        self.shared = self.url.startswith("postgresql")
+        self.instance = uuid.uuid4().hex[:12]  # this process, in the notes it sends
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
@@ -152,34 +178,76 @@ class Store:
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
-        self._add_game_column()
+        self._add_columns()
 
-    def _add_game_column(self) -> None:
-        """Databases from before classic Cribbage lack ``games.game``: add it."""
+    def _add_columns(self) -> None:
+        """Older databases lack ``games.game`` (before classic Cribbage) and
+        ``games.secret`` (before secret seeds): add them."""
         names = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        if "game" not in names:
-            with self.engine.begin() as conn:
+        with self.engine.begin() as conn:
+            if "game" not in names:
                 conn.execute(text("ALTER TABLE games ADD COLUMN game VARCHAR(16)"
                                   " NOT NULL DEFAULT 'kings'"))
+            if "secret" not in names:
+                conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
+            if "hints" not in names:
+                conn.execute(text("ALTER TABLE games ADD COLUMN hints BOOLEAN"))
+            if "closed" not in names:
+                conn.execute(text("ALTER TABLE games ADD COLUMN closed FLOAT"))
 
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_game(self, game_id: str, rules: dict[str, Any], seed: int, invite_hash: str,
-                    seat_rows: list[StoredSeat], game: str = "kings") -> None:
+    def create_game(self, game_id: str, rules: dict[str, Any], seed: Seed, invite_hash: str,
+                    seat_rows: list[StoredSeat], game: str = "kings", hints: bool = False
+                    ) -> None:
         now = time.time()
+        secret = seed if isinstance(seed, str) else None
         with self.engine.begin() as conn:
             conn.execute(insert(games).values(id=game_id, created=now, updated=now, rules=rules,
-                                              seed=seed, invite_hash=invite_hash, over=False,
-                                              game=game))
+                                              seed=0 if secret else seed, secret=secret,
+                                              invite_hash=invite_hash, over=False, game=game,
+                                              hints=hints))
             conn.execute(insert(seats), [
                 {"game_id": game_id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "level": s.level, "token_hash": s.token_hash} for s in seat_rows])
 
     def take_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> None:
+        """Give an open seat its token; SeatTaken when it was taken meanwhile."""
         with self.engine.begin() as conn:
-            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                         .values(name=name, token_hash=token_hash))
+            done = conn.execute(update(seats).where(
+                seats.c.game_id == game_id, seats.c.seat == seat, seats.c.kind == "human",
+                seats.c.token_hash.is_(None)).values(name=name, token_hash=token_hash))
+            if done.rowcount != 1:
+                raise SeatTaken(seat)
+            conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
+            self._notify(conn, [game_id])
+
+    def _notify(self, conn: Any, game_ids: Any) -> None:
+        """Tell the other server processes (PostgreSQL only) which games changed."""
+        if self.shared:
+            for game_id in sorted(set(game_ids)):
+                conn.execute(text("SELECT pg_notify(:channel, :note)"),
+                             {"channel": CHANNEL, "note": f"{self.instance} {game_id}"})
+
+    def listen(self, on_note: Callable[[str], None], stop: threading.Event) -> None:
+        """Pass the game id of each note another process sends to ``on_note`` until
+        ``stop`` is set (PostgreSQL only; runs in a thread of its own, reconnecting
+        after a lost connection)."""
+        import psycopg
+
+        url = "postgresql://" + self.url.split("://", 1)[1]
+        while not stop.is_set():
+            try:
+                with psycopg.connect(url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            origin, _, game_id = note.payload.partition(" ")
+                            if origin != self.instance:
+                                on_note(game_id)
+            except psycopg.Error:
+                stop.wait(1.0)
 
     def add_turn(self, game_id: str, n: int, data: dict[str, Any], over: bool) -> None:
         with self.engine.begin() as conn:
@@ -216,8 +284,7 @@ class Store:
                 results.append(e)
         return results
 
-    @staticmethod
-    def _write(conn: Any, writes: list[TurnWrite]) -> None:
+    def _write(self, conn: Any, writes: list[TurnWrite]) -> None:
         now = time.time()
         added = [{"game_id": w.game_id, "n": w.n, "data": w.data} for w in writes if w.new]
         replaced = [{"b_game": w.game_id, "b_n": w.n, "b_data": w.data}
@@ -241,6 +308,7 @@ class Store:
         if touched - over.keys():
             conn.execute(update(games).where(games.c.id == bindparam("b_game"))
                          .values(updated=now), [{"b_game": g} for g in touched - over.keys()])
+        self._notify(conn, touched)
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as conn:
@@ -252,10 +320,24 @@ class Store:
             turn_rows = conn.execute(select(turns.c.data).where(turns.c.game_id == game_id)
                                      .order_by(turns.c.n)).all()
         return StoredGame(
-            id=row.id, rules=_json(row.rules), seed=row.seed, invite_hash=row.invite_hash,
+            id=row.id, rules=_json(row.rules), seed=row.secret or row.seed, invite_hash=row.invite_hash,
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
-            turns=[_json(r.data) for r in turn_rows], game=row.game or "kings")
+            turns=[_json(r.data) for r in turn_rows], game=row.game or "kings",
+            hints=bool(row.hints), closed=row.closed)
+
+    def close_idle(self, before: float) -> list[str]:
+        """Close every unfinished game untouched since ``before`` (a time.time()); their
+        turns stay, so the record so far can still be downloaded. Returns their ids."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(
+                select(games.c.id).where(games.c.over.is_(False), games.c.updated < before))]
+            if ids:
+                conn.execute(update(games).where(games.c.id.in_(ids))
+                             .values(over=True, closed=now))
+                self._notify(conn, ids)
+        return ids
 
     def set_rematch(self, game_id: str, rematch_id: str, invite: str) -> None:
         with self.engine.begin() as conn:

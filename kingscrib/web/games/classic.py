@@ -9,7 +9,6 @@ applying them in order. What a seat sees is built in :mod:`.classic_view`.
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,6 +17,7 @@ from kingscrib.classic.cards import Card
 from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, IllegalAction, Play
 from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic import PLAYER_NAMES, make_player
+from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import classic_view
 
@@ -129,7 +129,7 @@ class ClassicSession:
         self.game.names[seat] = name
 
 
-def replay(rules: RuleSet, seed: int, names: list[str], turns: list[dict[str, Any]]
+def replay(rules: RuleSet, seed: Seed, names: list[str], turns: list[dict[str, Any]]
            ) -> ClassicGame:
     game = ClassicGame(rules, seed, list(names), explicit_go=True)
     for i, t in enumerate(turns):
@@ -166,6 +166,10 @@ class ClassicKind:
     def seats_allowed(self) -> tuple[int, int]:
         return 2, 4
 
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        return {"discard": frozenset({"cards"}), "play": frozenset({"card"}),
+                "go": frozenset(), "claim": frozenset({"points"})}
+
     def make_player(self, level: str, seed: int) -> Any:
         return make_player(level, seed)
 
@@ -182,13 +186,13 @@ class ClassicKind:
         except (ValueError, TypeError) as e:
             raise WebError(400, f"rules: {e}") from None
 
-    def create(self, rules: dict[str, Any], seed: int | None, names: list[str]
+    def create(self, rules: dict[str, Any], seed: Seed | None, names: list[str]
                ) -> ClassicSession:
-        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        seed = new_secret() if seed is None else seed
         return ClassicSession(ClassicGame(RuleSet.from_dict(rules), seed, names,
                                           explicit_go=True))
 
-    def rebuild(self, rules: dict[str, Any], seed: int, names: list[str],
+    def rebuild(self, rules: dict[str, Any], seed: Seed, names: list[str],
                 turns: list[dict[str, Any]]) -> ClassicSession:
         session = ClassicSession(replay(RuleSet.from_dict(rules), seed, names, turns))
         session.turns = list(turns)

@@ -41,6 +41,10 @@ class KingsKind:
     def seats_allowed(self) -> tuple[int, int]:
         return MIN_PLAYERS, MAX_PLAYERS
 
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        return {"play": frozenset({"tiles", "claim"}), "exchange": frozenset({"tiles"}),
+                "pass": frozenset(), "joker": frozenset()}
+
     def make_player(self, level: str, seed: int) -> Any:
         return make_player(level, seed)
 

@@ -36,6 +36,9 @@ def public_state(room: Any) -> dict[str, Any]:
         "joker_open": game.joker_open(),
         "servant": game.servant if game.rules.servant else None,
         "end": end_json(game),
+        "hints_allowed": room.hints_allowed,
+        "hints": room.hints_on,
+        "closed": room.closed,
     }
 
 
@@ -56,8 +59,9 @@ def last_play(game: Game) -> list[str]:
 def end_json(game: Game) -> dict[str, Any] | None:
     if game.end is None:
         return None
+    # The seed is disclosed only now: with it anyone can check every rack and draw.
     return {"reason": game.end.reason, "penalties": list(game.end.penalties),
-            "scores": game.final_scores, "winners": game.winners()}
+            "scores": game.final_scores, "winners": game.winners(), "seed": game.seed}
 
 
 def turn_json(room: Any, index: int, hide: bool) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from kingscrib.shuffle import Seed
+
 
 class Session(Protocol):
     kind: str
@@ -65,15 +67,18 @@ class GameKind(Protocol):
     def seats_allowed(self) -> tuple[int, int]:
         ...
 
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        """Each action's name and the fields it takes (any other field is refused)."""
+
     def make_player(self, level: str, seed: int) -> Any:
         ...
 
     def check_rules(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
         """The rules as stored; WebError(400) when they are wrong."""
 
-    def create(self, rules: dict[str, Any], seed: int | None, names: list[str]) -> Session:
+    def create(self, rules: dict[str, Any], seed: Seed | None, names: list[str]) -> Session:
         ...
 
-    def rebuild(self, rules: dict[str, Any], seed: int, names: list[str],
+    def rebuild(self, rules: dict[str, Any], seed: Seed, names: list[str],
                 turns: list[dict[str, Any]]) -> Session:
         """The game the stored turns lead to; raises ValueError when they do not replay."""

@@ -29,7 +29,7 @@ async def post_rematch(game_id: str, token: str | None = Depends(bearer),
     """A player of the finished game asks for the rematch (started if need be) and is
     seated in it: ``{"game_id", "seat", "token", "invite"}``."""
     room = await hub.get(game_id)
-    return await rematch(hub, room, seat_for(room, token))
+    return await rematch(hub, room, await seat_for(hub, room, token))
 
 
 @router.post("/replay", include_in_schema=True)
@@ -57,5 +57,5 @@ async def cancel_game(game_id: str, token: str | None = Depends(bearer),
                       hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """Cancel a game whose invited person never came (no person has played yet)."""
     room = await hub.get(game_id)
-    await cancel(hub, room, seat_for(room, token))
+    await cancel(hub, room, await seat_for(hub, room, token))
     return {"cancelled": game_id}

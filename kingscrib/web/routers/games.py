@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.edge import client_address
 from kingscrib.web.models import ActionSpec, Created, CreateGame, Joined, JoinGame, Tiles
 from kingscrib.web.rooms import Hub, WebError
 
@@ -15,10 +16,13 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 
 
 @router.post("", response_model=Created, status_code=201)
-async def create_game(body: CreateGame, hub: Hub = Depends(get_hub)) -> Created:
+async def create_game(body: CreateGame, request: Request,
+                      hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat."""
+    if not request.app.state.limits.allow_game(client_address(request.scope)):
+        raise WebError(429, "too many games created from your address: try again later")
     room, seat, token, invite = await hub.create(
-        [s.model_dump() for s in body.seats], body.rules, body.seed, body.game)
+        [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints)
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
                    state=hub.state(room, seat))
 
@@ -28,7 +32,7 @@ async def get_game(game_id: str, token: str | None = Depends(bearer),
                    hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The game as the caller's seat sees it (a spectator without a token)."""
     room = await hub.get(game_id)
-    return hub.state(room, seat_for(room, token))
+    return hub.state(room, await seat_for(hub, room, token))
 
 
 @router.post("/{game_id}/join", response_model=Joined)
@@ -43,14 +47,15 @@ async def preview(game_id: str, body: Tiles, token: str | None = Depends(bearer)
                   hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """What a play would score, hand by hand, without playing it."""
     room = await hub.get(game_id)
-    return hub.preview(room, seat_for(room, token), body.tiles)
+    return hub.preview(room, await seat_for(hub, room, token), body.tiles)
 
 
 @router.post("/{game_id}/hint")
-async def hint(game_id: str, token: str | None = Depends(bearer),
+async def hint(game_id: str, request: Request, token: str | None = Depends(bearer),
                hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """The best play for the caller's rack: for the seat to move, where hints are on."""
     room = await hub.get(game_id)
-    return await hub.hint(room, seat_for(room, token))
+    return await hub.hint(room, await seat_for(hub, room, token), client_address(request.scope))
 
 
 @router.post("/{game_id}/actions")
@@ -58,17 +63,18 @@ async def act(game_id: str, body: ActionSpec, token: str | None = Depends(bearer
               hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """Play, exchange, pass or call Joker; returns the game as the seat now sees it."""
     room = await hub.get(game_id)
-    seat = seat_for(room, token)
+    seat = await seat_for(hub, room, token)
     await hub.act(room, seat, body.model_dump(exclude_none=True))
     return hub.state(room, seat)
 
 
 @router.get("/{game_id}/record")
 async def record(game_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
-    """The game record (RULES.md Part 3), once the game is over (it shows every hand)."""
+    """The game record (RULES.md Part 3), once the game is over or was closed for being
+    left untouched (it shows every hand)."""
     room = await hub.get(game_id)
     over = room.game.is_over if room.kind == "kings" else room.game.over
-    if not over:
+    if not (over or room.closed):
         raise WebError(409, "the record is available when the game is over")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
     data = (room.game.to_record(seats) if room.kind == "kings" else room.game.record(seats))

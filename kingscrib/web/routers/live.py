@@ -13,25 +13,43 @@ since the last update (see ``Hub.broadcast``). Errors come back as ``{"type":
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from kingscrib.web.limits import TokenBucket
+from kingscrib.web import jsontext
+from kingscrib.web.limits import AddressLimits, TokenBucket
 from kingscrib.web.rooms import Listener, WebError
 
 router = APIRouter(tags=["live"])
 
 MAX_MESSAGE = 4096  # characters
 QUEUE_LIMIT = 64  # messages waiting for a slow client before it is dropped
+FLOOD = 20  # messages refused in a row for their rate before the socket is closed
+# Close codes (RFC 6455): the client broke a rule, sent binary, invalid text, too much.
+POLICY, UNSUPPORTED, INVALID_TEXT, TOO_BIG = 1008, 1003, 1007, 1009
 
 
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     hub = websocket.app.state.hub
     settings = websocket.app.state.settings
+    limits: AddressLimits = websocket.app.state.limits
+    address = websocket.client.host if websocket.client else "?"
     await websocket.accept()
+    if not limits.open_socket(address):
+        await websocket.close(code=POLICY, reason="too many open websockets from your address")
+        return
+    try:
+        await _serve(websocket, hub, settings, limits, address, game_id)
+    finally:
+        limits.close_socket(address)
+
+
+async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressLimits,
+                 address: str, game_id: str) -> None:
     try:
         room = await hub.get(game_id)
     except WebError as e:
@@ -39,9 +57,19 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.close(code=4404)
         return
     queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+    closing: list[asyncio.Task] = []
+
+    async def close(code: int, reason: str) -> None:
+        writing.cancel()
+        with contextlib.suppress(Exception):
+            await websocket.close(code=code, reason=reason)
 
     async def send(message: dict[str, Any] | str) -> None:
+        if closing:
+            raise ConnectionError("closing")
         if queue.qsize() > QUEUE_LIMIT:
+            closing.append(asyncio.ensure_future(
+                close(POLICY, "too slow: the messages sent to you piled up")))
             raise ConnectionError("client too slow")
         queue.put_nowait(message)
 
@@ -54,35 +82,58 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 message = json.dumps(message, separators=(",", ":"))
             await websocket.send_text(message)
 
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    limit = settings.limits
+    bucket = TokenBucket(limit.rate_per_second, limit.rate_burst)
+    refused = 0  # messages refused in a row for their rate
     listener: Listener | None = None
     writing = asyncio.create_task(writer())
     try:
-        while True:
-            text = await websocket.receive_text()
-            if not bucket.allow():
-                await send({"type": "error", "status": 429,
-                            "error": "too many messages: slow down"})
+        while not closing:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                await close(UNSUPPORTED, "messages are JSON text, not binary")
+                break
+            if not (bucket.allow() and limits.allow_request(address)):
+                refused += 1
+                if refused >= FLOOD:
+                    await close(POLICY, "too many messages: slow down")
+                    break
+                if queue.qsize() < QUEUE_LIMIT // 2:
+                    await send({"type": "error", "status": 429,
+                                "error": "too many messages: slow down"})
                 continue
+            refused = 0
             if len(text) > MAX_MESSAGE:
-                await send({"type": "error", "status": 413,
-                            "error": f"message too long (over {MAX_MESSAGE} characters)"})
-                continue
+                await close(TOO_BIG, f"message over {MAX_MESSAGE} characters")
+                break
             try:
-                message = json.loads(text)
-                if not isinstance(message, dict):
-                    raise ValueError
+                message = jsontext.loads(text)
+            except jsontext.BadText as e:
+                await close(INVALID_TEXT, f"invalid text: {e}"[:120])
+                break
+            except jsontext.TooDeep as e:
+                await close(TOO_BIG, str(e))
+                break
             except ValueError:
+                message = None
+            if not isinstance(message, dict):
                 await send({"type": "error", "status": 400, "error": "a message is a JSON object"})
                 continue
             kind = message.get("type")
             ref = message.get("ref")
+            if ref is not None and not (isinstance(ref, int | str) and len(str(ref)) <= 40):
+                ref = None
             try:
                 if kind == "hello":
                     if listener is not None:
                         raise WebError(400, "hello is sent once")
                     token = message.get("token")
-                    seat = room.seat_of(token if isinstance(token, str) else None)
+                    if token is not None and not (isinstance(token, str) and len(token) <= 200):
+                        raise WebError(400, "token is the seat's secret text")
+                    seat = await hub.seat_or_refresh(room, token)
                     if token and seat is None:
                         raise WebError(401, "this seat token does not open a seat of this game")
                     listener = Listener(seat, send)
@@ -102,13 +153,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                                 "preview": hub.preview(room, listener.seat, message.get("tiles"))})
                 elif kind == "hint":
                     await send({"type": "hint", "ref": ref,
-                                "hint": await hub.hint(room, listener.seat)})
+                                "hint": await hub.hint(room, listener.seat, address)})
                 elif kind == "sync":
                     await send(hub.state_message(room, listener.seat))
                 elif kind == "ping":
                     await send({"type": "pong", "ref": ref})
                 else:
-                    raise WebError(400, f"unknown message type {kind!r}")
+                    raise WebError(400, f"unknown message type {str(kind)[:40]!r}")
             except WebError as e:
                 await send({"type": "error", "ref": ref, "status": e.status, "error": e.message})
     except (WebSocketDisconnect, ConnectionError, RuntimeError):
@@ -118,4 +169,6 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             room.listeners.discard(listener)
             await hub.broadcast(room)
         queue.put_nowait(None)
+        if closing:
+            await asyncio.gather(*closing, return_exceptions=True)
         writing.cancel()

@@ -101,7 +101,9 @@ async function showLobby() {
     };
     try {
       $("start").disabled = true;
-      const created = await request("POST", "/api/games", { game, seats, rules });
+      const hints = document.querySelector("#rule-options [name=hints]")?.checked ?? false;
+      const created = await request("POST", "/api/games",
+        game === "kings" ? { game, seats, rules, hints } : { game, seats, rules });
       if (created.token) saved.setToken(created.game_id, created.token);
       saved.setInvite(created.game_id, created.invite);
       location.href = `/?game=${created.game_id}`;
@@ -123,6 +125,9 @@ async function showJoin(invite) {
   $("join-text").textContent = open.length
     ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
     : "Every seat is taken; you can watch the game.";
+  $("join-hints").textContent = view.hints_allowed
+    ? "Hints are allowed in this game: every player may ask the computer for a play."
+    : "Hints are off in this game between people.";
   const box = $("join-seats");
   for (const seat of open) {
     const button = document.createElement("button");
@@ -422,9 +427,10 @@ async function refreshPreview() {
     const p = reply.preview;
     previewLegal = p.legal;
     box.className = p.legal ? "preview" : "preview bad";
-    box.dataset.score = p.legal ? p.score : "";
-    box.textContent = p.legal ? `Scores ${p.score}: ${spellBreakdown(p.describe)}` : p.error;
-    if (p.legal && state.rules.joker) $("claim").value = p.score;
+    box.dataset.score = p.legal && p.score !== undefined ? p.score : "";
+    // Under the Joker rule the claim is the player's own count: never filled in for them.
+    box.textContent = !p.legal ? p.error
+      : p.score === undefined ? `Legal: ${spellBreakdown(p.describe)}` : `Scores ${p.score}: ${spellBreakdown(p.describe)}`;
   } catch (error) {
     if (seq === previewSeq) { box.className = "preview bad"; box.textContent = error.message; }
   }
@@ -578,7 +584,8 @@ function render() {
   $("exchange").classList.toggle("on", exchangeMode);
   $("exchange").textContent = exchangeMode ? `Exchange ${marked.size} tile${marked.size === 1 ? "" : "s"}` : "Exchange…";
   $("pass").disabled = !mine;
-  $("hint").disabled = state.over || state.you === null;
+  $("hint").disabled = state.over || state.you === null || !mine || !state.hints;
+  $("hint").title = state.hints ? "" : "Hints are off in a game between people";
   $("claim-box").hidden = !state.rules.joker;
   const lastTurn = state.history[state.history.length - 1];
   $("joker").hidden = !(state.rules.joker && state.joker_open && state.you !== null

@@ -1,0 +1,198 @@
+"""Load over several server processes on one PostgreSQL, the two seats of each game
+connected to different processes.
+
+    python benchmarks/web_scaleout.py --games 2000 --think 10 --processes 2
+    python benchmarks/web_scaleout.py --games 500 --think 10 --soak 1800   # memory soak
+
+Starts a throw-away PostgreSQL cluster and ``--processes`` ``kingscrib serve``
+processes (limits lifted: every client here has one address). Each game is created
+through one process and its second seat joins through the next; seat 0's websocket
+is on one process, seat 1's on the other. Games replay greedy games (played
+beforehand, in a process pool), each seat pausing ``--think`` seconds before its
+move (not measured); games start at random moments within the first pause.
+
+Two latencies: a move's reply (sent, checked, stored, pushed; the mover's process)
+and its arrival at the other seat's socket, held by another process (through
+LISTEN/NOTIFY). Prints medians and 99th percentiles, and the resident memory of all
+server processes together, sampled through the run (``--soak``: games restart when
+they end, for that many seconds, and memory is printed each minute).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from web_load import computer_game, cpu_seconds, rss_kb  # noqa: E402
+from web_support import Server, postgres_cluster  # noqa: E402
+
+LIFTED = []
+for _limit in ("address_rate", "address_burst", "rate_per_second", "rate_burst",
+               "games_per_hour", "sockets_per_address"):
+    LIFTED += ["--limit", f"{_limit}=10000000"]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.reply: list[float] = []
+        self.seen: list[float] = []
+        self.errors: list[str] = []
+
+
+async def play(urls: list[str], index: int, seed: int, actions: list[dict], think: float,
+               stats: Stats, gate: asyncio.Event, ready: list[int], until: float) -> None:
+    a, b = urls[index % len(urls)], urls[(index + 1) % len(urls)]
+    first = True
+    while True:
+        async with httpx.AsyncClient(base_url=a, timeout=60) as http:
+            created = (await http.post("/api/games", json={
+                "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})).json()
+        gid = created["game_id"]
+        async with httpx.AsyncClient(base_url=b, timeout=60) as http:
+            joined = (await http.post(f"/api/games/{gid}/join",
+                                      json={"invite": created["invite"]})).json()
+        tokens = {created["seat"]: (a, created["token"]), joined["seat"]: (b, joined["token"])}
+        sockets = {}
+        for seat, (url, token) in tokens.items():
+            ws = await connect(url.replace("http", "ws") + f"/api/games/{gid}/ws",
+                               max_size=2**22, compression=None)
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            sockets[seat] = ws
+        turn = created["state"]["turn"]
+        if first:
+            ready[0] += 1
+            await gate.wait()
+            if think:
+                await asyncio.sleep(random.Random(index).uniform(0, think))
+            first = False
+        try:
+            for n, action in enumerate(actions):
+                if think:
+                    await asyncio.sleep(think)
+                mover, other = sockets[turn], sockets[1 - turn]
+                sent = time.perf_counter()
+                await mover.send(json.dumps({"type": "action", "ref": n, **action}))
+                while True:
+                    message = json.loads(await mover.recv())
+                    if message.get("ref") == n:
+                        break
+                if message["type"] != "ok":
+                    stats.errors.append(f"{gid} move {n}: {message}")
+                    return
+                stats.reply.append(time.perf_counter() - sent)
+                version = message["version"]
+                while True:  # the other process pushes the move to the other seat
+                    message = json.loads(await other.recv())
+                    body = message.get("update") or message.get("state") or {}
+                    if body.get("version", -1) >= version:
+                        break
+                stats.seen.append(time.perf_counter() - sent)
+                turn = 1 - turn
+        finally:
+            for ws in sockets.values():
+                await ws.close()
+        if time.monotonic() >= until:
+            return
+
+
+def memory(pids: list[int]) -> int:
+    return sum(rss_kb(pid)[0] for pid in pids)
+
+
+async def drive(urls: list[str], games: list, think: float, pids: list[int],
+                soak: float) -> tuple[Stats, float, int, list[tuple[float, int]]]:
+    stats, gate, ready = Stats(), asyncio.Event(), [0]
+    until = time.monotonic() + soak
+    tasks = [asyncio.create_task(play(urls, i, seed, actions, think, stats, gate, ready,
+                                      until))
+             for i, (seed, actions) in enumerate(games)]
+    while ready[0] < len(tasks):
+        await asyncio.sleep(0.2)
+        for t in tasks:
+            if t.done() and t.exception():
+                raise t.exception()
+    started = time.perf_counter()
+    gate.set()
+    peak, samples, last = 0, [], time.monotonic()
+    running = asyncio.gather(*tasks)
+    while not running.done():
+        await asyncio.sleep(0.5)
+        rss = memory(pids)
+        peak = max(peak, rss)
+        if soak and time.monotonic() - last >= 60:
+            last = time.monotonic()
+            samples.append((time.perf_counter() - started, rss))
+            print(f"  {samples[-1][0] / 60:5.1f} min: {rss / 1024:.0f} MB, "
+                  f"{len(stats.reply)} moves", flush=True)
+    await running
+    return stats, time.perf_counter() - started, peak, samples
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--think", type=float, default=10.0)
+    parser.add_argument("--distinct", type=int, default=16)
+    parser.add_argument("--moves", type=int, default=0,
+                        help="moves a game at most (0: whole games)")
+    parser.add_argument("--soak", type=float, default=0.0,
+                        help="seconds to keep games going (restarting them when they end)")
+    args = parser.parse_args()
+    print(f"Playing {args.distinct} greedy games to replay ...", flush=True)
+    with ProcessPoolExecutor(1) as pool:
+        played = list(pool.map(computer_game, [(1000 + i, "greedy")
+                                              for i in range(args.distinct)]))
+    if args.moves:
+        played = [(seed, actions[:args.moves]) for seed, actions in played]
+    games = [played[i % len(played)] for i in range(args.games)]
+    with postgres_cluster(max_connections=200) as url:
+        servers = [Server(url, data_dir=Path("/tmp"), extra_args=LIFTED).start()
+                   for _ in range(args.processes)]
+        try:
+            pids = [s.process.pid for s in servers]
+            idle = memory(pids)
+            cpu = sum(cpu_seconds(p) for p in pids)
+            stats, elapsed, peak, samples = asyncio.run(
+                drive([s.url for s in servers], games, args.think, pids, args.soak))
+            cpu = sum(cpu_seconds(p) for p in pids) - cpu
+        finally:
+            for s in servers:
+                s.stop()
+    moves = max(1, len(stats.reply))
+    print(f"{args.games} games over {args.processes} processes on PostgreSQL, think"
+          f" {args.think} s: {len(stats.reply)} moves in {elapsed:.0f} s"
+          f" ({len(stats.reply) / elapsed:.0f} moves/s), {len(stats.errors)} errors")
+    print(f"reply (mover's process): median {statistics.median(stats.reply) * 1000:.1f} ms,"
+          f" p99 {pct(stats.reply, 0.99):.1f} ms")
+    print(f"seen by the other seat (other process): median"
+          f" {statistics.median(stats.seen) * 1000:.1f} ms, p99 {pct(stats.seen, 0.99):.1f} ms")
+    print(f"server memory, all processes: idle {idle / 1024:.0f} MB, peak {peak / 1024:.0f} MB;"
+          f" server CPU {cpu:.0f} s ({cpu / moves * 1000:.2f} ms a move)")
+    if samples:
+        first, last = samples[0][1], samples[-1][1]
+        print(f"soak: {first / 1024:.0f} MB after the first minute, {last / 1024:.0f} MB at"
+              f" the end ({(last - first) / 1024:+.0f} MB)")
+    for e in stats.errors[:5]:
+        print("error:", e)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""Two ``kingscrib serve`` processes on one real PostgreSQL: any process serves any game,
+moves reach the websockets held by the other (LISTEN/NOTIFY), concurrent moves for one
+turn give exactly one winner, and killing a process loses nothing."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
+from web_support import Server, auth
+from websockets.sync.client import connect
+
+from kingscrib.kings.fastgen import legal_plays
+from kingscrib.kings.game import Game
+from kingscrib.kings.moves import Pass, Play
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SEED = 11
+
+
+@pytest.fixture
+def two_servers(postgres_url: str, tmp_path) -> Iterator[tuple[Server, Server]]:  # noqa: F811
+    servers = [Server(postgres_url, data_dir=tmp_path) for _ in range(2)]
+    try:
+        for s in servers:
+            s.start()
+        yield servers[0], servers[1]
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def new_game(a: Server, b: Server) -> tuple[str, list[str], Game]:
+    """Created through ``a``, the second seat joined through ``b``."""
+    created = httpx.post(f"{a.url}/api/games", json={
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}], "seed": SEED}).json()
+    gid = created["game_id"]
+    joined = httpx.post(f"{b.url}/api/games/{gid}/join",
+                        json={"invite": created["invite"], "name": "Bob"})
+    assert joined.status_code == 200, joined.text
+    return gid, [created["token"], joined.json()["token"]], Game.new(["Ann", "Bob"], seed=SEED)
+
+
+def best(engine: Game) -> dict[str, str]:
+    return legal_plays(engine.board, engine.racks[engine.turn], engine.rules)[0].play.tiles_json()
+
+
+def socket(server: Server, gid: str, token: str):
+    ws = connect(f"ws://127.0.0.1:{server.port}/api/games/{gid}/ws")
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    assert json.loads(ws.recv(5))["type"] == "welcome"
+    assert json.loads(ws.recv(5))["type"] == "state"
+    return ws
+
+
+def wait_for_turns(ws, turns: int, limit: float = 5.0) -> float:
+    """Read until a message shows ``turns`` turns; returns when it came (monotonic)."""
+    deadline = time.monotonic() + limit
+    while True:
+        message = json.loads(ws.recv(max(0.01, deadline - time.monotonic())))
+        body = message.get("state") or message.get("update") or {}
+        history = body.get("history")
+        if history is not None:
+            count = body.get("history_from", 0) + len(history)
+            if count >= turns:
+                return time.monotonic()
+
+
+def test_any_process_serves_any_game_and_moves_reach_every_socket(two_servers) -> None:
+    a, b = two_servers
+    gid, tokens, engine = new_game(a, b)
+    # Each seat's socket on a different process; a spectator on each too.
+    sockets = [socket(a, gid, tokens[0]), socket(b, gid, tokens[1]),
+               socket(a, gid, None), socket(b, gid, None)]
+    try:
+        delays = []
+        for n in range(1, 7):
+            mover = engine.turn
+            via = (a, b)[n % 2]  # alternate the process the move goes through
+            tiles = best(engine) if legal_plays(engine.board, engine.racks[mover],
+                                                engine.rules) else None
+            body = {"action": "play", "tiles": tiles} if tiles else {"action": "pass"}
+            sent = time.monotonic()
+            r = httpx.post(f"{via.url}/api/games/{gid}/actions", json=body,
+                           headers=auth(tokens[mover]))
+            assert r.status_code == 200, r.text
+            engine.play(Play.from_json(tiles) if tiles else Pass())
+            for ws in sockets:
+                delays.append(wait_for_turns(ws, n) - sent)
+        # both processes give the same game, each seat its own rack
+        for seat, token in enumerate(tokens):
+            states = [httpx.get(f"{s.url}/api/games/{gid}", headers=auth(token)).json()
+                      for s in (a, b)]
+            assert states[0]["history"] == states[1]["history"]
+            assert states[0]["rack"] == states[1]["rack"] == [str(t) for t in
+                                                              engine.racks[seat]]
+        assert max(delays) < 1.0, delays  # the benchmark measures the typical figure
+    finally:
+        for ws in sockets:
+            ws.close()
+
+
+def race(sends: list[tuple[Server, dict]], gid: str, token: str) -> list[httpx.Response]:
+    """Send each body through its server at the same moment."""
+    results: list[httpx.Response | None] = [None] * len(sends)
+    start = threading.Barrier(len(sends))
+
+    def send(i: int) -> None:
+        server, body = sends[i]
+        start.wait()
+        results[i] = httpx.post(f"{server.url}/api/games/{gid}/actions", json=body,
+                                headers=auth(token))
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(sends))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results  # type: ignore[return-value]
+
+
+def test_two_moves_for_one_turn_through_two_processes_one_wins(two_servers) -> None:
+    a, b = two_servers
+    for _ in range(3):
+        gid, tokens, engine = new_game(a, b)
+        for s in (a, b):  # both processes hold the room
+            assert httpx.get(f"{s.url}/api/games/{gid}").status_code == 200
+        mover = tokens[engine.turn]
+        plays = legal_plays(engine.board, engine.racks[engine.turn], engine.rules)
+        bodies = [{"action": "play", "tiles": plays[0].play.tiles_json()},
+                  {"action": "play", "tiles": plays[1].play.tiles_json()}]
+        results = race([(a, bodies[0]), (b, bodies[1])], gid, mover)
+        codes = sorted(r.status_code for r in results)
+        assert codes == [200, 409], [r.text for r in results]
+        loser = next(r for r in results if r.status_code == 409)
+        # refused by the store (the turn was stored first) or, when the other process
+        # had already heard of the move, by the engine (no longer this seat's turn)
+        assert ("another move was made first" in loser.json()["error"]
+                or "turn, not yours" in loser.json()["error"])
+        winner = results[[r.status_code for r in results].index(200)]
+        deadline = time.monotonic() + 5
+        while True:  # both processes agree on the one move stored
+            states = [httpx.get(f"{s.url}/api/games/{gid}").json() for s in (a, b)]
+            if all(len(st["history"]) == 1 for st in states):
+                break
+            assert time.monotonic() < deadline, states
+            time.sleep(0.05)
+        assert states[0]["board"] == states[1]["board"] == winner.json()["board"]
+
+
+def test_killing_one_process_loses_nothing(two_servers) -> None:
+    a, b = two_servers
+    gid, tokens, engine = new_game(a, b)
+    r = httpx.post(f"{a.url}/api/games/{gid}/actions", json={
+        "action": "play", "tiles": best(engine)}, headers=auth(tokens[engine.turn]))
+    assert r.status_code == 200
+    before = httpx.get(f"{a.url}/api/games/{gid}", headers=auth(tokens[0])).json()
+    a.process.kill()  # SIGKILL: no clean shutdown
+    a.process.wait()
+    after = httpx.get(f"{b.url}/api/games/{gid}", headers=auth(tokens[0])).json()
+    assert after["history"] == before["history"] and after["rack"] == before["rack"]
+    # the game goes on through the survivor
+    mover = after["turn"]
+    r = httpx.post(f"{b.url}/api/games/{gid}/actions", json={"action": "pass"},
+                   headers=auth(tokens[mover]))
+    assert r.status_code == 200
+
+
+def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
+        postgres_url: str) -> None:  # noqa: F811
+    import asyncio
+
+    from kingscrib.web.rooms import Hub, WebError
+    from kingscrib.web.storage import Store
+
+    async def scenario() -> None:
+        # Two hubs on one database, as two processes whose notes are late (not listening).
+        first = Hub(Store(postgres_url), allow_seed=True)
+        second = Hub(Store(postgres_url), allow_seed=True)
+        try:
+            room, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
+                                               seed=SEED)
+            other = await second.get(room.id)
+            mover = room.game.turn
+            plays = legal_plays(room.game.board, room.game.racks[mover], room.game.rules)
+            await first.act(room, mover, {"action": "play",
+                                          "tiles": plays[0].play.tiles_json()})
+            with pytest.raises(WebError) as refused:
+                await second.act(other, mover, {"action": "play",
+                                                "tiles": plays[1].play.tiles_json()})
+            assert refused.value.status == 409
+            assert "another move was made first" in refused.value.message
+            await asyncio.sleep(0.5)  # the refused process brings its room up to date
+            assert len(other.game.history) == 1
+            assert other.game.board == room.game.board
+            assert other.game.racks == room.game.racks
+        finally:
+            for hub in (first, second):
+                await hub.close()
+                hub.store.close()
+
+    asyncio.run(scenario())
