@@ -108,13 +108,14 @@ function renderSeats() {
     div.dataset.seat = seat.seat;
     if (state.waiting.includes(seat.seat) && !state.over) div.classList.add("to-act");
     const dot = `<span class="dot${seat.kind === "computer" || seat.online ? " on" : ""}"></span>`;
-    const team = `<span class="team" style="background:${SIDE_COLOURS[sideOf(seat.seat)]}"></span>`;
+    const team = '<span class="team"></span>'; // coloured below: the CSP forbids style attributes
     const badges = [];
     if (seat.seat === state.you) badges.push("you");
     if (seat.seat === state.dealer) badges.push("dealer · crib");
     if (seat.kind === "computer") badges.push(seat.level);
     div.innerHTML = `${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
     div.querySelector("b").textContent = seat.name;
+    div.querySelector(".team").style.background = SIDE_COLOURS[sideOf(seat.seat)];
     const backs = document.createElement("div");
     backs.className = "backs";
     if (seat.seat !== state.you) {
@@ -352,8 +353,9 @@ function renderBoard() {
     const tr = document.createElement("tr");
     tr.dataset.side = i;
     const gained = side.front - side.back;
-    tr.innerHTML = `<td><span class="team" style="background:${SIDE_COLOURS[i]}"></span></td>`
+    tr.innerHTML = '<td><span class="team"></span></td>'
       + `<td class="num score">${side.score}</td><td class="num">${gained ? `+${gained}` : ""}</td>`;
+    tr.querySelector(".team").style.background = SIDE_COLOURS[i];
     tr.firstChild.append(side.name + (side.seats.length > 1 ? " (team)" : ""));
     table.append(tr);
   });
