@@ -52,25 +52,13 @@ class Stats:
 
 
 async def play(urls: list[str], index: int, seed: int, actions: list[dict], think: float,
-               stats: Stats, gate: asyncio.Event, ready: list[int], until: float) -> None:
+               stats: Stats, gate: asyncio.Event, ready: list[int], until: float,
+               setting_up: asyncio.Semaphore) -> None:
     a, b = urls[index % len(urls)], urls[(index + 1) % len(urls)]
     first = True
     while True:
-        async with httpx.AsyncClient(base_url=a, timeout=60) as http:
-            created = (await http.post("/api/games", json={
-                "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})).json()
-        gid = created["game_id"]
-        async with httpx.AsyncClient(base_url=b, timeout=60) as http:
-            joined = (await http.post(f"/api/games/{gid}/join",
-                                      json={"invite": created["invite"]})).json()
-        tokens = {created["seat"]: (a, created["token"]), joined["seat"]: (b, joined["token"])}
-        sockets = {}
-        for seat, (url, token) in tokens.items():
-            ws = await connect(url.replace("http", "ws") + f"/api/games/{gid}/ws",
-                               max_size=2**22, compression=None)
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            sockets[seat] = ws
-        turn = created["state"]["turn"]
+        async with setting_up:  # games are set up a few at a time, not 2,000 at once
+            sockets, turn = await set_up(a, b, seed)
         if first:
             ready[0] += 1
             await gate.wait()
@@ -89,7 +77,7 @@ async def play(urls: list[str], index: int, seed: int, actions: list[dict], thin
                     if message.get("ref") == n:
                         break
                 if message["type"] != "ok":
-                    stats.errors.append(f"{gid} move {n}: {message}")
+                    stats.errors.append(f"move {n}: {message}")
                     return
                 stats.reply.append(time.perf_counter() - sent)
                 version = message["version"]
@@ -107,6 +95,25 @@ async def play(urls: list[str], index: int, seed: int, actions: list[dict], thin
             return
 
 
+async def set_up(a: str, b: str, seed: int) -> tuple[dict, int]:
+    """A game created through ``a``, joined through ``b``, a socket per seat on each."""
+    async with httpx.AsyncClient(base_url=a, timeout=60) as http:
+        created = (await http.post("/api/games", json={
+            "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})).json()
+    gid = created["game_id"]
+    async with httpx.AsyncClient(base_url=b, timeout=60) as http:
+        joined = (await http.post(f"/api/games/{gid}/join",
+                                  json={"invite": created["invite"]})).json()
+    tokens = {created["seat"]: (a, created["token"]), joined["seat"]: (b, joined["token"])}
+    sockets = {}
+    for seat, (url, token) in tokens.items():
+        ws = await connect(url.replace("http", "ws") + f"/api/games/{gid}/ws",
+                           max_size=2**22, compression=None)
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sockets[seat] = ws
+    return sockets, created["state"]["turn"]
+
+
 def memory(pids: list[int]) -> int:
     return sum(rss_kb(pid)[0] for pid in pids)
 
@@ -115,8 +122,9 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
                 soak: float) -> tuple[Stats, float, int, list[tuple[float, int]]]:
     stats, gate, ready = Stats(), asyncio.Event(), [0]
     until = time.monotonic() + soak
+    setting_up = asyncio.Semaphore(32)
     tasks = [asyncio.create_task(play(urls, i, seed, actions, think, stats, gate, ready,
-                                      until))
+                                      until, setting_up))
              for i, (seed, actions) in enumerate(games)]
     while ready[0] < len(tasks):
         await asyncio.sleep(0.2)

@@ -102,8 +102,7 @@ async function showLobby() {
     try {
       $("start").disabled = true;
       const hints = document.querySelector("#rule-options [name=hints]")?.checked ?? false;
-      const created = await request("POST", "/api/games",
-        game === "kings" ? { game, seats, rules, hints } : { game, seats, rules });
+      const created = await request("POST", "/api/games", { game, seats, rules, hints });
       if (created.token) saved.setToken(created.game_id, created.token);
       saved.setInvite(created.game_id, created.invite);
       location.href = `/?game=${created.game_id}`;
@@ -125,7 +124,8 @@ async function showJoin(invite) {
   $("join-text").textContent = open.length
     ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
     : "Every seat is taken; you can watch the game.";
-  $("join-hints").textContent = view.hints_allowed
+  $("join-hints").textContent = view.game === "classic" ? ""
+    : view.hints_allowed
     ? "Hints are allowed in this game: every player may ask the computer for a play."
     : "Hints are off in this game between people.";
   const box = $("join-seats");
