@@ -166,7 +166,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"Playing {args.distinct} greedy games to replay ...", flush=True)
     with ProcessPoolExecutor(1) as pool:
-        played = list(pool.map(computer_game, [(1000 + i, "greedy")
+        played = list(pool.map(computer_game, [(1000 + i, "greedy", "kings")
                                               for i in range(args.distinct)]))
     if args.moves:
         played = [(seed, actions[:args.moves]) for seed, actions in played]
