@@ -303,13 +303,13 @@ def test_hints_queue_per_client_and_never_hold_up_computer_seats(tmp_path: Path,
     from kingscrib.web.rooms import Hub
     from kingscrib.web.storage import Store
 
-    real = rooms.legal_plays
+    real = rooms.hint_from
 
-    def slow_hint(board, rack, rules):
+    def slow_hint(inputs, *args):
         time.sleep(0.25)  # a hint that takes a while
-        return real(board, rack, rules)
+        return real(inputs, *args)
 
-    monkeypatch.setattr(rooms, "legal_plays", slow_hint)
+    monkeypatch.setattr(rooms, "hint_from", slow_hint)
     finished: list[str] = []  # the clients, in the order their hints came back
 
     async def hint(hub: Hub, room, seat: int, client: str) -> dict:

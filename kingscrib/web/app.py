@@ -21,7 +21,7 @@ from kingscrib.web.edge import EdgeMiddleware
 from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.rooms import Hub, WebError
-from kingscrib.web.routers import games, live, meta
+from kingscrib.web.routers import aftergame, games, live, meta
 from kingscrib.web.storage import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(meta.router)
     app.include_router(games.router)
     app.include_router(live.router)
+    app.include_router(aftergame.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:

@@ -27,7 +27,6 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.moves import Action, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
@@ -36,6 +35,7 @@ from kingscrib.kings.record import _action as record_action
 from kingscrib.kings.rules import RuleSet
 from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.shuffle import derived_int, new_secret
+from kingscrib.web.analysis import hint_from, hint_inputs
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind
 from kingscrib.web.games.kings_view import (
@@ -256,14 +256,16 @@ class Hub:
 
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
-                     seed: int | None = None, game: str = "kings", hints: bool = False
+                     seed: int | None = None, game: str = "kings", hints: bool = False,
+                     creator: int | None = None
                      ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
-        ``hints``: hints allowed even between people (everyone sees it before sitting)."""
+        ``hints``: hints allowed even between people (everyone sees it before sitting).
+        The creator takes seat ``creator`` (a human seat), by default the first human seat."""
         if seed is not None and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         if game != "kings":
-            return await self._create_hosted(game, seats, rules, seed, hints)
+            return await self._create_hosted(game, seats, rules, seed, hints, creator)
         try:
             ruleset = RuleSet.from_json(rules)
         except (ValueError, TypeError) as e:
@@ -274,7 +276,7 @@ class Hub:
                             new_secret() if seed is None else seed)
         except ValueError as e:
             raise WebError(400, str(e)) from None
-        creator, token = _seat_creator(built)
+        creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite),
                     version=_people_seated(built), hints_allowed=hints)
@@ -289,7 +291,8 @@ class Hub:
         return room, creator, token, invite
 
     async def _create_hosted(self, game: str, seats: list[dict[str, Any]],
-                             rules: dict[str, Any], seed: int | None, hints: bool = False
+                             rules: dict[str, Any], seed: int | None, hints: bool = False,
+                             creator: int | None = None
                              ) -> tuple[Room, int | None, str | None, str]:
         """A new game of a kind behind the game protocol (classic Cribbage)."""
         kind = game_kind(game)
@@ -299,7 +302,7 @@ class Hub:
         stored_rules = kind.check_rules(rules, len(seats))
         built = _build_seats(seats, kind.levels())
         session = kind.create(stored_rules, seed, [s.name for s in built])
-        creator, token = _seat_creator(built)
+        creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
                     version=_people_seated(built), hints_allowed=hints)
@@ -631,8 +634,8 @@ class Hub:
                 "describe": score.describe(), **score.to_json()}
 
     async def hint(self, room: Room, seat: int | None, client: str = "?") -> dict[str, Any]:
-        """The best-scoring play for the seat's own rack (or advice when there is none).
-        ``client``: the caller's address; its hints are computed one after another."""
+        """The seat's best options by equity for its own rack (or advice when there is
+        none). ``client``: the caller's address; its hints are computed one after another."""
         if seat is None:
             raise WebError(403, "spectators have no rack")
         if room.kind != "kings":
@@ -649,7 +652,9 @@ class Hub:
         key = (room.version, seat)
         if key in room._hints:
             return room._hints[key]
-        board, rack, rules = dict(game.board), list(game.racks[seat]), game.rules
+        # Ranked by equity (kingscrib.web.analysis), each play once; the inputs are taken
+        # here, in the event loop, so a move made meanwhile cannot change them.
+        inputs = hint_inputs(game, seat)
         lock, waiting = self._hint_queues.setdefault(client, (asyncio.Lock(), [0]))
         if waiting[0] >= self.hints_waiting:
             raise WebError(429, f"{waiting[0]} hints asked for are still being worked out;"
@@ -657,21 +662,12 @@ class Hub:
         waiting[0] += 1
         try:
             async with lock:
-                plays = await asyncio.get_running_loop().run_in_executor(
-                    self._hint_pool, legal_plays, board, rack, rules)
+                result = await asyncio.get_running_loop().run_in_executor(
+                    self._hint_pool, hint_from, inputs)
         finally:
             waiting[0] -= 1
             if not waiting[0]:
                 self._hint_queues.pop(client, None)
-        if plays:
-            best: ScoredPlay = plays[0]
-            result = {"play": True, "tiles": best.play.tiles_json(), "score": best.total,
-                      "describe": best.score.describe()}
-        else:
-            bag = len(game.bag_of(seat))
-            result = {"play": False, "exchange": min(bag, len(rack)),
-                      "advice": "no play is possible: exchange" if bag else
-                      "no play is possible: pass"}
         room._hints = {key: result}
         return result
 
@@ -924,10 +920,10 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
     return built
 
 
-def _seat_creator(built: list[Seat]) -> tuple[int | None, str | None]:
-    """The first human seat goes to whoever creates the game."""
+def _seat_creator(built: list[Seat], seat: int | None = None) -> tuple[int | None, str | None]:
+    """The first human seat (or the human seat ``seat``) goes to whoever creates the game."""
     for s in built:
-        if s.kind == HUMAN:
+        if s.kind == HUMAN and (seat is None or s.seat == seat):
             token = secrets.token_urlsafe(24)
             s.token_hash = hash_secret(token)
             return s.seat, token

@@ -32,6 +32,7 @@ from sqlalchemy import (
     Table,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -80,6 +81,22 @@ turns = Table(
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("n", Integer, primary_key=True),
     Column("data", JSON, nullable=False),  # the record's turn object
+)
+
+# A finished game's rematch: the new game and its invite code, with which the old game's
+# players (proving their old seat with its token) are seated in the new one.
+rematches = Table(
+    "rematches", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("rematch_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("invite", String(64), nullable=False),
+)
+
+# A finished game's analysis (``kingscrib.web.analysis``), computed once and kept.
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("data", JSON, nullable=False),
 )
 
 
@@ -321,6 +338,37 @@ class Store:
                              .values(over=True, closed=now))
                 self._notify(conn, ids)
         return ids
+
+    def set_rematch(self, game_id: str, rematch_id: str, invite: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(rematches).values(game_id=game_id, rematch_id=rematch_id,
+                                                  invite=invite))
+
+    def rematch(self, game_id: str) -> tuple[str, str] | None:
+        """The rematch of a game and its invite code (None: no rematch yet)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(rematches).where(rematches.c.game_id == game_id)).first()
+        return (row.rematch_id, row.invite) if row else None
+
+    def set_analysis(self, game_id: str, data: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(analyses).values(game_id=game_id, data=data))
+
+    def analysis(self, game_id: str) -> list[dict[str, Any]] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(analyses.c.data)
+                               .where(analyses.c.game_id == game_id)).first()
+        return _json(row.data) if row else None
+
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game and everything kept about it (a cancelled game)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(analyses).where(analyses.c.game_id == game_id))
+            conn.execute(delete(rematches).where((rematches.c.game_id == game_id)
+                                                 | (rematches.c.rematch_id == game_id)))
+            conn.execute(delete(turns).where(turns.c.game_id == game_id))
+            conn.execute(delete(seats).where(seats.c.game_id == game_id))
+            conn.execute(delete(games).where(games.c.id == game_id))
 
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:

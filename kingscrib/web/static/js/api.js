@@ -17,7 +17,30 @@ export const saved = {
   setToken: (id, token) => localStorage.setItem(KEY(id, "token"), token),
   invite: (id) => localStorage.getItem(KEY(id, "invite")),
   setInvite: (id, code) => localStorage.setItem(KEY(id, "invite"), code),
+  forget: (id) => { localStorage.removeItem(KEY(id, "token")); localStorage.removeItem(KEY(id, "invite")); },
 };
+
+// Cancel a game nobody came to (a seated person, before any person played), two steps:
+// the button asks once more before it deletes the game.
+export function cancelButton(gameId, token, onDone) {
+  const button = document.createElement("button");
+  button.className = "cancel-game";
+  button.textContent = "Cancel this game…";
+  button.onclick = async () => {
+    if (!button.dataset.sure) {
+      button.dataset.sure = "1";
+      button.textContent = "Yes, cancel it for everyone";
+      button.classList.add("warn");
+      return;
+    }
+    try {
+      await request("DELETE", `/api/games/${gameId}`, undefined, token);
+      saved.forget(gameId);
+      onDone();
+    } catch (error) { button.textContent = error.message; button.disabled = true; }
+  };
+  return button;
+}
 
 // A live connection to one game. onState(state), onStatus(online), onError(message).
 export class GameSocket {

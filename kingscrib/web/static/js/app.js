@@ -1,7 +1,12 @@
 // The page: a lobby to start a game, a join panel for invite links, and the game itself.
 
-import { GameSocket, request, saved } from "./api.js";
-import { buildBoard, isSixNine, rankText, tileElement } from "./board.js";
+import { cancelButton, GameSocket, request, saved } from "./api.js";
+import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
+import { bindKeys } from "./keys.js";
+import { renderMyGames } from "./mygames.js";
+import { renderNextGame } from "./nextgame.js";
+import { bindSoundToggle, notifyTurn } from "./notify.js";
+import { spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -19,11 +24,17 @@ let faces = {}; // rack index -> chosen face for a 6/9 tile ("6" or "9")
 let exchangeMode = false;
 let marked = new Set();
 let previewSeq = 0;
+let previewLegal = false; // the server said the placed tiles make a legal play
 let busy = false;
+let cursor = "G7"; // the keyboard cursor on the board
+let across = true; // typing moves the cursor across (else down)
+let placedOrder = []; // squares in the order tiles were placed, for Backspace
+let heard = null; // history length already announced
 
 // ----- lobby ---------------------------------------------------------------------
 async function showLobby() {
   $("lobby").hidden = false;
+  renderMyGames($("my-games"), $("my-games-list"));
   try {
     const meta = await request("GET", "/api/levels");
     levels = meta.levels;
@@ -139,9 +150,12 @@ async function showJoin(invite) {
 // ----- the game ------------------------------------------------------------------
 function showGame() {
   $("game").hidden = false;
+  if (!params.get("watch")) bindSoundToggle($("sound"));
   squares = buildBoard($("board"));
   for (const [name, sq] of squares) {
-    sq.addEventListener("click", () => clickSquare(name));
+    sq.setAttribute("role", "button");
+    sq.tabIndex = name === cursor ? 0 : -1;
+    sq.addEventListener("click", () => { setCursor(name, false); clickSquare(name); });
     sq.addEventListener("dragover", (e) => { if (!state?.board[name]) { e.preventDefault(); sq.classList.add("drop"); } });
     sq.addEventListener("dragleave", () => sq.classList.remove("drop"));
     sq.addEventListener("drop", (e) => {
@@ -154,7 +168,12 @@ function showGame() {
   const token = params.get("watch") ? null : saved.token(gameId);
   socket = new GameSocket(gameId, token, {
     onState: receiveState,
-    onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
+    onStatus: (online) => {
+      $("connection").className = `connection ${online ? "online" : "offline"}`;
+      $("connection").title = online ? "connected" : "connection lost: reconnecting";
+      document.body.classList.toggle("offline", !online);
+      if (state) render();
+    },
     onError: showMessage,
   });
   $("commit").onclick = commit;
@@ -165,6 +184,145 @@ function showGame() {
   $("hint").onclick = hint;
   $("joker").onclick = () => act({ action: "joker" });
   $("rack").addEventListener("dragover", (e) => e.preventDefault());
+  $("help-open").onclick = () => toggleHelp();
+  $("help-close").onclick = () => toggleHelp(false);
+  bindKeys({
+    active: () => !$("game").hidden && state !== null,
+    move: (dr, dc) => moveCursor(dr, dc),
+    rank: typeRank,
+    turnDirection: () => { across = !across; render(); },
+    back: takeBackLast,
+    play: () => { if (!$("help").hidden) return; if (exchangeMode) exchange(); else if (!$("commit").disabled) commit(); },
+    enterSquare: () => {
+      if (selected || exchangeMode) clickSquare(cursor); else if (!$("commit").disabled) commit();
+    },
+    recallAll: () => {
+      if (!$("help").hidden) { toggleHelp(false); return; }
+      if (exchangeMode) { exchangeMode = false; marked.clear(); showMessage(""); }
+      recall(); render(); refreshPreview();
+    },
+    flip: () => {
+      const last = placedOrder[placedOrder.length - 1];
+      if (last && pending.has(last)) selected = { kind: "board", square: last };
+      turnSixNine();
+    },
+    otherColour: swapColour,
+    exchange: () => { if (!$("exchange").disabled) exchange(); },
+    pass: () => { if (!$("pass").disabled) act({ action: "pass" }); },
+    hint: () => { if (!$("hint").disabled) hint(); },
+    help: () => toggleHelp(),
+  });
+}
+
+function toggleHelp(show = $("help").hidden) {
+  $("help").hidden = !show;
+  $("help-open").setAttribute("aria-expanded", String(show));
+  if (show) $("help-close").focus(); else squares.get(cursor)?.focus();
+}
+
+// ----- the keyboard cursor -------------------------------------------------------
+const squareAt = (row, col) => (row >= 0 && row < SIZE && col >= 0 && col < SIZE ? `${COLUMNS[col]}${row + 1}` : null);
+const rowCol = (name) => [Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0])];
+
+function setCursor(name, focus = true) {
+  squares.get(cursor)?.setAttribute("tabindex", "-1");
+  cursor = name;
+  const sq = squares.get(name);
+  sq.tabIndex = 0;
+  if (focus) sq.focus();
+  renderCursor();
+}
+
+function moveCursor(dr, dc) {
+  let [row, col] = rowCol(cursor);
+  // Skip the title patch, which is not part of the board.
+  do { row += dr; col += dc; } while (squareAt(row, col) && !squares.has(squareAt(row, col)));
+  const next = squareAt(row, col);
+  if (next) setCursor(next);
+}
+
+const filled = (name) => Boolean(state.board[name] || pending.has(name));
+
+// The next free square from `name` on in the typing direction (itself if free).
+function freeFrom(name) {
+  let [row, col] = rowCol(name);
+  while (squareAt(row, col)) {
+    const here = squareAt(row, col);
+    if (squares.has(here) && !filled(here)) return here;
+    if (across) col += 1; else row += 1;
+  }
+  return null;
+}
+
+function typeRank(rank, key) {
+  if (!state || state.you === null || state.over) return;
+  const used = usedIndexes();
+  if (exchangeMode) {
+    const index = (state.rack || []).findIndex((t, i) => !marked.has(i) && t[0] === (rank === "9" ? "6" : rank));
+    if (index >= 0) { marked.add(index); render(); }
+    return;
+  }
+  // A 6/9 tile is held as a 6; typing 9 places it turned.
+  const wanted = rank === "9" ? "6" : rank;
+  const index = (state.rack || []).findIndex((t, i) => !used.has(i) && t[0] === wanted
+    && (rank !== "9" || isSixNine(t)));
+  if (index < 0) { showMessage(`No ${rank === "T" ? "10" : key.toUpperCase()} left in your rack.`, "info"); return; }
+  const square = freeFrom(cursor);
+  if (!square) { showMessage("No free square that way: move the cursor.", "info"); return; }
+  if (isSixNine(state.rack[index])) faces[index] = rank === "9" ? "9" : "6";
+  placeAt(square, index);
+  const [row, col] = rowCol(square);
+  const next = freeFrom(squareAt(row + (across ? 0 : 1), col + (across ? 1 : 0)) || square) || square;
+  setCursor(next);
+  render();
+  refreshPreview();
+}
+
+function placeAt(square, index) {
+  pending.set(square, { index });
+  placedOrder = placedOrder.filter((s) => s !== square && pending.has(s));
+  placedOrder.push(square);
+  selected = null;
+}
+
+// Typing a rank takes the first tile of that rank; C swaps in one of the other colour.
+function swapColour() {
+  const last = placedOrder.filter((s) => pending.has(s)).pop();
+  if (!last) return;
+  const { index } = pending.get(last);
+  const tile = rackTile(index);
+  const used = usedIndexes();
+  const other = state.rack.findIndex((t, i) => !used.has(i) && t[0] === tile[0] && t.slice(-1) !== tile.slice(-1));
+  if (other < 0) { showMessage(`No other colour of that rank in your rack.`, "info"); return; }
+  if (isSixNine(tile)) faces[other] = faces[index] || "6";
+  pending.set(last, { index: other });
+  render();
+  refreshPreview();
+}
+
+function takeBackLast() {
+  if (exchangeMode) {
+    const last = [...marked].pop();
+    if (last !== undefined) { marked.delete(last); render(); }
+    return;
+  }
+  placedOrder = placedOrder.filter((s) => pending.has(s));
+  const last = placedOrder.pop();
+  if (!last) return;
+  pending.delete(last);
+  selected = null;
+  setCursor(last);
+  render();
+  refreshPreview();
+}
+
+function renderCursor() {
+  for (const [name, sq] of squares) {
+    const here = name === cursor;
+    sq.classList.toggle("cursor", here);
+    if (here) sq.dataset.dir = across ? "→" : "↓"; else delete sq.dataset.dir;
+  }
+  $("cursor-note").textContent = `Cursor ${cursor}; typing goes ${across ? "across" : "down"} (Space turns). Keys: ?`;
 }
 
 function receiveState(next) {
@@ -177,9 +335,24 @@ function receiveState(next) {
     }
     if (state.turn !== state.you) { exchangeMode = false; marked.clear(); }
     $("hint-box").hidden = true;
+    announce();
   }
   render();
   if (moved) refreshPreview();
+}
+
+// Tell screen readers (a live region) what the others did, the scores and whose turn it is.
+function announce() {
+  const seatName = (i) => state.seats[i]?.name ?? `Seat ${i + 1}`;
+  if (heard === null) { heard = state.history.length; return; }
+  const fresh = state.history.slice(heard).filter((t) => t.seat !== state.you);
+  heard = state.history.length;
+  if (!fresh.length && !state.over) return;
+  const words = fresh.map((t) => turnSpoken(t, seatName));
+  words.push(`Scores: ${state.seats.map((s) => `${seatName(s.seat)} ${s.score}`).join(", ")}.`);
+  if (state.over) words.push("The game is over.");
+  else words.push(state.turn === state.you ? "Your turn." : `${seatName(state.turn)} to play.`);
+  $("announce").textContent = words.join(" ");
 }
 
 const myTurn = () => state && !state.over && state.you !== null && state.turn === state.you;
@@ -199,12 +372,12 @@ function clickSquare(name) {
       selected = { kind: "board", square: name };
     }
   } else if (selected?.kind === "rack" && !usedIndexes().has(selected.index)) {
-    pending.set(name, { index: selected.index });
-    selected = null;
+    placeAt(name, selected.index);
   } else if (selected?.kind === "board") {
-    pending.set(name, pending.get(selected.square)); // move a pending tile
-    pending.delete(selected.square);
-    selected = null;
+    const from = selected.square;
+    pending.set(name, pending.get(from)); // move a pending tile
+    pending.delete(from);
+    placeAt(name, pending.get(name).index);
   } else {
     return;
   }
@@ -231,7 +404,7 @@ function turnSixNine() {
   refreshPreview();
 }
 
-function recall() { pending.clear(); selected = null; }
+function recall() { pending.clear(); placedOrder = []; selected = null; }
 
 function playTiles() {
   const tiles = {};
@@ -241,20 +414,27 @@ function playTiles() {
 
 async function refreshPreview() {
   const box = $("preview");
-  if (!pending.size || state.you === null) { box.textContent = ""; box.className = "preview"; return; }
   const seq = ++previewSeq;
+  previewLegal = false;
+  if (!pending.size || state.you === null) {
+    box.textContent = ""; box.className = "preview"; box.dataset.score = ""; render(); return;
+  }
+  if ($("message").className === "message") showMessage(""); // an old error no longer applies
+  render();
   try {
     const reply = await socket.call("preview", { tiles: playTiles() });
     if (seq !== previewSeq) return;
     const p = reply.preview;
+    previewLegal = p.legal;
     box.className = p.legal ? "preview" : "preview bad";
     box.dataset.score = p.legal && p.score !== undefined ? p.score : "";
     // Under the Joker rule the claim is the player's own count: never filled in for them.
     box.textContent = !p.legal ? p.error
-      : p.score === undefined ? `Legal: ${p.describe}` : `Scores ${p.score}: ${p.describe}`;
+      : p.score === undefined ? `Legal: ${spellBreakdown(p.describe)}` : `Scores ${p.score}: ${spellBreakdown(p.describe)}`;
   } catch (error) {
     if (seq === previewSeq) { box.className = "preview bad"; box.textContent = error.message; }
   }
+  render();
 }
 
 async function act(body) {
@@ -285,7 +465,7 @@ function exchange() {
     recall();
     exchangeMode = true;
     marked.clear();
-    showMessage("Pick the tiles to exchange, then press Exchange again.");
+    showMessage("Pick the tiles to exchange (click them or type their ranks), then press Exchange again.", "info");
     render();
     return;
   }
@@ -304,13 +484,33 @@ async function hint() {
   try {
     const { hint } = await socket.call("hint");
     box.dataset.hint = JSON.stringify(hint);
-    box.textContent = hint.play
-      ? `Hint: ${Object.entries(hint.tiles).map(([s, t]) => `${rankText(t)}${t.slice(-1)} on ${s}`).join(", ")} — ${hint.describe}`
-      : `Hint: ${hint.advice}.`;
+    const say = (o) => (o.play
+      ? `${Object.entries(o.tiles).map(([s, t]) => `${tileText(t)} on ${s}`).join(", ")}: ${o.score} points (${spellBreakdown(o.describe)})`
+      : `${o.advice}`);
+    const options = hint.options?.length ? hint.options : [hint];
+    box.replaceChildren();
+    const head = document.createElement("p");
+    head.textContent = hint.options?.length ? "Hint, best first by equity (points now and the tiles you keep):" : `Hint: ${hint.advice}.`;
+    box.append(head);
+    if (hint.options?.length) {
+      const list = document.createElement("ol");
+      for (const o of options) {
+        const li = document.createElement("li");
+        li.textContent = o.equity !== undefined ? `${say(o)} — equity ${o.equity}` : say(o);
+        list.append(li);
+      }
+      box.append(list);
+    }
   } catch (error) { box.textContent = error.message; }
 }
 
-function showMessage(text) { $("message").textContent = text; }
+// An error (red, announced at once) or an instruction ("info").
+function showMessage(text, kind = "error") {
+  const box = $("message");
+  box.textContent = text;
+  box.className = kind === "info" ? "message info" : "message";
+  box.setAttribute("role", kind === "info" ? "status" : "alert");
+}
 
 // ----- drawing -------------------------------------------------------------------
 function render() {
@@ -322,18 +522,27 @@ function render() {
     sq.replaceChildren();
     sq.classList.toggle("target", !state.board[name] && myTurn());
     const tile = state.board[name];
+    let label = `${name}, empty`;
     if (tile) {
       const el = tileElement(tile);
-      if (last.has(name)) el.classList.add("last");
+      el.setAttribute("aria-hidden", "true");
+      label = `${name}, ${tileName(tile)}`;
+      if (last.has(name)) { el.classList.add("last"); label += ", last play"; }
       sq.append(el);
     } else if (pending.has(name)) {
       const { index } = pending.get(name);
-      const el = tileElement(placedFace(index), { sixNine: isSixNine(rackTile(index)) });
+      const sixNine = isSixNine(rackTile(index));
+      const el = tileElement(placedFace(index), { sixNine });
+      el.setAttribute("aria-hidden", "true");
       el.classList.add("pending");
+      label = `${name}, ${tileName(placedFace(index), { sixNine })}, placed, not yet played`;
       if (selected?.kind === "board" && selected.square === name) el.classList.add("selected");
       sq.append(el);
     }
+    sq.setAttribute("aria-label", label);
+    sq.title = label;
   }
+  renderCursor();
   // Rack.
   const rack = $("rack");
   rack.replaceChildren();
@@ -345,16 +554,28 @@ function render() {
     el.dataset.index = index;
     el.dataset.held = tile;
     el.draggable = !exchangeMode;
+    el.setAttribute("role", "button");
+    el.tabIndex = 0;
+    const chosen = exchangeMode ? marked.has(index) : selected?.kind === "rack" && selected.index === index;
+    el.setAttribute("aria-pressed", String(Boolean(chosen)));
+    el.setAttribute("aria-label", `${tileName(face, { sixNine: isSixNine(tile) })}${exchangeMode ? ", to exchange" : ""}`);
+    for (const child of el.children) child.setAttribute("aria-hidden", "true");
     if (selected?.kind === "rack" && selected.index === index) el.classList.add("selected");
     if (marked.has(index)) el.classList.add("marked");
-    el.addEventListener("click", () => clickRack(index));
+    el.addEventListener("click", () => { clickRack(index); rack.querySelector(`[data-index="${index}"]`)?.focus(); });
+    el.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); el.click(); }
+    });
     el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", String(index)));
     rack.append(el);
   });
-  $("rack-area").hidden = state.you === null;
-  // Controls.
+  $("rack-area").hidden = state.you === null || state.over;
+  // Controls: none once the game is over.
+  $("kings-controls").hidden = state.over;
+  $("rack").hidden = state.over;
+  $("cursor-note").hidden = state.you === null || state.over;
   const mine = myTurn();
-  $("commit").disabled = !mine || !pending.size || busy;
+  $("commit").disabled = !mine || !pending.size || busy || !previewLegal;
   $("recall").disabled = !pending.size;
   const sel = selected?.kind === "rack" ? selected.index
     : selected?.kind === "board" ? pending.get(selected.square)?.index : null;
@@ -372,6 +593,7 @@ function render() {
   // Banner.
   const banner = $("turn-banner");
   banner.className = `turn-banner${mine ? " mine" : ""}`;
+  notifyTurn(mine, "Kings Cribbage");
   banner.textContent = state.over ? "Game over"
     : mine ? "Your turn: place tiles, then Play"
     : `${seatName(state.turn)} to play${state.seats[state.turn].joined ? "" : " (waiting for them to join)"}`;
@@ -390,7 +612,13 @@ function renderScores(seatName) {
     if (state.turn === seat.seat) row.className = "to-move";
     const who = document.createElement("td");
     const dot = document.createElement("span");
-    dot.className = `dot${seat.kind === "computer" || seat.online ? " on" : ""}`;
+    const here = seat.kind === "computer" || seat.online;
+    const offline = document.body.classList.contains("offline");
+    dot.className = `dot${here ? " on" : ""}`;
+    dot.title = offline && seat.seat !== state.you ? "not known while you are offline"
+      : seat.kind === "computer" ? "computer" : here ? "online" : "not connected";
+    dot.setAttribute("role", "img");
+    dot.setAttribute("aria-label", dot.title);
     who.append(dot, seatName(seat.seat));
     if (seat.kind === "computer" && !seatName(seat.seat).includes(seat.level)) who.append(` · ${seat.level}`);
     if (seat.seat === state.you) who.append(badge("you"));
@@ -421,22 +649,11 @@ function renderHistory(seatName) {
   for (const turn of state.history) {
     const li = document.createElement("li");
     li.value = turn.n;
-    let text = `${seatName(turn.seat)} `;
-    if (turn.action === "play") {
-      const tiles = Object.entries(turn.tiles).map(([s, t]) => `${s} ${rankText(t)}${t.slice(-1)}`).join(", ");
-      const points = turn.score !== undefined ? turn.score : "?";
-      text += `played ${tiles}: ${points}`;
-      if (turn.claimed !== undefined) text += ` (claimed ${turn.claimed})`;
-    } else if (turn.action === "exchange") {
-      text += `exchanged ${turn.count} tile${turn.count === 1 ? "" : "s"}`;
-    } else {
-      text += "passed";
-    }
-    li.append(text);
+    li.append(turnText(turn, seatName));
     if (turn.describe) {
       const d = document.createElement("div");
       d.className = "detail";
-      d.textContent = turn.describe;
+      d.textContent = spellBreakdown(turn.describe);
       li.append(d);
     }
     if (turn.joker) {
@@ -467,9 +684,14 @@ function renderInvites() {
     input.onclick = () => input.select();
     box.append(p, input);
   }
+  const nobodyPlayed = !state.history.some((t) => state.seats[t.seat]?.kind === "human");
+  if (state.you !== null && open.length && !state.over && nobodyPlayed) {
+    box.append(cancelButton(state.id, saved.token(state.id), () => location.replace("/")));
+  }
   const watch = document.createElement("p");
   watch.innerHTML = `Spectators: <a href="/?game=${state.id}&watch=1">watch link</a>`;
   box.append(watch);
+  $("replay-link").href = `/?replay=${state.id}`;
 }
 
 function renderEnd(seatName) {
@@ -479,12 +701,14 @@ function renderEnd(seatName) {
   const end = state.end;
   const reasons = { out: "a player went out", blocked: "nobody could play", scoreless: "three rounds without a score" };
   const order = state.seats.map((s) => s.seat).sort((a, b) => end.scores[b] - end.scores[a]);
-  const rows = order.map((s) => `<tr><td>${escapeHtml(seatName(s))}${end.winners.includes(s) ? " 🏆" : ""}</td>`
-    + `<td class=num>${state.seats[s].score}</td><td class=num>−${end.penalties[s]}</td>`
+  const penalty = (n) => (n ? `−${n}` : "0");
+  const rows = order.map((s) => `<tr><td>${escapeHtml(seatName(s))}${end.winners.includes(s) ? ' <span class="badge winner">winner</span>' : ""}</td>`
+    + `<td class=num>${state.seats[s].score}</td><td class=num>${penalty(end.penalties[s])}</td>`
     + `<td class=num><b>${end.scores[s]}</b></td></tr>`).join("");
   box.innerHTML = `<h2>Final standings</h2><p>The game ended: ${reasons[end.reason] || end.reason}.</p>`
     + `<table class="scores" id="standings"><tr><th>Player</th><th class=num>Score</th><th class=num>Penalty</th><th class=num>Final</th></tr>${rows}</table>`
     + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+  renderNextGame(box, state.id, state.you);
 }
 
 function escapeHtml(text) {
@@ -506,6 +730,9 @@ async function openGame() {
   }
 }
 
-if (!gameId) showLobby();
+if (params.get("replay")) {
+  import("./replay.js").then((m) => m.startReplay(params.get("replay"),
+    params.has("turn") ? Number(params.get("turn")) : undefined));
+} else if (!gameId) showLobby();
 else if (params.get("invite") && !saved.token(gameId)) showJoin(params.get("invite"));
 else openGame();

@@ -2,6 +2,8 @@
 // The server sends this seat's whole view on every change ({"type": "state"}).
 
 import { GameSocket, saved } from "../api.js";
+import { renderNextGame } from "../nextgame.js";
+import { bindSoundToggle, notifyTurn } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
 
@@ -14,6 +16,7 @@ let busy = false;
 export function start(gameId, token) {
   document.title = "Cribbage";
   $("classic").hidden = false;
+  if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
     onState: (next) => { if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear(); state = next; render(); },
     onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
@@ -105,13 +108,14 @@ function renderSeats() {
     div.dataset.seat = seat.seat;
     if (state.waiting.includes(seat.seat) && !state.over) div.classList.add("to-act");
     const dot = `<span class="dot${seat.kind === "computer" || seat.online ? " on" : ""}"></span>`;
-    const team = `<span class="team" style="background:${SIDE_COLOURS[sideOf(seat.seat)]}"></span>`;
+    const team = '<span class="team"></span>'; // coloured below: the CSP forbids style attributes
     const badges = [];
     if (seat.seat === state.you) badges.push("you");
     if (seat.seat === state.dealer) badges.push("dealer · crib");
     if (seat.kind === "computer") badges.push(seat.level);
     div.innerHTML = `${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
     div.querySelector("b").textContent = seat.name;
+    div.querySelector(".team").style.background = SIDE_COLOURS[sideOf(seat.seat)];
     const backs = document.createElement("div");
     backs.className = "backs";
     if (seat.seat !== state.you) {
@@ -191,7 +195,14 @@ function renderHand() {
     if (state.can.play.includes(card)) el.classList.add("playable");
     el.draggable = state.can.play.includes(card);
     el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", card));
-    el.addEventListener("click", () => clickCard(card));
+    el.addEventListener("click", () => { clickCard(card); hand.querySelector(`[data-card="${card}"]`)?.focus(); });
+    // A card in the hand is a control: focusable, pressed with Enter or Space.
+    el.setAttribute("role", "button");
+    el.tabIndex = 0;
+    el.setAttribute("aria-pressed", String(chosen.has(card)));
+    el.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); el.click(); }
+    });
     hand.append(el);
   }
   const need = state.can.discard;
@@ -232,6 +243,7 @@ function renderBanner() {
   } else text = "";
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   banner.textContent = text;
+  notifyTurn(mine, "Cribbage");
 }
 
 function renderCalls() {
@@ -341,8 +353,9 @@ function renderBoard() {
     const tr = document.createElement("tr");
     tr.dataset.side = i;
     const gained = side.front - side.back;
-    tr.innerHTML = `<td><span class="team" style="background:${SIDE_COLOURS[i]}"></span></td>`
+    tr.innerHTML = '<td><span class="team"></span></td>'
       + `<td class="num score">${side.score}</td><td class="num">${gained ? `+${gained}` : ""}</td>`;
+    tr.querySelector(".team").style.background = SIDE_COLOURS[i];
     tr.firstChild.append(side.name + (side.seats.length > 1 ? " (team)" : ""));
     table.append(tr);
   });
@@ -379,4 +392,5 @@ function renderEnd() {
   box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
     + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
   $("c-end-text").textContent = text;
+  renderNextGame(box, state.id, state.you);
 }

@@ -1,0 +1,61 @@
+"""After a game: its rematch (``kingscrib.web.rematch``) and replays of records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from kingscrib.web import reviews
+from kingscrib.web.cancel import cancel
+from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.rematch import rematch, rematch_of
+from kingscrib.web.replay import replay_of_record
+from kingscrib.web.rooms import Hub
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get("/{game_id}/rematch")
+async def get_rematch(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """``{"rematch": {"game_id": ...}}`` once someone started a rematch, else null."""
+    room = await hub.get(game_id)
+    return {"rematch": await rematch_of(hub, room.id)}
+
+
+@router.post("/{game_id}/rematch")
+async def post_rematch(game_id: str, token: str | None = Depends(bearer),
+                       hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """A player of the finished game asks for the rematch (started if need be) and is
+    seated in it: ``{"game_id", "seat", "token", "invite"}``."""
+    room = await hub.get(game_id)
+    return await rematch(hub, room, await seat_for(hub, room, token))
+
+
+@router.post("/replay", include_in_schema=True)
+async def replay_record(record: dict[str, Any], hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """A ``kingscrib-game/1`` record, checked by the engine, as the turns the page shows."""
+    return await hub._think(replay_of_record, record)
+
+
+@router.get("/{game_id}/analysis")
+async def get_analysis(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """The analysis of a finished game: done (its turns), running (progress) or none."""
+    room = await hub.get(game_id)
+    return await reviews.status(hub, room)
+
+
+@router.post("/{game_id}/analysis", status_code=202)
+async def post_analysis(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """Start analysing a finished game in the background (anyone may: the game is over)."""
+    room = await hub.get(game_id)
+    return await reviews.start(hub, room)
+
+
+@router.delete("/{game_id}")
+async def cancel_game(game_id: str, token: str | None = Depends(bearer),
+                      hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """Cancel a game whose invited person never came (no person has played yet)."""
+    room = await hub.get(game_id)
+    await cancel(hub, room, await seat_for(hub, room, token))
+    return {"cancelled": game_id}

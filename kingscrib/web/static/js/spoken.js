@@ -1,0 +1,49 @@
+// Words for tiles, squares and turns: what a screen reader says and what the history shows.
+
+import { rankText, isLight, isSixNine } from "./board.js";
+
+const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+
+// "dark 7", "light ace", "light 6/9 showing 9".
+export function tileName(tile, { sixNine = false } = {}) {
+  const rank = rankText(tile);
+  const word = RANK_WORDS[rank] || rank;
+  const colour = isLight(tile) ? "light" : "dark";
+  return sixNine && isSixNine(tile) ? `${colour} 6/9 showing ${word}` : `${colour} ${word}`;
+}
+
+// A tile in text: "10L" style ranks, with 10 spelled the way the board shows it.
+export const tileText = (tile) => `${rankText(tile)}${tile.slice(-1)}`;
+
+// The engine writes a ten as T in its hands ("T555K = 20"); players read 10.
+export function spellBreakdown(describe) {
+  return describe.split("; ").map((part) => {
+    const match = /^([A2-9TJQK]+) = (.*)$/.exec(part);
+    if (!match) return part;
+    return `${[...match[1]].map((r) => (r === "T" ? "10" : r)).join(" ")} = ${match[2]}`;
+  }).join("; ");
+}
+
+// One line per turn, for the history and the live announcements.
+export function turnText(turn, seatName) {
+  let text = `${seatName(turn.seat)} `;
+  if (turn.action === "play") {
+    const tiles = Object.entries(turn.tiles).map(([s, t]) => `${s} ${tileText(t)}`).join(", ");
+    const points = turn.score !== undefined ? turn.score : "?";
+    text += `played ${tiles}: ${points}`;
+    if (turn.claimed !== undefined) text += ` (claimed ${turn.claimed})`;
+  } else if (turn.action === "exchange") {
+    text += `exchanged ${turn.count} tile${turn.count === 1 ? "" : "s"}`;
+  } else {
+    text += "passed";
+  }
+  return text;
+}
+
+// The same turn as a sentence to be heard: "Ann played G7 dark 7, H7 light 8 for 12 points."
+export function turnSpoken(turn, seatName) {
+  if (turn.action !== "play") return `${turnText(turn, seatName)}.`;
+  const tiles = Object.entries(turn.tiles).map(([s, t]) => `${s} ${tileName(t)}`).join(", ");
+  const points = turn.score !== undefined ? ` for ${turn.score} point${turn.score === 1 ? "" : "s"}` : "";
+  return `${seatName(turn.seat)} played ${tiles}${points}.`;
+}

@@ -1,0 +1,61 @@
+"""Shared steps of the browser tests of the page: layout checks, screenshots, the lobby."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# Screenshots of every page at every size land here (git-ignored) for people to look at.
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+# Every visible control, square, tile, card and message, measured against the viewport.
+OUTSIDE = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > width) {
+    out.push(`page is ${document.documentElement.scrollWidth} px wide, viewport ${width}`);
+  }
+  const sel = 'button, input, select, a, label, [tabindex], .sq, .tile, .card, .message, .preview, .turn-banner';
+  for (const el of document.querySelectorAll(sel)) {
+    if (el.closest('[hidden]') || el.getClientRects().length === 0) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.left < -0.5 || r.right > width + 0.5) {
+      out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+  }
+  return out;
+}"""
+
+
+def outside_viewport(page) -> list[str]:
+    """What sticks out of the viewport sideways (empty when the page fits)."""
+    return page.evaluate(OUTSIDE)
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def start_from_lobby(page, url: str, seats: list[str], game: str = "kings") -> None:
+    """Fill the lobby (seat kinds in order, "human" or "computer") and start the game."""
+    page.goto(url + "/")
+    page.wait_for_selector("#new-game[data-ready]")
+    page.check(f'#game-choice input[value="{game}"]')
+    while page.locator(".seat-row").count() < len(seats):
+        page.click("#add-seat")
+    for i, kind in enumerate(seats):
+        row = page.locator(".seat-row").nth(i)
+        row.locator(".kind").select_option(kind)
+        if kind == "computer":
+            row.locator(".level").select_option("greedy" if game == "kings" else "easy")
+        else:
+            row.locator(".name").fill(f"Person {i + 1}")
+    page.click("#start")

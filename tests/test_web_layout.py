@@ -1,0 +1,98 @@
+"""The page on a phone (390x844) and a desktop (1280x800): nothing sideways off screen,
+the board the full width of a phone with the rack and buttons under it; screenshots."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby
+from web_support import chromium, running_server
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running_server(tmp_path_factory.mktemp("layout") / "web.sqlite3") as s:
+        yield s
+
+
+def finished_computer_game(url: str) -> str:
+    """A Kings game between two computers, played to its end; returns its id."""
+    created = httpx.post(url + "/api/games", json={
+        "seats": [{"kind": "computer", "level": "greedy"}, {"kind": "computer", "level": "greedy"}],
+        "seed": 5}).json()
+    deadline = time.monotonic() + 60
+    while not httpx.get(f"{url}/api/games/{created['game_id']}").json()["over"]:
+        assert time.monotonic() < deadline, "the computer game did not end"
+        time.sleep(0.2)
+    return created["game_id"]
+
+
+def box(page, selector: str) -> dict:
+    return page.locator(selector).bounding_box()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_every_page_fits_the_screen(browser, server, size: str) -> None:
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#new-game[data-ready]")
+        screenshot(page, f"lobby-{size}")
+        assert outside_viewport(page) == []
+
+        start_from_lobby(page, server.url, ["human", "computer"])
+        page.wait_for_selector("#rack .tile")
+        page.wait_for_selector(".turn-banner.mine", timeout=60_000)
+        # A long illegal preview and an error: still nothing off screen.
+        # On the phone by touch (taps), on the desktop by mouse.
+        press = (lambda target: target.tap()) if size == "phone" else (lambda t: t.click())
+        press(page.locator("#rack .tile").nth(0))
+        press(page.locator('[data-square="A13"]'))
+        press(page.locator("#rack .tile").nth(0))
+        press(page.locator('[data-square="M1"]'))
+        assert page.locator("#board .tile.pending").count() == 2
+        page.wait_for_selector("#preview.bad")
+        assert page.is_disabled("#commit")  # an illegal play cannot be sent
+        screenshot(page, f"kings-game-{size}")
+        assert outside_viewport(page) == []
+        board, rack = box(page, "#board"), box(page, "#rack")
+        viewport = SIZES[size]["viewport"]
+        assert board["x"] >= 0 and board["x"] + board["width"] <= viewport["width"]
+        if size == "phone":
+            # The whole board across the phone, the rack and the buttons under it.
+            assert board["width"] >= viewport["width"] - 24
+            assert rack["y"] >= board["y"] + board["height"]
+            assert box(page, "#pass")["y"] >= board["y"] + board["height"]
+        else:
+            # Board and everything else side by side, the board whole on the screen.
+            assert rack["x"] >= board["x"] + board["width"]
+            assert board["y"] + board["height"] <= viewport["height"]
+
+        game_id = finished_computer_game(server.url)
+        page.goto(f"{server.url}/?game={game_id}&watch=1")
+        page.wait_for_selector("#end:not([hidden]) #standings")
+        screenshot(page, f"kings-end-{size}")
+        assert outside_viewport(page) == []
+        assert page.locator("#kings-controls").is_hidden()  # no buttons after the end
+        standings = page.inner_text("#standings")
+        assert "−0" not in standings and "-0" not in standings
+        assert "winner" in standings
+
+        start_from_lobby(page, server.url, ["human", "computer"], game="classic")
+        page.wait_for_selector("#c-hand .card")
+        screenshot(page, f"classic-game-{size}")
+        assert outside_viewport(page) == []
+        assert errors == []
+    finally:
+        context.close()
