@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,9 +231,11 @@ def _action_of(turn: Turn) -> Action:
     return Pass()
 
 
-def review_game(record: dict[str, Any], table: LeaveTable | None = None) -> list[TurnReview]:
+def review_game(record: dict[str, Any], table: LeaveTable | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[TurnReview]:
     """Each turn of a game record against the best option (by equity) from what that seat
-    could see. Raises ValueError (a RecordError) when the record cannot be replayed."""
+    could see; ``progress(done, total)`` is called after each turn. Raises ValueError (a
+    RecordError) when the record cannot be replayed."""
     table = table or shipped()
     played = Game.from_record(record)
     game = Game.new(list(played.names), played.rules, played.seed)
@@ -266,6 +268,8 @@ def review_game(record: dict[str, Any], table: LeaveTable | None = None) -> list
         game.play(action, turn.claimed)
         if turn.joker is not None:
             game.call_joker(turn.joker["caller"])
+        if progress is not None:
+            progress(i + 1, len(played.history))
     return reviews
 
 
