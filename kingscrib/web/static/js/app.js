@@ -1,6 +1,7 @@
 // The page: a lobby to start a game, a join panel for invite links, and the game itself.
 
-import { cancelButton, GameSocket, request, saved } from "./api.js";
+import { GameSocket, request, saved } from "./api.js";
+import { renderInvites as renderInviteBox } from "./invites.js";
 import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
 import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
@@ -670,27 +671,9 @@ function renderHistory(seatName) {
 }
 
 function renderInvites() {
-  const box = $("invites");
-  const invite = saved.invite(state.id);
-  const open = state.seats.filter((s) => !s.joined);
-  box.replaceChildren();
-  if (invite && open.length && !state.over) {
-    const p = document.createElement("p");
-    p.textContent = `Invite a friend to ${open.length === 1 ? "the open seat" : "an open seat"}:`;
-    const input = document.createElement("input");
-    input.id = "invite-link";
-    input.readOnly = true;
-    input.value = `${location.origin}/?game=${state.id}&invite=${invite}`;
-    input.onclick = () => input.select();
-    box.append(p, input);
-  }
+  // A game nobody has played in yet may be cancelled (an invitee who never came).
   const nobodyPlayed = !state.history.some((t) => state.seats[t.seat]?.kind === "human");
-  if (state.you !== null && open.length && !state.over && nobodyPlayed) {
-    box.append(cancelButton(state.id, saved.token(state.id), () => location.replace("/")));
-  }
-  const watch = document.createElement("p");
-  watch.innerHTML = `Spectators: <a href="/?game=${state.id}&watch=1">watch link</a>`;
-  box.append(watch);
+  renderInviteBox($("invites"), state, nobodyPlayed);
   $("replay-link").href = `/?replay=${state.id}`;
 }
 

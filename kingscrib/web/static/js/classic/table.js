@@ -1,7 +1,8 @@
 // The classic Cribbage table: the cut, the discard, the play, the show, the board.
 // The server sends this seat's whole view on every change ({"type": "state"}).
 
-import { GameSocket, saved } from "../api.js";
+import { GameSocket } from "../api.js";
+import { renderInvites as renderInviteBox } from "../invites.js";
 import { renderNextGame } from "../nextgame.js";
 import { bindSoundToggle, notifyTurn } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
@@ -362,23 +363,7 @@ function renderBoard() {
 }
 
 function renderInvites() {
-  const box = $("c-invites");
-  const invite = saved.invite(state.id);
-  const open = state.seats.filter((s) => !s.joined);
-  box.replaceChildren();
-  if (invite && open.length && !state.over) {
-    const p = document.createElement("p");
-    p.textContent = `Invite a friend to ${open.length === 1 ? "the open seat" : "an open seat"}:`;
-    const input = document.createElement("input");
-    input.id = "invite-link";
-    input.readOnly = true;
-    input.value = `${location.origin}/?game=${state.id}&invite=${invite}`;
-    input.onclick = () => input.select();
-    box.append(p, input);
-  }
-  const watch = document.createElement("p");
-  watch.innerHTML = `Spectators: <a href="/?game=${state.id}&watch=1">watch link</a>`;
-  box.append(watch);
+  renderInviteBox($("c-invites"), state, false);
 }
 
 function renderEnd() {
