@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
+import ray  # the rl extra, which the test extra installs
 from click.testing import CliRunner
 
 from kingscrib.backends import Backend, run_jobs, use_backend
 from kingscrib.cli.main import cli as main
-
-ray = pytest.importorskip("ray")  # the rl extra, installed by the test extra
 
 
 def test_no_cluster_at_the_address_is_a_plain_error(monkeypatch):

@@ -6,20 +6,13 @@ import json
 from pathlib import Path
 
 import httpx
-import pytest
-from web_support import chromium, free_port, running_server
+from web_support import free_port, running_server
 
 from kingscrib.kings.record import check_record
 
 MY_TURN_OR_OVER = """() => document.querySelector('.turn-banner').classList.contains('mine')
                      || !document.getElementById('end').hidden"""
 HISTORY_LONGER = "(n) => document.querySelectorAll('#history li').length > n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def history_length(page) -> int:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_support import chromium, free_port, running_server
+from web_support import free_port, running_server
 
 from kingscrib.classic.record import replay
 
@@ -15,12 +15,6 @@ MINE_OR_OVER = """() => document.getElementById('c-banner').classList.contains('
 SERIES_HAS_COUNT = """() => !document.querySelector('#c-series .laid')
                        || document.getElementById('c-count').textContent.startsWith('Count: ')"""
 VERSION_AFTER = "(v) => Number(document.getElementById('classic').dataset.version) > v"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def version(page) -> int:

@@ -10,25 +10,12 @@ import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser_pages import SIZES, screenshot, start_from_lobby
-from web_support import chromium, running_server
 
 from kingscrib.kings.record import check_record
 
 COLUMNS = "ABCDEFGHIJKLM"
 MY_TURN_OR_OVER = """() => document.querySelector('#turn-banner').classList.contains('mine')
                      || !document.getElementById('end').hidden"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with running_server(tmp_path_factory.mktemp("keys") / "web.sqlite3") as s:
-        yield s
 
 
 def serious_violations(page) -> list[str]:

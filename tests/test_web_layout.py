@@ -8,19 +8,6 @@ import time
 import httpx
 import pytest
 from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby
-from web_support import chromium, running_server
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with running_server(tmp_path_factory.mktemp("layout") / "web.sqlite3") as s:
-        yield s
 
 
 def finished_computer_game(url: str) -> str:

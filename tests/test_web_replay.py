@@ -15,7 +15,6 @@ import httpx
 import pytest
 from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby
 from test_web_keyboard import serious_violations
-from web_support import chromium, running_server
 
 BOARD = """() => Object.fromEntries([...document.querySelectorAll('#r-board .sq')]
   .filter((sq) => sq.querySelector('.tile'))
@@ -24,18 +23,6 @@ OUTLINED = """() => [...document.querySelectorAll('#r-board .tile.last')]
   .map((t) => t.parentElement.dataset.square).sort()"""
 SCORES = """() => [...document.querySelectorAll('#r-scores tr[data-seat] .score')]
   .map((td) => Number(td.textContent))"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with running_server(tmp_path_factory.mktemp("replay") / "web.sqlite3") as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
