@@ -99,6 +99,9 @@ def test_a_person_plays_a_whole_game_against_the_computer(tmp_path: Path, browse
         assert "Person 1" in standings and "Final" in standings
         state = httpx.get(page.url.replace("/?game=", "/api/games/")).json()
         assert state["over"] and state["end"]["scores"]
+        if state["end"]["reason"] == "out":  # the end box names who went out: the last mover
+            mover = state["seats"][state["history"][-1]["seat"]]["name"]
+            assert f"{mover} went out" in page.inner_text("#end")
         href = page.get_attribute("#record-link", "href")
         record = httpx.get(server.url + href).json()
         assert check_record(record).final_scores == state["end"]["scores"]

@@ -682,7 +682,10 @@ function renderEnd(seatName) {
   if (!state.over || !state.end) { box.hidden = true; return; }
   box.hidden = false;
   const end = state.end;
-  const reasons = { out: "a player went out", blocked: "nobody could play", scoreless: "three rounds without a score" };
+  // The player who went out made the last turn: their rack emptied with it.
+  const last = state.history[state.history.length - 1];
+  const wentOut = last ? `${escapeHtml(seatName(last.seat))} went out` : "a player went out";
+  const reasons = { out: wentOut, blocked: "nobody could play", scoreless: "three rounds without a score" };
   const order = state.seats.map((s) => s.seat).sort((a, b) => end.scores[b] - end.scores[a]);
   const penalty = (n) => (n ? `−${n}` : "0");
   const rows = order.map((s) => `<tr><td>${escapeHtml(seatName(s))}${end.winners.includes(s) ? ' <span class="badge winner">winner</span>' : ""}</td>`
