@@ -73,10 +73,9 @@ async def record(game_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
     """The game record (RULES.md Part 3), once the game is over or was closed for being
     left untouched (it shows every hand)."""
     room = await hub.get(game_id)
-    over = room.game.is_over if room.kind == "kings" else room.game.over
-    if not (over or room.closed):
+    if not (room.game.over or room.closed):
         raise WebError(409, "the record is available when the game is over")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
-    data = (room.game.to_record(seats) if room.kind == "kings" else room.game.record(seats))
+    data = room.game.record(seats)
     return JSONResponse(data, headers={
         "Content-Disposition": f'attachment; filename="{room.kind}-{room.id}.json"'})
