@@ -154,6 +154,7 @@ class GameKind(Protocol):
     name: str
     title: str
     rules_model: type  # a pydantic model of the rule options a new game may set
+    action_model: type  # a pydantic model of an action as an HTTP request holds it
 
     def levels(self) -> list[str]:
         """Computer levels, strongest last."""
