@@ -95,7 +95,7 @@ rematches = Table(
     Column("invite", String(64), nullable=False),
 )
 
-# A finished game's analysis (``kingscrib.web.analysis``), computed once and kept.
+# A finished game's analysis (``kingscrib.web.games.kings_analysis``), computed once and kept.
 analyses = Table(
     "analyses", metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
