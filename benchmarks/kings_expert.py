@@ -76,6 +76,7 @@ def strength(a: str, b: str, pairs: int, seed: int, budget: float,
     games = 0
     spread = 0
     a_times: list[float] = []
+    b_times: list[float] = []
     for i in range(pairs):
         s = rng.randrange(2**31)
         for a_seat in (0, 1):
@@ -86,13 +87,15 @@ def strength(a: str, b: str, pairs: int, seed: int, budget: float,
             spread += mine - theirs
             games += 1
             a_times += seats[a_seat].times
+            b_times += seats[1 - a_seat].times
         done = i + 1 == pairs or (minutes and time.perf_counter() - start > minutes * 60)
         if (i + 1) % 10 == 0 or done:
             low, high = wilson(points, games)
             print(f"{i + 1} pairs: {a} v {b} at {budget} s a move: {points:g} of {games} games,"
                   f" {100 * points / games:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%),"
-                  f" mean spread {spread / games:+.2f}, {a} median move"
-                  f" {1000 * statistics.median(a_times):.0f} ms,"
+                  f" mean spread {spread / games:+.2f}, median move {a}"
+                  f" {1000 * statistics.median(a_times):.0f} ms, {b}"
+                  f" {1000 * statistics.median(b_times):.0f} ms,"
                   f" {time.perf_counter() - start:.0f} s", flush=True)
         if done:
             break
