@@ -3,7 +3,7 @@
 Engines: ``random``, ``greedy`` (highest score now), ``equity`` (score plus the value of
 the tiles kept, less a share of the next player's expected best reply), ``sim`` (Monte
 Carlo over the unseen tiles, exact endgames). Levels for people: ``easy``, ``medium``,
-``hard``, ``expert`` (see :mod:`.levels`).
+``hard``, ``expert`` (see :mod:`.levels`), and ``expert-v1``, the previous expert.
 
 >>> make_player("greedy").name
 'greedy'
@@ -51,6 +51,7 @@ PLAYERS: dict[str, Callable[[int | None], KingsPlayer]] = {
     "easy": _level("easy"),
     "medium": _level("medium"),
     "hard": _level("hard"),
+    "expert-v1": _level("expert-v1"),  # the expert before the defence-aware one
     "expert": _level("expert"),
 }
 

@@ -5,8 +5,12 @@
 - ``medium``: greedy, the highest score now.
 - ``hard``: equity, score now plus the learned value of the tiles kept, less a share of
   what the play opens for the next player.
-- ``expert``: simulation of the best candidates against the unseen tiles, exact endgames
-  with an empty bag; thinks about 1.5 seconds a move (never much more than 2).
+- ``expert``: simulation of the best candidates by defended equity (score, leave and
+  what the play opens) against the unseen tiles, exact endgames with an empty bag
+  (:mod:`kingscrib.players.kings.expert`); thinks about 1.5 seconds a move (never much
+  more than 2).
+- ``expert-v1``: the expert before it, kept to measure against: the same simulation of
+  the best candidates by static equity, without the defence term.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from kingscrib.kings.game import PlayerView
 from kingscrib.kings.moves import Action
 from kingscrib.players.kings.base import ComputerPlayer
 from kingscrib.players.kings.equity import EquityPlayer
+from kingscrib.players.kings.expert import ExpertPlayer
 from kingscrib.players.kings.sim import SimPlayer
 from kingscrib.players.kings.simple import GreedyPlayer, fallback
 
@@ -51,6 +56,8 @@ def level(name: str, seed: int | None = None) -> ComputerPlayer:
     elif name == "hard":
         p = EquityPlayer(seed=seed)
     elif name == "expert":
+        p = ExpertPlayer(seed, time_budget=EXPERT_BUDGET)
+    elif name == "expert-v1":
         p = SimPlayer(seed, time_budget=EXPERT_BUDGET)
     else:
         raise ValueError(f"unknown level {name!r}")
@@ -58,4 +65,4 @@ def level(name: str, seed: int | None = None) -> ComputerPlayer:
     return p
 
 
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = ("easy", "medium", "hard", "expert-v1", "expert")  # weakest first
