@@ -118,6 +118,12 @@ class Session(Protocol):
     def record(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
         """The game record (for download once the game is over)."""
 
+    def public(self) -> dict[str, Any]:
+        """What anyone, a spectator included, may see (SessionBase's views start here)."""
+
+    def private(self, seat: int) -> dict[str, Any]:
+        """What only ``seat`` may see."""
+
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
         """The whole game as ``seat`` may see it (None: a spectator)."""
 
