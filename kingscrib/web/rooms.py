@@ -35,7 +35,9 @@ from kingscrib.kings.record import _action as record_action
 from kingscrib.kings.rules import RuleSet
 from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.shuffle import derived_int, new_secret
+from kingscrib.web import finish
 from kingscrib.web.analysis import hint_from, hint_inputs
+from kingscrib.web.clocks import Clock
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind
 from kingscrib.web.games.kings_view import (
@@ -48,7 +50,14 @@ from kingscrib.web.games.kings_view import (
     turn_json,
 )
 from kingscrib.web.names import clean_name, person_name
-from kingscrib.web.storage import SeatTaken, Store, StoredSeat, TurnWrite, hash_secret
+from kingscrib.web.storage import (
+    SeatTaken,
+    StaleGame,
+    Store,
+    StoredSeat,
+    TurnWrite,
+    hash_secret,
+)
 
 log = logging.getLogger("kingscrib.web")
 _BEATEN = "another move was made first (through another server); the game is brought up to date"
@@ -93,6 +102,9 @@ class Room:
     kind: str = "kings"
     hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
     closed: bool = False  # closed for being left untouched: nothing more can happen
+    clock: Clock | None = None  # the game's clocks (kingscrib.web.clocks); None: no clock
+    result: dict[str, Any] | None = None  # an ending beyond the rules (kingscrib.web.finish)
+    guarded: bool = True  # has a stored clocks row (games stored before clocks have none)
     touched: float = field(default_factory=time.monotonic)  # last looked at or played
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
@@ -167,13 +179,24 @@ def _catch_up(room: Room, stored: Any) -> bool:
         else:
             room.game.rename(s.seat, s.name)
     room.seats, room.version = seats, version
+    _take_clock(room, stored)
     return True
+
+
+def _take_clock(room: Room, stored: Any) -> None:
+    """The stored clocks and early ending (a resignation or time-out counts as a change)."""
+    room.guarded = stored.clock is not None
+    room.clock = finish.clock_from_row(stored.clock)
+    room.result = stored.clock.get("result") if stored.clock else None
+    room.version += room.result is not None
 
 
 def _refuse_closed(room: Room) -> None:
     if room.closed:
         raise WebError(409, "this game was closed after being left untouched; its record is"
                             " kept and can be downloaded")
+    if room.result is not None:
+        raise WebError(409, "the game is over")
 
 
 def check_fields(message: dict[str, Any], fields: dict[str, frozenset[str]]) -> None:
@@ -257,15 +280,16 @@ class Hub:
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
                      seed: int | None = None, game: str = "kings", hints: bool = False,
-                     creator: int | None = None
+                     creator: int | None = None, clock: tuple[int, int] | None = None
                      ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
         ``hints``: hints allowed even between people (everyone sees it before sitting).
-        The creator takes seat ``creator`` (a human seat), by default the first human seat."""
+        The creator takes seat ``creator`` (a human seat), by default the first human seat.
+        ``clock``: (seconds per player, overtime seconds) as checked by ``check_clock``."""
         if seed is not None and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         if game != "kings":
-            return await self._create_hosted(game, seats, rules, seed, hints, creator)
+            return await self._create_hosted(game, seats, rules, seed, hints, creator, clock)
         try:
             ruleset = RuleSet.from_json(rules)
         except (ValueError, TypeError) as e:
@@ -285,14 +309,14 @@ class Hub:
         await self._db_call(self.store.create_game, room.id, ruleset.to_json(), game.seed,
                             room.invite_hash,
                             [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built], "kings", hints)
+                             for s in built], "kings", hints, _new_clock(room, clock))
         self.rooms[room.id] = room
         self._kick(room)
         return room, creator, token, invite
 
     async def _create_hosted(self, game: str, seats: list[dict[str, Any]],
                              rules: dict[str, Any], seed: int | None, hints: bool = False,
-                             creator: int | None = None
+                             creator: int | None = None, clock: tuple[int, int] | None = None
                              ) -> tuple[Room, int | None, str | None, str]:
         """A new game of a kind behind the game protocol (classic Cribbage)."""
         kind = game_kind(game)
@@ -310,7 +334,7 @@ class Hub:
         await self._db_call(self.store.create_game, room.id, stored_rules, session.game.seed,
                             room.invite_hash,
                             [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built], game, hints)
+                             for s in built], game, hints, _new_clock(room, clock))
         self.rooms[room.id] = room
         self._kick(room)
         return room, creator, token, invite
@@ -378,6 +402,7 @@ class Hub:
         room = Room(stored.id, game, seats, stored.invite_hash, kind=stored.game,
                     version=version, hints_allowed=stored.hints,
                     closed=stored.closed is not None)
+        _take_clock(room, stored)
         if room.kind == "kings":
             room.sent_version, room.sent_turns = room.version, len(game.history)
         self._attach_players(room)
@@ -419,6 +444,7 @@ class Hub:
             if not caught_up:  # more than new turns: replay it all
                 fresh = await self._rebuild(stored)
                 room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
+                room.clock, room.result, room.guarded = fresh.clock, fresh.result, fresh.guarded
             room.closed, room.hints_allowed = stored.closed is not None, stored.hints
             room._public = room._encoded = None
             room._turns, room._hints = {}, {}
@@ -493,13 +519,18 @@ class Hub:
             token = secrets.token_urlsafe(24)
             s = room.seats[seat]
             new_name = person_name(name, s.name)
+            s.token_hash = hash_secret(token)  # for a moment: do the clocks start now?
+            started = finish.start_clocks(room, time.time())
+            s.token_hash = None
             try:
                 await self._db_call(self.store.take_seat, room.id, seat, new_name,
-                                    hash_secret(token))
+                                    hash_secret(token), started)
             except SeatTaken:
                 self._noted(room.id)
                 raise WebError(409, f"seat {seat + 1} was just taken") from None
             s.token_hash, s.name = hash_secret(token), new_name
+            if started is not None:
+                room.clock = finish.clock_from_row(started)
             if room.kind == "kings":
                 room.game.names[seat] = new_name
             else:
@@ -548,10 +579,11 @@ class Hub:
     async def _apply_hosted(self, room: Room, seat: int, message: dict[str, Any]) -> None:
         session = room.game
         turn = session.apply(seat, message)  # WebError, nothing changed, when refused
+        row, clock, result = finish.turn_row(room, time.time())
         try:
             await self._store(TurnWrite(room.id, session.turn_count - 1, turn,
-                                        over=session.over))
-        except IntegrityError:
+                                        over=session.over, clock=row))
+        except (IntegrityError, StaleGame):
             session.take_back()
             self._noted(room.id)
             raise WebError(409, _BEATEN) from None
@@ -559,6 +591,8 @@ class Hub:
             session.take_back()
             log.exception("could not store a turn of %s", room.id)
             raise WebError(503, "the move could not be saved; nothing changed, try again") from None
+        if row is not None:
+            room.clock, room.result = clock, result
         room.version += 1
 
     async def _apply(self, room: Room, action: Action, claim: int | None) -> Turn:
@@ -567,10 +601,11 @@ class Hub:
             turn = game.play(action, claim)
         except IllegalAction as e:
             raise WebError(400, str(e)) from None
+        row, clock, result = finish.turn_row(room, time.time())
         try:
             await self._store(TurnWrite(room.id, len(game.history) - 1, turn_to_json(turn),
-                                        over=game.is_over))
-        except IntegrityError:  # another process stored this turn first
+                                        over=game.is_over, clock=row))
+        except (IntegrityError, StaleGame):  # another process stored a turn or ending first
             game.undo()
             room._turns.clear()
             self._noted(room.id)
@@ -584,6 +619,8 @@ class Hub:
             # Stored (or taken back): the undo snapshot (board, racks, bags and a 25 kB
             # random state) is no longer needed; a long game would otherwise keep one per turn.
             game.forget_undo()
+        if row is not None:
+            room.clock, room.result = clock, result
         room.version += 1
         # Computer seats call Joker at once when points were missed.
         if game.joker_open():
@@ -674,7 +711,7 @@ class Hub:
     # ----- computer seats ---------------------------------------------------------
     def _kick(self, room: Room) -> None:
         game = room.game
-        if room.closed:
+        if room.closed or room.result is not None:
             return
         if room.kind != "kings":
             if not any(room.seats[s].kind == COMPUTER for s in game.waiting()):
@@ -704,6 +741,8 @@ class Hub:
                 log.exception("computer seat %d of %s failed", seat.seat, room.id)
                 return
             async with room.lock:
+                if room.result is not None:
+                    return
                 if room.version != version or room.game is not session:
                     continue
                 try:
@@ -726,6 +765,8 @@ class Hub:
                 log.exception("computer seat %d of %s failed", seat.seat, room.id)
                 return
             async with room.lock:
+                if room.result is not None:
+                    return
                 if room.version != version or game.turn != seat.seat:
                     continue
                 claim = None
@@ -804,6 +845,7 @@ class Hub:
             "joker_open": hide_last,
             "servant": game.servant if game.rules.servant else None,
             "end": end_json(game),
+            **finish.state_fields(room),
         }
 
     def state_message(self, room: Room, seat: int | None) -> str:
@@ -818,6 +860,7 @@ class Hub:
         key = (room.version, online)
         if room._encoded is None or room._encoded[0] != key:
             data = self._public_of(room)
+            del data["clock"]  # added to each message, counted down to its moment
             data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], online)]
             room._encoded = (key, json.dumps(data, separators=(",", ":"))[:-1])
         text = room._encoded[1]
@@ -826,12 +869,14 @@ class Hub:
         else:
             extra = json.dumps(self._private(room, seat), separators=(",", ":"))
             extra = f',"you":{seat},' + extra[1:-1]
-        return '{"type":"state","state":' + text + extra + "}}"
+        return '{"type":"state","state":' + text + extra + _clock_text(room) + "}}"
 
     def _public_of(self, room: Room) -> dict[str, Any]:
         if room._public is None or room._public[0] != room.version:
-            room._public = (room.version, public_state(room))
-        return dict(room._public[1])
+            room._public = (room.version, {**public_state(room), **finish.state_fields(room)})
+        data = dict(room._public[1])
+        data["clock"] = finish.state_fields(room)["clock"]  # counted down to now
+        return data
 
     @staticmethod
     def _online(room: Room) -> list[bool]:
@@ -873,6 +918,8 @@ class Hub:
         if room._encoded is None or room._encoded[0] != key:
             data = dict(room.game.public())
             data.update(id=room.id, version=room.version)
+            data.update(finish.state_fields(room))
+            del data["clock"]  # added to each message, counted down to its moment
             data["seats"] = [dict(s, online=o) for s, o in zip(_seat_list(room), online)]
             room._encoded = (key, json.dumps(data, separators=(",", ":"))[:-1])
         if seat is None:
@@ -880,13 +927,15 @@ class Hub:
         else:
             private = json.dumps(room.game.private(seat), separators=(",", ":"))
             extra = f',"you":{seat},' + private[1:-1]
-        return '{"type":"state","state":' + room._encoded[1] + extra + "}}"
+        return ('{"type":"state","state":' + room._encoded[1] + extra + _clock_text(room)
+                + "}}")
 
     def _hosted_state(self, room: Room, seat: int | None) -> dict[str, Any]:
         session = room.game
         data = dict(session.public())
         data.update(id=room.id, version=room.version, you=seat,
                     hints_allowed=room.hints_allowed, hints=room.hints_on, closed=room.closed)
+        data.update(finish.state_fields(room))
         if data.get("end") is not None:  # the seed is disclosed once the game is over
             data["end"] = dict(data["end"], seed=session.game.seed)
         data["seats"] = [dict(s, online=o) for s, o in
@@ -894,6 +943,23 @@ class Hub:
         if seat is not None:
             data.update(session.private(seat))
         return data
+
+
+def _clock_text(room: Room) -> str:
+    """The clocks as a JSON member, counted down to now (never cached)."""
+    if room.clock is None:
+        return ',"clock":null'
+    return ',"clock":' + json.dumps(room.clock.view(), separators=(",", ":"))
+
+
+def _new_clock(room: Room, clock: tuple[int, int] | None) -> dict[str, Any] | None:
+    """A new game's clocks (the ``clocks`` row's columns): they start at once when no
+    person's seat is open."""
+    if clock is None:
+        return None
+    room.clock = Clock.new(clock[0], clock[1], len(room.seats))
+    room.clock.restart(time.time(), finish.clock_running(room))
+    return finish.clock_columns(room.clock)
 
 
 def _seat_list(room: Room) -> list[dict[str, Any]]:

@@ -56,3 +56,19 @@ class KingsKind:
 
 
 KINGS = KingsKind()
+
+
+def early_result(game: Any, reason: str, loser: int | None, penalties: list[int]
+                 ) -> dict[str, Any]:
+    """How a Kings game ends beyond the engine's rules (docs/web.md, "Clocks and
+    resigning"). ``reason``: ``resigned`` or ``time`` (``loser`` resigned or ran out of
+    overtime: the game ends now and they rank last, the others by score), or
+    ``overtime`` (the game ended by the rules and ``penalties`` come off the final
+    scores). ``penalties``: each seat's overtime penalty (10 points a started minute)."""
+    scores = [s - p for s, p in zip(game.final_scores, penalties)]
+    others = [s for s in range(len(scores)) if s != loser]
+    order = sorted(others, key=lambda s: (-scores[s], s)) + ([] if loser is None else [loser])
+    best = max(scores[s] for s in others)
+    return {"reason": reason, "seat": loser, "time_penalties": list(penalties),
+            "scores": scores, "winners": [s for s in others if scores[s] == best],
+            "losers": [] if loser is None else [loser], "order": order}
