@@ -6,6 +6,7 @@ import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
 import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
+import { renderClocks, renderResign, resultText } from "./clocks.js";
 import { bindSoundToggle, notifyTurn } from "./notify.js";
 import { spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
 
@@ -18,6 +19,7 @@ let games = {}; // per game: title, levels, default level (from /api/levels)
 const chosenGame = () => document.querySelector("#game-choice input:checked")?.value || "kings";
 let state = null; // the game as the server shows it to this seat
 let socket = null;
+let token = null; // this page's seat token (null: a spectator)
 let squares = new Map();
 let pending = new Map(); // square -> { index, face }
 let selected = null; // { kind: "rack", index } or { kind: "board", square }
@@ -72,6 +74,9 @@ async function showLobby() {
     const classic = chosenGame() === "classic";
     $("rule-options").hidden = classic;
     $("classic-options").hidden = !classic;
+    $("clock-rule").textContent = classic
+      ? "Whoever runs out of time loses the game (with four players, their team)."
+      : "Then up to 10 minutes of overtime, 10 points off per started minute; after that the game is lost.";
     for (const select of rows.querySelectorAll(".level")) fillLevels(select);
   };
   for (const radio of document.querySelectorAll("#game-choice input")) {
@@ -92,6 +97,7 @@ async function showLobby() {
         ? { kind, level: row.querySelector(".level").value, name }
         : { kind, name };
     });
+    const clock = $("clock-choice").value ? Number($("clock-choice").value) : undefined;
     const box = (name) => document.querySelector(`#rule-options [name=${name}]`).checked;
     const game = chosenGame();
     const classicBox = (name) => document.querySelector(`#classic-options [name=${name}]`).checked;
@@ -103,7 +109,7 @@ async function showLobby() {
     try {
       $("start").disabled = true;
       const hints = document.querySelector("#rule-options [name=hints]")?.checked ?? false;
-      const created = await request("POST", "/api/games", { game, seats, rules, hints });
+      const created = await request("POST", "/api/games", { game, seats, rules, hints, clock_seconds: clock });
       if (created.token) saved.setToken(created.game_id, created.token);
       saved.setInvite(created.game_id, created.invite);
       location.href = `/?game=${created.game_id}`;
@@ -166,7 +172,7 @@ function showGame() {
       if (!Number.isNaN(index)) { selected = { kind: "rack", index }; clickSquare(name); }
     });
   }
-  const token = params.get("watch") ? null : saved.token(gameId);
+  token = params.get("watch") ? null : saved.token(gameId);
   socket = new GameSocket(gameId, token, {
     onState: receiveState,
     onStatus: (online) => {
@@ -602,6 +608,8 @@ function render() {
   renderHistory(seatName);
   renderInvites();
   renderEnd(seatName);
+  renderClocks($("clocks"), state, seatName);
+  renderResign($("resign-box"), state, token);
 }
 
 function renderScores(seatName) {
@@ -679,6 +687,7 @@ function renderInvites() {
 
 function renderEnd(seatName) {
   const box = $("end");
+  if (state.result) { renderResult(box, seatName); return; }
   if (!state.over || !state.end) { box.hidden = true; return; }
   box.hidden = false;
   const end = state.end;
@@ -694,6 +703,20 @@ function renderEnd(seatName) {
   box.innerHTML = `<h2>Final standings</h2><p>The game ended: ${reasons[end.reason] || end.reason}.</p>`
     + `<table class="scores" id="standings"><tr><th>Player</th><th class=num>Score</th><th class=num>Penalty</th><th class=num>Final</th></tr>${rows}</table>`
     + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+  renderNextGame(box, state.id, state.you);
+}
+
+// A game ended by a resignation, on time, or with overtime penalties: the result's order.
+function renderResult(box, seatName) {
+  const r = state.result;
+  box.hidden = false;
+  const rows = r.order.map((s) => `<tr><td>${escapeHtml(seatName(s))}${r.winners.includes(s) ? ' <span class="badge winner">winner</span>' : ""}`
+    + `${r.losers.includes(s) ? ` <span class="badge">${r.reason === "resigned" ? "resigned" : r.reason === "time" ? "out of time" : "lost"}</span>` : ""}</td>`
+    + `<td class=num>${r.time_penalties[s] ? `−${r.time_penalties[s]}` : "0"}</td><td class=num><b>${r.scores[s]}</b></td></tr>`).join("");
+  box.innerHTML = '<h2>Final standings</h2><p id="result-text"></p>'
+    + `<table class="scores" id="standings"><tr><th>Player</th><th class=num>Overtime</th><th class=num>Final</th></tr>${rows}</table>`
+    + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+  $("result-text").textContent = resultText(state, seatName);
   renderNextGame(box, state.id, state.you);
 }
 

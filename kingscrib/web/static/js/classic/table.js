@@ -3,6 +3,7 @@
 
 import { GameSocket } from "../api.js";
 import { renderInvites as renderInviteBox } from "../invites.js";
+import { renderClocks, renderResign, resultText } from "../clocks.js";
 import { renderNextGame } from "../nextgame.js";
 import { bindSoundToggle, notifyTurn } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
@@ -13,8 +14,10 @@ let state = null;
 let socket = null;
 let chosen = new Set(); // cards picked to lay away
 let busy = false;
+let token = null; // this page's seat token (null: a spectator)
 
-export function start(gameId, token) {
+export function start(gameId, seatToken) {
+  token = seatToken;
   document.title = "Cribbage";
   $("classic").hidden = false;
   if (token) bindSoundToggle($("sound"));
@@ -98,6 +101,8 @@ function render() {
   renderBoard();
   renderInvites();
   renderEnd();
+  renderClocks($("c-clocks"), state, nameOf);
+  renderResign($("c-resign-box"), state, token);
 }
 
 function renderSeats() {
@@ -368,6 +373,14 @@ function renderInvites() {
 
 function renderEnd() {
   const box = $("c-end");
+  if (state.result) {
+    box.hidden = false;
+    box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
+      + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+    $("c-end-text").textContent = resultText(state, nameOf);
+    renderNextGame(box, state.id, state.you);
+    return;
+  }
   if (!state.over || !state.end) { box.hidden = true; return; }
   box.hidden = false;
   const end = state.end;

@@ -1,0 +1,89 @@
+"""The clocks and the Resign button on the page (Debian's Chromium), at phone and desktop
+sizes, for both games: the clock is chosen on the start page, shows and counts down,
+nothing sticks out sideways, resigning asks once more and ends the game, the record
+downloads and replays, and the axe audit finds nothing serious."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from browser_pages import SIZES, outside_viewport, screenshot
+from test_web_keyboard import serious_violations
+
+from kingscrib.classic.record import replay as replay_classic
+from kingscrib.kings.record import check_record
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def seconds(text: str) -> int:
+    m, s = re.fullmatch(r"(\d+):(\d\d)", text.strip()).groups()
+    return int(m) * 60 + int(s)
+
+
+def start_with_clock(page, url: str, game: str, minutes: int) -> None:
+    page.goto(url + "/")
+    page.wait_for_selector("#new-game[data-ready]")
+    page.check(f'#game-choice input[value="{game}"]')
+    page.locator(".seat-row").nth(0).locator(".name").fill("Ann")
+    page.locator(".seat-row").nth(1).locator(".kind").select_option("computer")
+    page.locator(".seat-row").nth(1).locator(".level").select_option(
+        "greedy" if game == "kings" else "easy")
+    page.select_option("#clock-choice", str(minutes * 60))
+    assert ("overtime" in page.inner_text("#clock-rule")) == (game == "kings")
+    page.click("#start")
+
+
+@pytest.mark.parametrize("game", ["kings", "classic"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, game: str):
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        start_with_clock(page, server.url, game, 5)
+        clocks = "#clocks" if game == "kings" else "#c-clocks"
+        page.wait_for_selector(f"{clocks} li.running", timeout=30_000)
+        assert page.locator(f"{clocks} li").count() == 2
+        running = page.locator(f"{clocks} li.running").first
+        assert running.inner_text().startswith("▶")
+        before = seconds(running.locator(".time").inner_text())
+        assert 280 <= before <= 300
+        page.wait_for_timeout(2500)
+        running = page.locator(f"{clocks} li.running").first
+        after = seconds(running.locator(".time").inner_text())
+        assert 1 <= before - after <= 4 or after < before  # it counts down
+        label = running.locator(".time").get_attribute("aria-label")
+        assert label.endswith("running")
+        assert outside_viewport(page) == []
+        screenshot(page, f"{game}-clocks-{size}")
+        assert serious_violations(page) == []
+        # Resign asks once more; "Keep playing" takes it back.
+        box = "#resign-box" if game == "kings" else "#c-resign-box"
+        page.click(f"{box} .resign")
+        assert "Yes, resign" in page.inner_text(f"{box} .resign")
+        page.click(f"{box} button:has-text('Keep playing')")
+        assert page.inner_text(f"{box} .resign") == "Resign…"
+        page.click(f"{box} .resign")
+        page.click(f"{box} .resign")
+        end = "#end" if game == "kings" else "#c-end"
+        page.wait_for_selector(f"{end}:not([hidden])")
+        text = page.inner_text(f"{end} #result-text" if game == "kings" else "#c-end-text")
+        assert text.startswith("Ann resigned:") and "wins" in text
+        assert page.locator(f"{clocks} li.running").count() == 0  # the clocks stopped
+        assert page.is_hidden(box)
+        assert outside_viewport(page) == []
+        screenshot(page, f"{game}-resigned-{size}")
+        assert serious_violations(page) == []
+        game_id = page.url.split("game=")[1]
+        state = httpx.get(f"{server.url}/api/games/{game_id}").json()
+        assert state["result"]["reason"] == "resigned" and state["result"]["seat"] == 0
+        record = httpx.get(server.url + page.get_attribute("#record-link", "href")).json()
+        assert record["result"] == state["result"]
+        (check_record if game == "kings" else replay_classic)(record)
+        assert errors == []
+    finally:
+        context.close()
