@@ -61,6 +61,14 @@ def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, 
         assert outside_viewport(page) == []
         screenshot(page, f"{game}-clocks-{size}")
         assert serious_violations(page) == []
+        # A spectator sees the same clocks counting down.
+        game_id = page.url.split("game=")[1]
+        watcher = context.new_page()
+        watcher.goto(f"{server.url}/?game={game_id}&watch=1")
+        watcher.wait_for_selector(f"{clocks} li.running")
+        assert watcher.locator(f"{clocks} li").count() == 2
+        assert watcher.is_hidden("#resign-box" if game == "kings" else "#c-resign-box")
+        watcher.close()
         # Resign asks once more; "Keep playing" takes it back.
         box = "#resign-box" if game == "kings" else "#c-resign-box"
         page.click(f"{box} .resign")
@@ -75,10 +83,11 @@ def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, 
         assert text.startswith("Ann resigned:") and "wins" in text
         assert page.locator(f"{clocks} li.running").count() == 0  # the clocks stopped
         assert page.is_hidden(box)
+        if game == "classic":  # the deal stops: nothing more to lay away or play
+            assert page.is_hidden("#c-discard") and page.is_hidden("#c-go")
         assert outside_viewport(page) == []
         screenshot(page, f"{game}-resigned-{size}")
         assert serious_violations(page) == []
-        game_id = page.url.split("game=")[1]
         state = httpx.get(f"{server.url}/api/games/{game_id}").json()
         assert state["result"]["reason"] == "resigned" and state["result"]["seat"] == 0
         record = httpx.get(server.url + page.get_attribute("#record-link", "href")).json()

@@ -601,7 +601,7 @@ function render() {
   const banner = $("turn-banner");
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   notifyTurn(mine, "Kings Cribbage");
-  banner.textContent = state.over ? "Game over"
+  banner.textContent = state.over ? (state.result ? `Game over. ${resultText(state, seatName)}` : "Game over")
     : mine ? "Your turn: place tiles, then Play"
     : `${seatName(state.turn)} to play${state.seats[state.turn].joined ? "" : " (waiting for them to join)"}`;
   renderScores(seatName);

@@ -22,7 +22,13 @@ export function start(gameId, seatToken) {
   $("classic").hidden = false;
   if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
-    onState: (next) => { if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear(); state = next; render(); },
+    onState: (next) => {
+      if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear();
+      // Resigned or out of time: the deal stops where it stood and nothing can be done.
+      if (next.result && next.can) next.can = { discard: 0, play: [], go: false, claim: false };
+      state = next;
+      render();
+    },
     onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
     onError: showMessage,
   });
@@ -129,7 +135,7 @@ function renderSeats() {
     }
     const status = document.createElement("div");
     status.className = "status";
-    if (state.phase === "discard") status.textContent = state.discarded[seat.seat] ? "has laid away" : "choosing…";
+    if (state.phase === "discard" && !state.over) status.textContent = state.discarded[seat.seat] ? "has laid away" : "choosing…";
     if (!seat.joined) status.textContent = "waiting for someone to join";
     div.append(backs, status);
     box.append(div);
@@ -226,7 +232,7 @@ function renderBanner() {
   const banner = $("c-banner");
   let text;
   let mine = false;
-  if (state.over) text = "Game over";
+  if (state.over) text = state.result ? `Game over. ${resultText(state, nameOf)}` : "Game over";
   else if (state.you !== null && state.can.discard) {
     mine = true;
     const n = state.can.discard;
