@@ -428,9 +428,9 @@ def test_a_move_the_database_refuses_changes_nothing(client: TestClient, monkeyp
                     json={"action": "play", "tiles": best_tiles(engine)}, headers=auth(mover))
     assert r.status_code == 503 and "nothing changed" in r.json()["error"]
     assert client.get(f"/api/games/{gid}", headers=auth(mover)).json() == before
-    assert hub.rooms[gid].game._undo == []
+    assert hub.rooms[gid].game.game._undo == []
     monkeypatch.undo()
     r = client.post(f"/api/games/{gid}/actions",
                     json={"action": "play", "tiles": best_tiles(engine)}, headers=auth(mover))
     assert r.status_code == 200 and len(r.json()["history"]) == 1
-    assert hub.rooms[gid].game._undo == []  # a server game keeps no undo snapshots
+    assert hub.rooms[gid].game.game._undo == []  # a server game keeps no undo snapshots

@@ -276,8 +276,10 @@ def test_resigning_through_the_websocket_in_three_player_cribbage(client):
             messages.append(ws.receive_json())
     assert messages[-1]["ref"] == 1
     pushed = [m["state"] for m in messages if m["type"] == "state"]
-    assert pushed[-1]["result"]["seat"] == 2 and pushed[-1]["over"]
-    result = state(client, game_id)["result"]
+    assert pushed[-1]["result"]["seat"] == 2  # a result: the game is over
+    after = state(client, game_id)
+    assert after["over"] is True and after["waiting"] == []
+    result = after["result"]
     assert result["losers"] == [2] and result["winners"] == [0, 1]  # 0 to 0: both win
     replay_classic(client.get(f"/api/games/{game_id}/record").json())
 

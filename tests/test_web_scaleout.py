@@ -187,8 +187,9 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
             room, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
                                                seed=SEED)
             other = await second.get(room.id)
-            mover = room.game.turn
-            plays = legal_plays(room.game.board, room.game.racks[mover], room.game.rules)
+            game = room.game.game  # the engine's Game behind the Kings session
+            mover = game.turn
+            plays = legal_plays(game.board, game.racks[mover], game.rules)
             await first.act(room, mover, {"action": "play",
                                           "tiles": plays[0].play.tiles_json()})
             with pytest.raises(WebError) as refused:
@@ -197,9 +198,9 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
             assert refused.value.status == 409
             assert "another move was made first" in refused.value.message
             await asyncio.sleep(0.5)  # the refused process brings its room up to date
-            assert len(other.game.history) == 1
-            assert other.game.board == room.game.board
-            assert other.game.racks == room.game.racks
+            assert len(other.game.game.history) == 1
+            assert other.game.game.board == room.game.game.board
+            assert other.game.game.racks == room.game.game.racks
         finally:
             for hub in (first, second):
                 await hub.close()

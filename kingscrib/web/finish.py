@@ -25,7 +25,7 @@ RESIGNED, TIME, OVERTIME = "resigned", "time", "overtime"
 
 def game_over(room: Any) -> bool:
     """The game ended by its rules (not counting a resignation or time-out)."""
-    return room.game.is_over if room.kind == "kings" else room.game.over
+    return room.game.over
 
 
 def ended(room: Any) -> bool:
@@ -34,7 +34,7 @@ def ended(room: Any) -> bool:
 
 
 def turns_stored(room: Any) -> int:
-    return len(room.game.history) if room.kind == "kings" else room.game.turn_count
+    return room.game.turn_count
 
 
 def clock_running(room: Any) -> list[int]:
@@ -42,8 +42,6 @@ def clock_running(room: Any) -> list[int]:
     seat is taken, until the game ends."""
     if ended(room) or any(not s.taken for s in room.seats):
         return []
-    if room.kind == "kings":
-        return [room.game.turn]
     return list(room.game.waiting())
 
 
@@ -68,11 +66,10 @@ def clock_from_row(row: dict[str, Any] | None) -> Clock | None:
 
 def _early_result(room: Any, reason: str, loser: int | None, penalties: list[int]
                   ) -> dict[str, Any]:
-    from kingscrib.web.games import classic, kings
+    """The game's own consequences (its kind's ``early_result``)."""
+    from kingscrib.web.games import game_kind
 
-    module = kings if room.kind == "kings" else classic
-    engine = room.game if room.kind == "kings" else room.game.game
-    return module.early_result(engine, reason, loser, penalties)
+    return game_kind(room.kind).early_result(room.game, reason, loser, penalties)
 
 
 def _penalties(room: Any, clock: Clock | None, now: float) -> list[int]:
@@ -142,7 +139,7 @@ async def end_early(hub: Any, room: Any, reason: str, seat: int) -> None:
                             " is brought up to date") from None
     room.clock, room.result = clock, result
     room.version += 1
-    room._public = room._encoded = None
+    room.game.forget_views()
     if room.computer_task:
         room.computer_task.cancel()
 

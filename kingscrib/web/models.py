@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from kingscrib.web.games import DEFAULT_GAME
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -18,7 +20,7 @@ class SeatSpec(_Strict):
 
 
 class CreateGame(_Strict):
-    game: str = Field(default="kings", max_length=16,
+    game: str = Field(default=DEFAULT_GAME, max_length=16,
                       description="which game: kings or classic (GET /api/levels lists them)")
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     rules: dict[str, Any] = Field(default_factory=dict)
@@ -36,10 +38,11 @@ class CreateGame(_Strict):
     @model_validator(mode="after")
     def _rules_of_the_game(self) -> CreateGame:
         """Each game's rules are checked against its own model (``rules_model``)."""
-        from kingscrib.web.games import KINDS, game_kind
+        from kingscrib.web.games import game_kind, game_names
 
-        if self.game not in KINDS:
-            raise ValueError(f"unknown game {self.game!r}; choose from {', '.join(KINDS)}")
+        if self.game not in game_names():
+            raise ValueError(f"unknown game {self.game!r};"
+                             f" choose from {', '.join(game_names())}")
         spec = game_kind(self.game).rules_model
         self.rules = spec.model_validate(self.rules).model_dump(exclude_none=True)
         return self

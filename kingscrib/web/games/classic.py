@@ -20,6 +20,7 @@ from kingscrib.players.classic import PLAYER_NAMES, make_player
 from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import classic_view
+from kingscrib.web.games.protocol import SessionBase
 
 ACTIONS = ("discard", "play", "go", "claim")
 
@@ -63,23 +64,34 @@ def turn_json(seat: int, action: Action) -> dict[str, Any]:
     return {"seat": seat, "action": "go"}
 
 
-class ClassicSession:
-    """One live classic game: the engine, the turns applied, the views."""
+# Kept as they were when only Kings Cribbage offered these.
+REFUSALS = {"preview": "a preview is for Kings Cribbage plays",
+            "hint": "hints are for Kings Cribbage",
+            "analysis": "analysis is for Kings Cribbage games"}
+
+
+class ClassicSession(SessionBase):
+    """One live classic game: the engine, the turns applied, the views. Its listeners get
+    the whole state on each change (:class:`SessionBase`)."""
 
     kind = "classic"
+    title = "Cribbage"
 
     def __init__(self, game: ClassicGame) -> None:
+        super().__init__()
         self.game = game
-        self.turns: list[dict[str, Any]] = []
         self._views = classic_view.ViewCache()
+
+    @property
+    def seed(self) -> Seed:
+        return self.game.seed
 
     @property
     def over(self) -> bool:
         return self.game.phase == "over"
 
-    @property
-    def turn_count(self) -> int:
-        return len(self.turns)
+    def refusal(self, what: str) -> WebError:
+        return WebError(400, REFUSALS[what]) if what in REFUSALS else super().refusal(what)
 
     def waiting(self) -> list[int]:
         return self.game.waiting_for()
@@ -172,6 +184,11 @@ class ClassicKind:
 
     def make_player(self, level: str, seed: int) -> Any:
         return make_player(level, seed)
+
+    def early_result(self, session: Any, reason: str, loser: int | None,
+                     penalties: list[int]) -> dict[str, Any]:
+        """A resignation, a time-out or overtime penalties: see :func:`early_result`."""
+        return early_result(session.game, reason, loser, penalties)
 
     def check_rules(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
         data = dict(rules)

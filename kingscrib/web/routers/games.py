@@ -89,7 +89,7 @@ async def record(game_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
     if not (game_over(room) or room.closed or room.result is not None):
         raise WebError(409, "the record is available when the game is over")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
-    data = (room.game.to_record(seats) if room.kind == "kings" else room.game.record(seats))
+    data = room.game.record(seats)
     if room.result is not None:  # a resignation, a time-out or overtime penalties
         data["result"] = room.result
     return JSONResponse(data, headers={

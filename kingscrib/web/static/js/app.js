@@ -333,6 +333,8 @@ function renderCursor() {
 }
 
 function receiveState(next) {
+  // Resigned or out of time ("result"): the game is over whatever the rules' own state says.
+  if (next.result) { next.over = true; next.turn = null; }
   const moved = !state || next.version !== state.version;
   state = next;
   if (moved) {

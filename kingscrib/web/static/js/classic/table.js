@@ -25,7 +25,11 @@ export function start(gameId, seatToken) {
     onState: (next) => {
       if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear();
       // Resigned or out of time: the deal stops where it stood and nothing can be done.
-      if (next.result && next.can) next.can = { discard: 0, play: [], go: false, claim: false };
+      if (next.result) {
+        next.over = true;
+        next.waiting = [];
+        if (next.can) next.can = { discard: 0, play: [], go: false, claim: false };
+      }
       state = next;
       render();
     },
