@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
-from web_support import auth, in_process_client, running_server
+from web_support import auth, in_process_client, postgres_cluster, running_server
 
 from kingscrib.classic.record import replay as replay_classic
 from kingscrib.kings.record import check_record
@@ -301,11 +301,23 @@ def test_a_spectator_cannot_resign_through_the_websocket(client):
 
 # ----- storage: races and the one indexed query ------------------------------------------
 
-def test_the_stored_turn_count_decides_a_race(tmp_path):
+@pytest.fixture(scope="module")
+def postgres():
+    with postgres_cluster() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    return request.getfixturevalue("postgres")
+
+
+def test_the_stored_turn_count_decides_a_race(database_url):
     """Two processes' stores on one database: a turn stored first beats a time-out (and
-    an ending stored first beats a turn)."""
-    url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
-    one, two = Store(url), Store(url)
+    an ending stored first beats a turn); on PostgreSQL too."""
+    one, two = Store(database_url), Store(database_url)
     seats = [StoredSeat(0, "A", "human", None, "x"), StoredSeat(1, "B", "human", None, "y")]
     row = {"seconds": 60, "overtime": 0, "remaining": [60, 60], "running": [0],
            "started": 0.0, "due": 60.0}
@@ -319,6 +331,9 @@ def test_the_stored_turn_count_decides_a_race(tmp_path):
     failed = one.write_batch([TurnWrite("g2", 0, {"player": 0}, clock=row)])
     assert isinstance(failed[0], StaleGame)
     assert one.load("g2").turns == [] and one.load("g2").over
+    assert one.due_clocks(1e12) == ["g1"]  # an ending leaves no clock to enforce
+    one.close()
+    two.close()
 
 
 def test_due_clocks_are_found_through_the_index(tmp_path):
