@@ -8,12 +8,11 @@ import sqlite3
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
-from web_support import auth, in_process_client, postgres_cluster, running_server
+from web_support import auth, in_process_client, postgres_cluster
 
 from kingscrib.classic.record import replay as replay_classic
 from kingscrib.kings.record import check_record
@@ -346,41 +345,3 @@ def test_due_clocks_are_found_through_the_index(tmp_path):
         plan = " ".join(str(r) for r in db.execute(
             "EXPLAIN QUERY PLAN SELECT game_id FROM clocks WHERE due <= 1 AND result IS NULL"))
     assert "ix_clocks_due" in plan
-
-
-# ----- a restart ----------------------------------------------------------------------
-
-def test_a_clock_runs_out_after_a_restart_and_the_outage_is_not_charged(tmp_path):
-    """Create a game with a 6-second clock, stop the server for longer than that, start it
-    again on the same database: the clock goes on from where it stopped, runs out with
-    nobody touching the game, and the mover loses on time."""
-    db = tmp_path / "web.sqlite3"
-    with running_server(db) as server:
-        base = server.url
-        created = httpx.post(f"{base}/api/games", json={
-            "seed": 11, "clock_seconds": 6, "clock_overtime": 0,
-            "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
-        game_id = created["game_id"]
-        httpx.post(f"{base}/api/games/{game_id}/join", json={"invite": created["invite"]})
-        mover = httpx.get(f"{base}/api/games/{game_id}").json()["turn"]
-        time.sleep(1.0)
-    time.sleep(8.0)  # longer than the clock: it would have run out had the outage counted
-    with running_server(db, port=server.port) as again:
-        seen = httpx.get(f"{again.url}/api/games/{game_id}").json()
-        assert seen["result"] is None
-        assert 3.0 < seen["clock"]["left"][mover] < 5.5
-        deadline = time.monotonic() + 15
-        # Nobody touches the game: the housekeeping loop finds the clock that ran out.
-        with sqlite3.connect(db) as con:
-            while time.monotonic() < deadline:
-                row = con.execute("SELECT result FROM clocks WHERE game_id = ?",
-                                  (game_id,)).fetchone()
-                if row[0]:
-                    break
-                time.sleep(0.2)
-        ended = httpx.get(f"{again.url}/api/games/{game_id}").json()
-        assert ended["result"]["reason"] == "time" and ended["result"]["seat"] == mover
-        assert ended["result"]["winners"] == [1 - mover] and ended["over"]
-        record = httpx.get(f"{again.url}/api/games/{game_id}/record").json()
-        assert record["result"] == ended["result"]
-        check_record(record)

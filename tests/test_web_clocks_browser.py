@@ -1,16 +1,20 @@
 """The clocks and the Resign button on the page (Debian's Chromium), at phone and desktop
 sizes, for both games: the clock is chosen on the start page, shows and counts down,
 nothing sticks out sideways, resigning asks once more and ends the game, the record
-downloads and replays, and the axe audit finds nothing serious."""
+downloads and replays, and the axe audit finds nothing serious. And a clock that runs
+out after a restart of the server."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
+import time
 
 import httpx
 import pytest
 from browser_pages import SIZES, outside_viewport, screenshot
 from test_web_keyboard import serious_violations
+from web_support import running_server
 
 from kingscrib.classic.record import replay as replay_classic
 from kingscrib.kings.record import check_record
@@ -96,3 +100,55 @@ def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, 
         assert errors == []
     finally:
         context.close()
+
+
+# ----- a restart ----------------------------------------------------------------------
+
+def test_a_clock_runs_out_after_a_restart_and_the_outage_is_not_charged(browser, tmp_path):
+    """Create a game with a 6-second clock, stop the server for longer than that, start it
+    again on the same database: the clock goes on from where it stopped, runs out with
+    nobody touching the game, the mover loses on time, and the page says so."""
+    db = tmp_path / "web.sqlite3"
+    with running_server(db) as server:
+        base = server.url
+        created = httpx.post(f"{base}/api/games", json={
+            "seed": 11, "clock_seconds": 6, "clock_overtime": 0,
+            "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+        game_id = created["game_id"]
+        httpx.post(f"{base}/api/games/{game_id}/join", json={"invite": created["invite"]})
+        mover = httpx.get(f"{base}/api/games/{game_id}").json()["turn"]
+        time.sleep(1.0)
+    time.sleep(8.0)  # longer than the clock: it would have run out had the outage counted
+    with running_server(db) as again:
+        seen = httpx.get(f"{again.url}/api/games/{game_id}").json()
+        # (the first server's stop took part of the 6 seconds: less on a quiet machine)
+        assert seen["result"] is None, seen
+        assert 1.0 < seen["clock"]["left"][mover] < 5.5, seen["clock"]
+        deadline = time.monotonic() + 15
+        # Nobody touches the game: the housekeeping loop finds the clock that ran out.
+        with sqlite3.connect(db) as con:
+            while time.monotonic() < deadline:
+                row = con.execute("SELECT result FROM clocks WHERE game_id = ?",
+                                  (game_id,)).fetchone()
+                if row[0]:
+                    break
+                time.sleep(0.2)
+        ended = httpx.get(f"{again.url}/api/games/{game_id}").json()
+        assert ended["result"] is not None, ended["clock"]
+        assert ended["result"]["reason"] == "time" and ended["result"]["seat"] == mover
+        assert ended["result"]["winners"] == [1 - mover] and ended["over"]
+        record = httpx.get(f"{again.url}/api/games/{game_id}/record").json()
+        assert record["result"] == ended["result"]
+        check_record(record)
+        page = browser.new_page(**SIZES["phone"])
+        try:
+            page.goto(f"{again.url}/?game={game_id}&watch=1")
+            page.wait_for_selector("#end:not([hidden]) #result-text")
+            loser = ("Ann", "Bob")[mover]
+            assert page.inner_text("#result-text").startswith(f"{loser} ran out of time:")
+            assert "out of time" in page.inner_text("#standings")
+            assert page.inner_text("#turn-banner").startswith("Game over.")
+            assert outside_viewport(page) == []
+            screenshot(page, "kings-out-of-time-phone")
+        finally:
+            page.close()
