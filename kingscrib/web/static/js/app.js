@@ -712,11 +712,13 @@ function renderEnd(seatName) {
 function renderResult(box, seatName) {
   const r = state.result;
   box.hidden = false;
+  const fined = r.time_penalties.some(Boolean); // an overtime column only when it took points
   const rows = r.order.map((s) => `<tr><td>${escapeHtml(seatName(s))}${r.winners.includes(s) ? ' <span class="badge winner">winner</span>' : ""}`
     + `${r.losers.includes(s) ? ` <span class="badge">${r.reason === "resigned" ? "resigned" : r.reason === "time" ? "out of time" : "lost"}</span>` : ""}</td>`
-    + `<td class=num>${r.time_penalties[s] ? `−${r.time_penalties[s]}` : "0"}</td><td class=num><b>${r.scores[s]}</b></td></tr>`).join("");
+    + (fined ? `<td class=num>${r.time_penalties[s] ? `−${r.time_penalties[s]}` : "0"}</td>` : "")
+    + `<td class=num><b>${r.scores[s]}</b></td></tr>`).join("");
   box.innerHTML = '<h2>Final standings</h2><p id="result-text"></p>'
-    + `<table class="scores" id="standings"><tr><th>Player</th><th class=num>Overtime</th><th class=num>Final</th></tr>${rows}</table>`
+    + `<table class="scores" id="standings"><tr><th>Player</th>${fined ? "<th class=num>Overtime</th>" : ""}<th class=num>Score</th></tr>${rows}</table>`
     + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
   $("result-text").textContent = resultText(state, seatName);
   renderNextGame(box, state.id, state.you);
