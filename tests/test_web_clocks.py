@@ -345,3 +345,34 @@ def test_due_clocks_are_found_through_the_index(tmp_path):
         plan = " ".join(str(r) for r in db.execute(
             "EXPLAIN QUERY PLAN SELECT game_id FROM clocks WHERE due <= 1 AND result IS NULL"))
     assert "ix_clocks_due" in plan
+
+
+def test_clocks_and_resigning_work_for_any_registered_game(client):
+    """A game registered only in the tests (the race of test_web_protocol_seam), which
+    names no early_result: its clocks follow the seats it waits for, and whoever resigns
+    loses while everyone else wins."""
+    from test_web_protocol_seam import RaceKind
+
+    from kingscrib.web.games import register, unregister
+
+    register(RaceKind())
+    try:
+        game_id, tokens, _ = people(client, 3, "race", clock_seconds=60)
+        first = state(client, game_id)
+        mover = first["turn"]
+        assert first["clock"]["running"] == [mover]
+        r = client.post(f"/api/games/{game_id}/actions", json={"action": "add", "n": 1},
+                        headers=auth(tokens[mover]))
+        assert r.status_code == 200, r.text
+        after = r.json()
+        assert after["clock"]["running"] == [after["turn"]] != [mover]
+        r = client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[2]))
+        result = r.json()["result"]
+        assert result["losers"] == [2] and result["winners"] == [0, 1]
+        assert r.json()["clock"]["running"] == [] and r.json()["over"] is True
+        late = client.post(f"/api/games/{game_id}/actions", json={"action": "add", "n": 1},
+                           headers=auth(tokens[after["turn"]]))
+        assert late.status_code == 409 and late.json()["error"] == "the game is over"
+        assert client.get(f"/api/games/{game_id}/record").json()["result"] == result
+    finally:
+        unregister("race")

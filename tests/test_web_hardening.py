@@ -299,7 +299,7 @@ def test_no_secret_of_a_url_reaches_the_log(tmp_path: Path) -> None:
 
 def test_hints_queue_per_client_and_never_hold_up_computer_seats(tmp_path: Path,
                                                                 monkeypatch) -> None:
-    from kingscrib.web import analysis
+    from kingscrib.web.games import kings_analysis as analysis
     from kingscrib.web.rooms import Hub
     from kingscrib.web.storage import Store
 

@@ -66,10 +66,17 @@ def clock_from_row(row: dict[str, Any] | None) -> Clock | None:
 
 def _early_result(room: Any, reason: str, loser: int | None, penalties: list[int]
                   ) -> dict[str, Any]:
-    """The game's own consequences (its kind's ``early_result``)."""
+    """The game's own consequences (its kind's ``early_result``); a game that names none:
+    whoever resigned or ran out of time loses, everyone else wins."""
     from kingscrib.web.games import game_kind
 
-    return game_kind(room.kind).early_result(room.game, reason, loser, penalties)
+    decide = getattr(game_kind(room.kind), "early_result", None)
+    if decide is not None:
+        return decide(room.game, reason, loser, penalties)
+    others = [s.seat for s in room.seats if s.seat != loser]
+    return {"reason": reason, "seat": loser, "winners": others,
+            "losers": [] if loser is None else [loser], "scores": [],
+            "time_penalties": list(penalties)}
 
 
 def _penalties(room: Any, clock: Clock | None, now: float) -> list[int]:

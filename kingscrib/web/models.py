@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from kingscrib.web.games import DEFAULT_GAME
 
@@ -71,16 +71,29 @@ class Tiles(_Strict):
     tiles: dict[str, str] = Field(max_length=5)
 
 
-class ActionSpec(_Strict):
-    """Kings: play (tiles, claim), exchange (tiles), pass, joker. Cribbage: discard
-    (cards), play (card), go, claim (points)."""
+_action_specs: dict[tuple[str, ...], type[BaseModel]] = {}
 
-    action: Literal["play", "exchange", "pass", "joker", "discard", "go", "claim"]
-    tiles: dict[str, str] | list[str] | None = None
-    claim: int | None = Field(default=None, ge=0, le=1000)
-    cards: list[str] | None = Field(default=None, max_length=2)
-    card: str | None = Field(default=None, max_length=3)
-    points: int | None = Field(default=None, ge=0, le=29)
+
+def action_spec() -> type[BaseModel]:
+    """One model of every hosted game's actions, merged from each game's ``action_model``
+    (Kings: play, exchange, pass, joker; Cribbage: discard, play, go, claim): what an HTTP
+    action may hold at all. The room then checks it against its own game's actions."""
+    from kingscrib.web.games import game_kind, game_names
+
+    names = tuple(game_names())
+    if names not in _action_specs:
+        actions: list[str] = []
+        fields: dict[str, Any] = {}
+        for name in names:
+            model = game_kind(name).action_model
+            actions += [a for a in get_args(model.model_fields["action"].annotation)
+                        if a not in actions]
+            for field, info in model.model_fields.items():
+                if field != "action":
+                    fields.setdefault(field, (info.annotation, info))
+        _action_specs[names] = create_model(
+            "ActionSpec", __base__=_Strict, action=(Literal[tuple(actions)], ...), **fields)
+    return _action_specs[names]
 
 
 class Levels(BaseModel):

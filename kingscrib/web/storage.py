@@ -123,7 +123,7 @@ alive = Table(
     Column("at", Float, nullable=False),
 )
 
-# A finished game's analysis (``kingscrib.web.analysis``), computed once and kept.
+# A finished game's analysis (``kingscrib.web.games.kings_analysis``), computed once and kept.
 analyses = Table(
     "analyses", metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),

@@ -9,7 +9,7 @@ applying them in order. What a seat sees is built in :mod:`.classic_view`.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -162,12 +162,23 @@ class ClassicRules(BaseModel):
     muggins: bool = False
 
 
+class ClassicAction(BaseModel):
+    """A classic action as an HTTP request holds it."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: Literal["discard", "play", "go", "claim"]
+    cards: list[str] | None = Field(default=None, max_length=2)
+    card: str | None = Field(default=None, max_length=3)
+    points: int | None = Field(default=None, ge=0, le=29)
+
+
 class ClassicKind:
     """Classic Cribbage for 2, 3 or 4 seats (4: partners opposite)."""
 
     name = "classic"
     title = "Cribbage"
     rules_model = ClassicRules
+    action_model = ClassicAction
 
     def levels(self) -> list[str]:
         return list(PLAYER_NAMES)

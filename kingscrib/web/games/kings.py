@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.kings.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from kingscrib.kings.record import FORMAT, game_from_record
@@ -30,10 +30,20 @@ class KingsRules(BaseModel):
     solitaire: bool = False
 
 
+class KingsAction(BaseModel):
+    """A Kings action as an HTTP request holds it."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: Literal["play", "exchange", "pass", "joker"]
+    tiles: dict[str, str] | list[str] | None = None
+    claim: int | None = Field(default=None, ge=0, le=1000)
+
+
 class KingsKind:
     name = "kings"
     title = "Kings Cribbage"
     rules_model = KingsRules
+    action_model = KingsAction
 
     def levels(self) -> list[str]:
         return list(PLAYERS)

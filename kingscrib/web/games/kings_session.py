@@ -18,8 +18,8 @@ from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.record import RecordError, turn_to_json
 from kingscrib.kings.record import _action as record_action
 from kingscrib.shuffle import Seed
-from kingscrib.web import analysis
 from kingscrib.web.errors import WebError
+from kingscrib.web.games import kings_analysis as analysis
 from kingscrib.web.games.kings_view import (
     end_json,
     last_play,
@@ -282,7 +282,7 @@ class KingsSession(SessionBase):
             raise WebError(409, "the game is over")
         if game.turn != seat:
             raise WebError(409, "a hint is for the seat to move, and it is not your turn")
-        # Ranked by equity (kingscrib.web.analysis), each play once; the inputs are copied
+        # Ranked by equity (kingscrib.web.games.kings_analysis), each play once; the inputs are copied
         # here, in the event loop, so a move made meanwhile cannot change them.
         return analysis.hint_inputs(game, seat)
 

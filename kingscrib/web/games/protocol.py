@@ -118,6 +118,12 @@ class Session(Protocol):
     def record(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
         """The game record (for download once the game is over)."""
 
+    def public(self) -> dict[str, Any]:
+        """What anyone, a spectator included, may see (SessionBase's views start here)."""
+
+    def private(self, seat: int) -> dict[str, Any]:
+        """What only ``seat`` may see."""
+
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
         """The whole game as ``seat`` may see it (None: a spectator)."""
 
@@ -154,6 +160,7 @@ class GameKind(Protocol):
     name: str
     title: str
     rules_model: type  # a pydantic model of the rule options a new game may set
+    action_model: type  # a pydantic model of an action as an HTTP request holds it
 
     def levels(self) -> list[str]:
         """Computer levels, strongest last."""
@@ -186,7 +193,8 @@ class GameKind(Protocol):
         ``resigned`` or ``time`` (seat ``loser`` resigned or ran out of time) or
         ``overtime`` (ended by the rules; ``penalties`` are each seat's overtime points).
         Returns the ``result`` object: at least ``reason``, ``seat``, ``winners``,
-        ``losers``, ``scores`` and ``time_penalties`` (docs/web.md)."""
+        ``losers``, ``scores`` and ``time_penalties`` (docs/web.md). Optional: without it
+        whoever resigned or ran out of time loses and everyone else wins."""
 
 
 def compact(data: Any) -> str:

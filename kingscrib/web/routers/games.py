@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Body, Depends, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from kingscrib.web.clocks import check_clock
 from kingscrib.web.deps import bearer, get_hub, seat_for
 from kingscrib.web.edge import client_address
 from kingscrib.web.finish import game_over, resign
-from kingscrib.web.models import ActionSpec, Created, CreateGame, Joined, JoinGame, Tiles
+from kingscrib.web.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
 from kingscrib.web.rooms import Hub, WebError
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -63,12 +65,17 @@ async def hint(game_id: str, request: Request, token: str | None = Depends(beare
 
 
 @router.post("/{game_id}/actions")
-async def act(game_id: str, body: ActionSpec, token: str | None = Depends(bearer),
+async def act(game_id: str, body: dict[str, Any] = Body(), token: str | None = Depends(bearer),
               hub: Hub = Depends(get_hub)) -> dict[str, Any]:
-    """Play, exchange, pass or call Joker; returns the game as the seat now sees it."""
+    """An action of the game (Kings: play, exchange, pass or call Joker; Cribbage:
+    discard, play, go or claim); returns the game as the seat now sees it."""
+    try:
+        action = action_spec().model_validate(body)
+    except ValidationError as e:
+        raise RequestValidationError(e.errors()) from None
     room = await hub.get(game_id)
     seat = await seat_for(hub, room, token)
-    await hub.act(room, seat, body.model_dump(exclude_none=True))
+    await hub.act(room, seat, action.model_dump(exclude_none=True))
     return hub.state(room, seat)
 
 
