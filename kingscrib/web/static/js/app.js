@@ -74,6 +74,7 @@ async function showLobby() {
     const classic = chosenGame() === "classic";
     $("rule-options").hidden = classic;
     $("classic-options").hidden = !classic;
+    $("clock-rule").hidden = !$("clock-choice").value; // said once a clock is chosen
     $("clock-rule").textContent = classic
       ? "Whoever runs out of time loses the game (with four players, their team)."
       : "Then up to 10 minutes of overtime, 10 points off per started minute; after that the game is lost.";
@@ -82,6 +83,7 @@ async function showLobby() {
   for (const radio of document.querySelectorAll("#game-choice input")) {
     radio.addEventListener("change", syncGame);
   }
+  $("clock-choice").addEventListener("change", syncGame);
   addRow("human");
   addRow("computer");
   syncGame(); // a choice made while the levels were loading
