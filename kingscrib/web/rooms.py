@@ -340,7 +340,8 @@ class Hub:
         self._stop_listening = threading.Event()
 
         def on_note(game_id: str) -> None:
-            loop.call_soon_threadsafe(self._noted, game_id)
+            if not loop.is_closed():  # a note may still arrive while the server stops
+                loop.call_soon_threadsafe(self._noted, game_id)
 
         self._listener = threading.Thread(target=self.store.listen, name="kingscrib-listen",
                                           args=(on_note, self._stop_listening), daemon=True)
