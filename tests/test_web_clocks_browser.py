@@ -87,6 +87,8 @@ def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, 
         assert text.startswith("Ann resigned:") and "wins" in text
         assert page.locator(f"{clocks} li.running").count() == 0  # the clocks stopped
         assert page.is_hidden(box)
+        if game == "kings":  # screen readers hear it through the live region
+            assert "Ann resigned:" in page.text_content("#announce")
         if game == "classic":  # the deal stops: nothing more to lay away or play
             assert page.is_hidden("#c-discard") and page.is_hidden("#c-go")
         assert outside_viewport(page) == []

@@ -361,7 +361,7 @@ function announce() {
   if (!fresh.length && !state.over) return;
   const words = fresh.map((t) => turnSpoken(t, seatName));
   words.push(`Scores: ${state.seats.map((s) => `${seatName(s.seat)} ${s.score}`).join(", ")}.`);
-  if (state.over) words.push("The game is over.");
+  if (state.over) words.push(state.result ? `The game is over. ${resultText(state, seatName)}` : "The game is over.");
   else words.push(state.turn === state.you ? "Your turn." : `${seatName(state.turn)} to play.`);
   $("announce").textContent = words.join(" ");
 }
