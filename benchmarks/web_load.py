@@ -2,6 +2,7 @@
 
     python benchmarks/web_load.py --games 200
     python benchmarks/web_load.py --games 200 --game classic    # classic Cribbage
+    python benchmarks/web_load.py --games 200 --clock 1800      # every game with a clock
 
 Computer players (greedy by default) play a few distinct games beforehand, in a
 process pool; then ``--games`` games run at once against a real ``kingscrib
@@ -92,11 +93,11 @@ def rss_kb(pid: int) -> tuple[int, int]:
 
 async def run_game(url: str, seed: int, actions: list[dict], think: float,
                    latencies: list[float], start_gate: asyncio.Event,
-                   ready: list[int], kind: str = "kings") -> None:
+                   ready: list[int], kind: str = "kings", clock: int | None = None) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         created = (await http.post("/api/games", json={
             "game": kind, "seats": [{"kind": "human"}, {"kind": "human"}],
-            "seed": seed})).json()
+            "seed": seed, **({"clock_seconds": clock} if clock else {})})).json()
         gid = created["game_id"]
         joined = (await http.post(f"/api/games/{gid}/join",
                                   json={"invite": created["invite"]})).json()
@@ -140,13 +141,14 @@ async def run_game(url: str, seed: int, actions: list[dict], think: float,
 
 
 async def drive(url: str, games: list[tuple[int, list[dict]]], think: float,
-                pid: int, kind: str = "kings") -> tuple[list[float], float, int]:
+                pid: int, kind: str = "kings", clock: int | None = None
+                ) -> tuple[list[float], float, int]:
     latencies: list[float] = []
     gate = asyncio.Event()
     ready = [0]
 
     async def one(seed: int, actions: list[dict]) -> None:
-        await run_game(url, seed, actions, think, latencies, gate, ready, kind)
+        await run_game(url, seed, actions, think, latencies, gate, ready, kind, clock)
 
     tasks = [asyncio.create_task(one(seed, actions)) for seed, actions in games]
     while ready[0] < len(tasks):  # every game created and both seats connected
@@ -186,6 +188,8 @@ def main() -> None:
                         help="computer level of the players (greedy; classic: medium)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds each seat pauses before its move (not measured)")
+    parser.add_argument("--clock", type=int, default=None,
+                        help="give every game a clock of this many seconds per player")
     args = parser.parse_args()
     args.level = args.level or ("medium" if args.game == "classic" else "greedy")
 
@@ -205,7 +209,7 @@ def main() -> None:
             pid = server.process.pid
             idle = rss_kb(pid)[0]
             latencies, elapsed, peak, (server_cpu, client_cpu) = run(
-                drive(server.url, games, args.think, pid, args.game))
+                drive(server.url, games, args.think, pid, args.game, args.clock))
             current, hwm = rss_kb(pid)
         finally:
             server.stop()
@@ -213,7 +217,8 @@ def main() -> None:
     median = statistics.median(latencies) * 1000
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
     print(f"{args.game} games: {args.games} concurrent ({args.distinct} distinct), {len(latencies)} moves"
-          f" in {elapsed:.1f} s ({len(latencies) / elapsed:.0f} moves/s), think {args.think} s")
+          f" in {elapsed:.1f} s ({len(latencies) / elapsed:.0f} moves/s), think {args.think} s,"
+          f" clock {args.clock or 'none'}")
     print(f"move latency: median {median:.1f} ms, p99 {p99:.1f} ms,"
           f" max {latencies[-1] * 1000:.1f} ms")
     print(f"server memory (RSS): idle {idle / 1024:.0f} MB, during the run up to"

@@ -11,7 +11,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kingscrib.classic.game import FORMAT, ClassicGame, IllegalAction, actions_from_record
+from kingscrib.classic.game import (
+    FORMAT,
+    ClassicGame,
+    IllegalAction,
+    seated_actions_from_record,
+)
 from kingscrib.classic.rules import RuleSet
 from kingscrib.shuffle import is_seed
 
@@ -61,12 +66,14 @@ def replay(data: dict[str, Any]) -> ClassicGame:
         rules = RuleSet.from_dict(data["rules"])
         names = [str(p.get("name", f"player {i + 1}")) for i, p in enumerate(data["players"])]
         game = ClassicGame(rules, seed=data["seed"], names=names)
-        actions = actions_from_record(data)
+        # Each action with its seat: a game stopped while laying away (a resignation,
+        # a time-out) has a deal whose discards are only partly made.
+        actions = seated_actions_from_record(data)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         raise RecordError(f"bad record: {exc}") from None
-    for i, action in enumerate(actions):
+    for i, (seat, action) in enumerate(actions):
         try:
-            game.apply(action)
+            game.apply(action, seat)
         except IllegalAction as exc:
             raise RecordError(f"action {i + 1} ({action}) is illegal: {exc}") from None
     mine = game.record()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kingscrib.web.edge import EdgeMiddleware
+from kingscrib.web.finish import check_clocks
 from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.rooms import Hub, WebError
@@ -44,6 +46,8 @@ class Settings:
     idle_timeout: float = 7 * 24 * 3600.0  # seconds untouched before a game is closed
     evict_after: float = 600.0  # seconds untouched before a room leaves memory
     sweep_every: float = 60.0  # seconds between two housekeeping passes
+    clock_every: float = 1.0  # seconds between two looks for clocks that ran out
+    alive_every: float = 5.0  # seconds between two "this server is alive" notes
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -52,6 +56,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
+        # Nobody is charged for the time the server was down (docs/web.md).
+        given = store.restart_clocks(time.time(), 3 * settings.alive_every)
+        if given:
+            log.info("clocks moved on by %.0f s, the time the server was down", given)
         # Build the engine's hand table now rather than during someone's first move.
         from kingscrib.kings.hands import hand_table
 
@@ -65,11 +73,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if count:
                 log.info("resumed %d unfinished games", count)
         sweeping = asyncio.create_task(_housekeeping(hub, settings))
+        timing = asyncio.create_task(_clocks(hub, settings))
         try:
             yield
         finally:
             sweeping.cancel()
+            timing.cancel()
             await hub.close()
+            store.stopping(time.time())
             store.close()
 
     # The interactive docs load scripts from a CDN, which the page's CSP forbids: the
@@ -116,6 +127,23 @@ async def _housekeeping(hub: Hub, settings: Settings) -> None:
                 log.info("closed %d games left untouched", len(closed))
         except Exception:
             log.exception("housekeeping failed")
+
+
+async def _clocks(hub: Hub, settings: Settings) -> None:
+    """End the games whose clock ran out, and note now and then that this server is alive
+    (after a restart the clocks are moved on by the time no server was)."""
+    noted = 0.0
+    while True:
+        await asyncio.sleep(settings.clock_every)
+        try:
+            if time.time() - noted >= settings.alive_every:
+                noted = time.time()
+                await hub._db_call(hub.store.heartbeat, noted)
+            ended = await check_clocks(hub)
+            if ended:
+                log.info("%d games ended on time", len(ended))
+        except Exception:
+            log.exception("the clock check failed")
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None,

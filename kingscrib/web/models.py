@@ -28,6 +28,12 @@ class CreateGame(_Strict):
     hints: bool = Field(default=False, description=(
         "allow hints (and score previews under the Joker rule) even in a game between"
         " people; every person sees this before taking a seat"))
+    clock_seconds: int | None = Field(default=None, description=(
+        "a clock: each player's time in seconds (5 to 10800; the page offers 5, 10, 20"
+        " and 30 minutes); none when left out"))
+    clock_overtime: int | None = Field(default=None, description=(
+        "Kings Cribbage: overtime in seconds after a player's time runs out (0 to 600,"
+        " 600 when left out), 10 points off per started minute; then the game is lost"))
 
     @model_validator(mode="after")
     def _rules_of_the_game(self) -> CreateGame:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from kingscrib.web.finish import ended
 from kingscrib.web.rooms import COMPUTER, Hub, Room, WebError
 
 
 def over(room: Room) -> bool:
-    return room.game.over
+    return ended(room)
 
 
 def new_seat(old: int, seats: int) -> int:
@@ -45,9 +46,10 @@ async def rematch(hub: Hub, room: Room, seat: int | None) -> dict[str, Any]:
             order = [room.seats[(i + 1) % count] for i in range(count)]
             specs = [{"kind": s.kind, "name": s.name,
                       **({"level": s.level} if s.kind == COMPUTER else {})} for s in order]
+            clock = room.clock and (room.clock.seconds, room.clock.overtime)
             new_room, _, token, invite = await hub.create(
                 specs, rules, None, room.kind, hints=getattr(room, "hints_allowed", False),
-                creator=mine)
+                creator=mine, clock=clock)
             await hub._db_call(hub.store.set_rematch, room.id, new_room.id, invite)
             return {"game_id": new_room.id, "seat": mine, "token": token, "invite": invite}
     new_id, invite = found

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import re
 import secrets
@@ -28,11 +29,20 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.shuffle import derived_int
+from kingscrib.web import finish
+from kingscrib.web.clocks import Clock
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import DEFAULT_GAME, game_kind
 from kingscrib.web.games.protocol import Change, Session
 from kingscrib.web.names import clean_name, person_name
-from kingscrib.web.storage import SeatTaken, Store, StoredSeat, TurnWrite, hash_secret
+from kingscrib.web.storage import (
+    SeatTaken,
+    StaleGame,
+    Store,
+    StoredSeat,
+    TurnWrite,
+    hash_secret,
+)
 
 log = logging.getLogger("kingscrib.web")
 _BEATEN = "another move was made first (through another server); the game is brought up to date"
@@ -77,6 +87,9 @@ class Room:
     kind: str = DEFAULT_GAME  # the game's name in the registry
     hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
     closed: bool = False  # closed for being left untouched: nothing more can happen
+    clock: Clock | None = None  # the game's clocks (kingscrib.web.clocks); None: no clock
+    result: dict[str, Any] | None = None  # an ending beyond the rules (kingscrib.web.finish)
+    guarded: bool = True  # has a stored clocks row (games stored before clocks have none)
     touched: float = field(default_factory=time.monotonic)  # last looked at or played
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
@@ -135,13 +148,24 @@ def _catch_up(room: Room, stored: Any) -> bool:
     for s in seats:
         session.rename(s.seat, s.name)
     room.seats, room.version = seats, version
+    _take_clock(room, stored)
     return True
+
+
+def _take_clock(room: Room, stored: Any) -> None:
+    """The stored clocks and early ending (a resignation or time-out counts as a change)."""
+    room.guarded = stored.clock is not None
+    room.clock = finish.clock_from_row(stored.clock)
+    room.result = stored.clock.get("result") if stored.clock else None
+    room.version += room.result is not None
 
 
 def _refuse_closed(room: Room) -> None:
     if room.closed:
         raise WebError(409, "this game was closed after being left untouched; its record is"
                             " kept and can be downloaded")
+    if room.result is not None:
+        raise WebError(409, "the game is over")
 
 
 def check_fields(message: dict[str, Any], fields: dict[str, frozenset[str]]) -> None:
@@ -225,11 +249,12 @@ class Hub:
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
                      seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
-                     creator: int | None = None
+                     creator: int | None = None, clock: tuple[int, int] | None = None
                      ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
         ``hints``: hints allowed even between people (everyone sees it before sitting).
-        The creator takes seat ``creator`` (a human seat), by default the first human seat."""
+        The creator takes seat ``creator`` (a human seat), by default the first human seat.
+        ``clock``: (seconds per player, overtime seconds) as checked by ``check_clock``."""
         if seed is not None and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         kind = game_kind(game)
@@ -248,7 +273,7 @@ class Hub:
         await self._db_call(self.store.create_game, room.id, stored_rules, session.seed,
                             room.invite_hash,
                             [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built], game, hints)
+                             for s in built], game, hints, _new_clock(room, clock))
         self.rooms[room.id] = room
         self._kick(room)
         return room, creator, token, invite
@@ -300,6 +325,7 @@ class Hub:
         room = Room(stored.id, session, seats, stored.invite_hash, kind=stored.game,
                     version=session.changes + _people_seated(seats),
                     hints_allowed=stored.hints, closed=stored.closed is not None)
+        _take_clock(room, stored)
         room.sent_version = room.version
         self._attach_players(room)
         return room
@@ -314,7 +340,8 @@ class Hub:
         self._stop_listening = threading.Event()
 
         def on_note(game_id: str) -> None:
-            loop.call_soon_threadsafe(self._noted, game_id)
+            if not loop.is_closed():  # a note may still arrive while the server stops
+                loop.call_soon_threadsafe(self._noted, game_id)
 
         self._listener = threading.Thread(target=self.store.listen, name="kingscrib-listen",
                                           args=(on_note, self._stop_listening), daemon=True)
@@ -340,6 +367,7 @@ class Hub:
             if not caught_up:  # more than new turns: replay it all
                 fresh = await self._rebuild(stored)
                 room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
+                room.clock, room.result, room.guarded = fresh.clock, fresh.result, fresh.guarded
             room.closed, room.hints_allowed = stored.closed is not None, stored.hints
             room.game.forget_views()
             room._hints = {}
@@ -414,13 +442,18 @@ class Hub:
             token = secrets.token_urlsafe(24)
             s = room.seats[seat]
             new_name = person_name(name, s.name)
+            s.token_hash = hash_secret(token)  # for a moment: do the clocks start now?
+            started = finish.start_clocks(room, time.time())
+            s.token_hash = None
             try:
                 await self._db_call(self.store.take_seat, room.id, seat, new_name,
-                                    hash_secret(token))
+                                    hash_secret(token), started)
             except SeatTaken:
                 self._noted(room.id)
                 raise WebError(409, f"seat {seat + 1} was just taken") from None
             s.token_hash, s.name = hash_secret(token), new_name
+            if started is not None:
+                room.clock = finish.clock_from_row(started)
             room.game.rename(seat, new_name)
             room.version += 1
         await self.broadcast(room)
@@ -447,11 +480,13 @@ class Hub:
         change = session.apply(seat, message)  # WebError, nothing changed, when refused
         if not isinstance(change, Change):
             change = Change(session.turn_count - 1, change)
+        # A new turn charges the clocks, in the same transaction (kingscrib.web.finish).
+        row, clock, result = finish.turn_row(room, time.time()) if change.new else (None,) * 3
         write = TurnWrite(room.id, change.index, change.turn, new=change.new,
-                          over=session.over)
+                          over=session.over, clock=row)
         try:
             await self._store(write)
-        except IntegrityError:  # another process stored this turn first
+        except (IntegrityError, StaleGame):  # another process stored a turn or ending first
             session.take_back()
             self._noted(room.id)
             raise WebError(409, _BEATEN) from None
@@ -461,6 +496,8 @@ class Hub:
             raise WebError(503, change.unsaved) from None
         finally:
             session.settled()
+        if row is not None:
+            room.clock, room.result = clock, result
         room.version += 1
         computers = {s.seat: s.player for s in room.seats if s.kind == COMPUTER}
         for other, action in session.reactions(computers):
@@ -510,7 +547,7 @@ class Hub:
 
     # ----- computer seats ---------------------------------------------------------
     def _kick(self, room: Room) -> None:
-        if room.closed:
+        if room.closed or room.result is not None:
             return
         if not any(room.seats[s].kind == COMPUTER for s in room.game.waiting()):
             return
@@ -535,6 +572,8 @@ class Hub:
                 log.exception("computer seat %d of %s failed", seat.seat, room.id)
                 return
             async with room.lock:
+                if room.result is not None:
+                    return
                 if room.version != version or room.game is not session:
                     continue  # the game moved on meanwhile: think again
                 try:
@@ -551,7 +590,9 @@ class Hub:
         may send the whole state)."""
         listeners = list(room.listeners)
         messages = room.game.updates(room, [listener.seat for listener in listeners])
+        extra = _clock_text(room)
         for listener, message in zip(listeners, messages):
+            message = _spliced(message, extra)
             try:
                 await listener.send(message)
             except Exception:
@@ -560,11 +601,46 @@ class Hub:
 
     def state_message(self, room: Room, seat: int | None) -> str:
         """``{"type": "state", "state": ...}`` as JSON text for ``seat``."""
-        return room.game.state_message(room, seat)
+        return _spliced(room.game.state_message(room, seat), _clock_text(room))
 
     def state(self, room: Room, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` may see it (None: a spectator)."""
-        return room.game.state(room, seat)
+        data = dict(room.game.state(room, seat))
+        data.update(finish.state_fields(room))
+        if room.result is not None and "waiting" in data:
+            data["waiting"] = []  # nobody is waited for once the game is over
+        return data
+
+
+def _clock_text(room: Room) -> str:
+    """The clocks (counted down to now, never cached) and an early ending, as JSON members
+    added to every state and update message (``"result"`` not null: the game is over)."""
+    data = finish.state_fields(room)
+    return "," + json.dumps({"clock": data["clock"], "result": data["result"]},
+                            separators=(",", ":"))[1:-1]
+
+
+def _spliced(message: str | dict[str, Any], extra: str) -> str | dict[str, Any]:
+    """``extra`` added to the inner object of a ``{"type": ..., "state"/"update": {...}}``
+    message (its text ends with the two closing braces)."""
+    if isinstance(message, dict):
+        inner = next((k for k in ("state", "update") if isinstance(message.get(k), dict)), None)
+        if inner is None:
+            return message
+        return dict(message, **{inner: dict(message[inner], **json.loads("{" + extra[1:] + "}"))})
+    if not message.endswith("}}"):
+        return message
+    return message[:-2] + extra + "}}"
+
+
+def _new_clock(room: Room, clock: tuple[int, int] | None) -> dict[str, Any] | None:
+    """A new game's clocks (the ``clocks`` row's columns): they start at once when no
+    person's seat is open."""
+    if clock is None:
+        return None
+    room.clock = Clock.new(clock[0], clock[1], len(room.seats))
+    room.clock.restart(time.time(), finish.clock_running(room))
+    return finish.clock_columns(room.clock)
 
 
 def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:

@@ -95,6 +95,34 @@ rematches = Table(
     Column("invite", String(64), nullable=False),
 )
 
+# Each game's clocks (kingscrib.web.clocks) and how it ended when the engine did not end
+# it (a resignation, a time-out, overtime penalties). ``turn`` counts the turns stored:
+# every new turn, resignation and time-out is a conditional update of this row, so the
+# stored turn version decides a race between server processes. ``seconds`` None: no
+# clock. ``due``: when the first running clock runs out (indexed: the housekeeping
+# loop's one query).
+clocks = Table(
+    "clocks", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("turn", Integer, nullable=False),
+    Column("seconds", Integer, nullable=True),
+    Column("overtime", Integer, nullable=False, default=0),
+    Column("remaining", JSON(none_as_null=True), nullable=True),
+    Column("running", JSON(none_as_null=True), nullable=True),
+    Column("started", Float, nullable=True),
+    Column("due", Float, nullable=True, index=True),
+    Column("result", JSON(none_as_null=True), nullable=True),
+)
+
+# When each server process last said it was alive ("stopped": the last clean stop): after
+# a restart the clocks are moved on by the time no process ran (a player is not charged
+# for the server's outage).
+alive = Table(
+    "alive", metadata,
+    Column("name", String(16), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
 # A finished game's analysis (``kingscrib.web.games.kings_analysis``), computed once and kept.
 analyses = Table(
     "analyses", metadata,
@@ -140,6 +168,9 @@ class TurnWrite:
     data: dict[str, Any]
     new: bool = True
     over: bool = False
+    # The game's clock row after this turn (see ``clocks``): {"seconds", "remaining",
+    # "running", "started", "due", "result"}; None: an older game without one.
+    clock: dict[str, Any] | None = None
 
 
 @dataclass
@@ -154,6 +185,12 @@ class StoredGame:
     game: str = DEFAULT_GAME
     hints: bool = False
     closed: float | None = None
+    clock: dict[str, Any] | None = None  # the ``clocks`` row (None: a game stored before)
+
+
+class StaleGame(Exception):
+    """The game changed meanwhile (through another server process): a turn, a
+    resignation or a time-out was stored first."""
 
 
 class SeatTaken(Exception):
@@ -202,8 +239,8 @@ class Store:
         self.engine.dispose()
 
     def create_game(self, game_id: str, rules: dict[str, Any], seed: Seed, invite_hash: str,
-                    seat_rows: list[StoredSeat], game: str = DEFAULT_GAME, hints: bool = False
-                    ) -> None:
+                    seat_rows: list[StoredSeat], game: str = DEFAULT_GAME, hints: bool = False,
+                    clock: dict[str, Any] | None = None) -> None:
         now = time.time()
         secret = seed if isinstance(seed, str) else None
         with self.engine.begin() as conn:
@@ -214,15 +251,21 @@ class Store:
             conn.execute(insert(seats), [
                 {"game_id": game_id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "level": s.level, "token_hash": s.token_hash} for s in seat_rows])
+            conn.execute(insert(clocks).values({"game_id": game_id, "turn": 0, "overtime": 0,
+                                                **(clock or {})}))
 
-    def take_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> None:
-        """Give an open seat its token; SeatTaken when it was taken meanwhile."""
+    def take_seat(self, game_id: str, seat: int, name: str, token_hash: str,
+                  clock: dict[str, Any] | None = None) -> None:
+        """Give an open seat its token; SeatTaken when it was taken meanwhile. ``clock``:
+        the clocks start (the last open seat was taken)."""
         with self.engine.begin() as conn:
             done = conn.execute(update(seats).where(
                 seats.c.game_id == game_id, seats.c.seat == seat, seats.c.kind == "human",
                 seats.c.token_hash.is_(None)).values(name=name, token_hash=token_hash))
             if done.rowcount != 1:
                 raise SeatTaken(seat)
+            if clock is not None:
+                conn.execute(update(clocks).where(clocks.c.game_id == game_id).values(**clock))
             conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
             self._notify(conn, [game_id])
 
@@ -300,6 +343,13 @@ class Store:
             touched.add(w.game_id)
         if added:
             conn.execute(insert(turns), added)
+        for w in writes:
+            if w.new and w.clock is not None:
+                done = conn.execute(update(clocks).where(
+                    clocks.c.game_id == w.game_id, clocks.c.turn == w.n,
+                    clocks.c.result.is_(None)).values(turn=w.n + 1, **w.clock))
+                if done.rowcount != 1:
+                    raise StaleGame(w.game_id)
         if replaced:
             conn.execute(update(turns).where(turns.c.game_id == bindparam("b_game"),
                                              turns.c.n == bindparam("b_n"))
@@ -322,12 +372,78 @@ class Store:
                                      .order_by(seats.c.seat)).all()
             turn_rows = conn.execute(select(turns.c.data).where(turns.c.game_id == game_id)
                                      .order_by(turns.c.n)).all()
+            clock_row = conn.execute(select(clocks).where(clocks.c.game_id == game_id)).first()
         return StoredGame(
             id=row.id, rules=_json(row.rules), seed=row.secret or row.seed, invite_hash=row.invite_hash,
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
             turns=[_json(r.data) for r in turn_rows], game=row.game or DEFAULT_GAME,
-            hints=bool(row.hints), closed=row.closed)
+            hints=bool(row.hints), closed=row.closed,
+            clock=None if clock_row is None else {
+                "turn": clock_row.turn, "seconds": clock_row.seconds,
+                "overtime": clock_row.overtime, "remaining": _json(clock_row.remaining),
+                "running": _json(clock_row.running), "started": clock_row.started,
+                "due": clock_row.due, "result": _json(clock_row.result)})
+
+    def finish(self, game_id: str, turn: int, clock: dict[str, Any]) -> None:
+        """End a game the engine did not end (a resignation, a time-out): ``clock`` holds
+        the result. StaleGame when a turn or another ending was stored first."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(clocks).where(
+                clocks.c.game_id == game_id, clocks.c.turn == turn,
+                clocks.c.result.is_(None)).values(**clock))
+            if done.rowcount != 1:
+                exists = conn.execute(select(clocks.c.game_id)
+                                      .where(clocks.c.game_id == game_id)).first()
+                if exists is not None:
+                    raise StaleGame(game_id)
+                # A game stored before clocks existed gains its row now.
+                conn.execute(insert(clocks).values(game_id=game_id, turn=turn, **clock))
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(over=True, updated=time.time()))
+            self._notify(conn, [game_id])
+
+    def due_clocks(self, now: float, limit: int = 100) -> list[str]:
+        """The games whose running clock has run out by ``now`` (one indexed query)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(clocks.c.game_id).where(
+                clocks.c.due <= now, clocks.c.result.is_(None))
+                .order_by(clocks.c.due).limit(limit)).all()
+        return [r.game_id for r in rows]
+
+    def heartbeat(self, now: float) -> None:
+        """This process is alive at ``now`` (see :meth:`restart_clocks`)."""
+        with self.engine.begin() as conn:
+            self._note_alive(conn, self.instance, now)
+
+    def _note_alive(self, conn: Any, name: str, now: float) -> None:
+        done = conn.execute(update(alive).where(alive.c.name == name).values(at=now))
+        if done.rowcount != 1:
+            conn.execute(insert(alive).values(name=name, at=now))
+
+    def stopping(self, now: float) -> None:
+        """This process stops (cleanly) at ``now``."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(alive).where(alive.c.name == self.instance))
+            self._note_alive(conn, "stopped", now)
+
+    def restart_clocks(self, now: float, stale: float) -> float:
+        """At start-up: when no other process said it was alive in the last ``stale``
+        seconds, no server ran since the last word of one (its heartbeat, or its clean
+        stop); every running clock is moved on by that time, so nobody is charged for the
+        outage. Returns the seconds given back."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(alive)).all()
+            others = [r.at for r in rows if r.name != "stopped" and r.at > now - stale]
+            last = max((r.at for r in rows), default=now)
+            gap = 0.0 if others else max(0.0, now - last)
+            if gap:
+                conn.execute(update(clocks).where(clocks.c.due.is_not(None))
+                             .values(started=clocks.c.started + gap, due=clocks.c.due + gap))
+            conn.execute(delete(alive).where(alive.c.name != "stopped",
+                                             alive.c.at <= now - stale))
+            self._note_alive(conn, self.instance, now)
+        return gap
 
     def close_idle(self, before: float) -> list[str]:
         """Close every unfinished game untouched since ``before`` (a time.time()); their
@@ -339,6 +455,7 @@ class Store:
             if ids:
                 conn.execute(update(games).where(games.c.id.in_(ids))
                              .values(over=True, closed=now))
+                conn.execute(update(clocks).where(clocks.c.game_id.in_(ids)).values(due=None))
                 self._notify(conn, ids)
         return ids
 
@@ -370,6 +487,7 @@ class Store:
             conn.execute(delete(rematches).where((rematches.c.game_id == game_id)
                                                  | (rematches.c.rematch_id == game_id)))
             conn.execute(delete(turns).where(turns.c.game_id == game_id))
+            conn.execute(delete(clocks).where(clocks.c.game_id == game_id))
             conn.execute(delete(seats).where(seats.c.game_id == game_id))
             conn.execute(delete(games).where(games.c.id == game_id))
 

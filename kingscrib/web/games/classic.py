@@ -196,6 +196,11 @@ class ClassicKind:
     def make_player(self, level: str, seed: int) -> Any:
         return make_player(level, seed)
 
+    def early_result(self, session: Any, reason: str, loser: int | None,
+                     penalties: list[int]) -> dict[str, Any]:
+        """A resignation, a time-out or overtime penalties: see :func:`early_result`."""
+        return early_result(session.game, reason, loser, penalties)
+
     def check_rules(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
         data = dict(rules)
         if data.get("players", seats) != seats:
@@ -223,3 +228,21 @@ class ClassicKind:
 
 
 CLASSIC = ClassicKind()
+
+
+def early_result(game: ClassicGame, reason: str, loser: int | None,
+                 penalties: list[int]) -> dict[str, Any]:
+    """How a Cribbage game ends when a player resigns or runs out of time
+    (docs/classic.md): that player's side loses at once (with four players, the
+    partnership). Two sides: the other side wins; three players: the higher of the
+    other two scores wins (both on a tie). ``scores`` are the sides' scores as pegged."""
+    rules = game.rules
+    lost = rules.side_of(loser) if loser is not None else None
+    sides = [s for s in range(rules.sides) if s != lost]
+    best = max(game.scores[s] for s in sides)
+    won = [s for s in sides if game.scores[s] == best]
+    seats = range(rules.players)
+    return {"reason": reason, "seat": loser, "time_penalties": [0] * rules.players,
+            "scores": list(game.scores), "winner_sides": won,
+            "winners": [s for s in seats if rules.side_of(s) in won],
+            "losers": [s for s in seats if rules.side_of(s) == lost]}

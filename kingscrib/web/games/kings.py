@@ -61,6 +61,11 @@ class KingsKind:
     def make_player(self, level: str, seed: int) -> Any:
         return make_player(level, seed)
 
+    def early_result(self, session: Any, reason: str, loser: int | None,
+                     penalties: list[int]) -> dict[str, Any]:
+        """A resignation, a time-out or overtime penalties: see :func:`early_result`."""
+        return early_result(session.game, reason, loser, penalties)
+
     def check_rules(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
         try:
             return RuleSet.from_json(rules).to_json()
@@ -93,3 +98,19 @@ class KingsKind:
 
 
 KINGS = KingsKind()
+
+
+def early_result(game: Any, reason: str, loser: int | None, penalties: list[int]
+                 ) -> dict[str, Any]:
+    """How a Kings game ends beyond the engine's rules (docs/web.md, "Clocks and
+    resigning"). ``reason``: ``resigned`` or ``time`` (``loser`` resigned or ran out of
+    overtime: the game ends now and they rank last, the others by score), or
+    ``overtime`` (the game ended by the rules and ``penalties`` come off the final
+    scores). ``penalties``: each seat's overtime penalty (10 points a started minute)."""
+    scores = [s - p for s, p in zip(game.final_scores, penalties)]
+    others = [s for s in range(len(scores)) if s != loser]
+    order = sorted(others, key=lambda s: (-scores[s], s)) + ([] if loser is None else [loser])
+    best = max(scores[s] for s in others)
+    return {"reason": reason, "seat": loser, "time_penalties": list(penalties),
+            "scores": scores, "winners": [s for s in others if scores[s] == best],
+            "losers": [] if loser is None else [loser], "order": order}

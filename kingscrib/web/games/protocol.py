@@ -187,6 +187,15 @@ class GameKind(Protocol):
                 turns: list[dict[str, Any]]) -> Session:
         """The game the stored turns lead to; raises ValueError when they do not replay."""
 
+    def early_result(self, session: Session, reason: str, loser: int | None,
+                     penalties: list[int]) -> dict[str, Any]:
+        """How the game ends beyond its rules (:mod:`kingscrib.web.finish`): ``reason``
+        ``resigned`` or ``time`` (seat ``loser`` resigned or ran out of time) or
+        ``overtime`` (ended by the rules; ``penalties`` are each seat's overtime points).
+        Returns the ``result`` object: at least ``reason``, ``seat``, ``winners``,
+        ``losers``, ``scores`` and ``time_penalties`` (docs/web.md). Optional: without it
+        whoever resigned or ran out of time loses and everyone else wins."""
+
 
 def compact(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))

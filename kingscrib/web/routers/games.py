@@ -9,8 +9,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
+from kingscrib.web.clocks import check_clock
 from kingscrib.web.deps import bearer, get_hub, seat_for
 from kingscrib.web.edge import client_address
+from kingscrib.web.finish import game_over, resign
 from kingscrib.web.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
 from kingscrib.web.rooms import Hub, WebError
 
@@ -23,8 +25,10 @@ async def create_game(body: CreateGame, request: Request,
     """Start a game; the creator takes the first human seat."""
     if not request.app.state.limits.allow_game(client_address(request.scope)):
         raise WebError(429, "too many games created from your address: try again later")
+    clock = check_clock(body.clock_seconds, body.clock_overtime, body.game)
     room, seat, token, invite = await hub.create(
-        [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints)
+        [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints,
+        clock=clock)
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
                    state=hub.state(room, seat))
 
@@ -75,14 +79,25 @@ async def act(game_id: str, body: dict[str, Any] = Body(), token: str | None = D
     return hub.state(room, seat)
 
 
+@router.post("/{game_id}/resign")
+async def resign_game(game_id: str, token: str | None = Depends(bearer),
+                      hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """The caller resigns: the game ends and their side loses (docs/web.md)."""
+    room = await hub.get(game_id)
+    await resign(hub, room, await seat_for(hub, room, token))
+    return hub.state(room, room.seat_of(token))
+
+
 @router.get("/{game_id}/record")
 async def record(game_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
     """The game record (RULES.md Part 3), once the game is over or was closed for being
     left untouched (it shows every hand)."""
     room = await hub.get(game_id)
-    if not (room.game.over or room.closed):
+    if not (game_over(room) or room.closed or room.result is not None):
         raise WebError(409, "the record is available when the game is over")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
     data = room.game.record(seats)
+    if room.result is not None:  # a resignation, a time-out or overtime penalties
+        data["result"] = room.result
     return JSONResponse(data, headers={
         "Content-Disposition": f'attachment; filename="{room.kind}-{room.id}.json"'})

@@ -3,7 +3,8 @@
 The client's first message is ``{"type": "hello", "token": "..."}`` (no token:
 a spectator); the reply is ``{"type": "welcome"}`` then the whole game as
 ``{"type": "state", "state": {...}}``. Then ``{"type": "action", "action": ...}``,
-``{"type": "preview", "tiles": {...}}``, ``{"type": "hint"}``, ``{"type": "ping"}``
+``{"type": "preview", "tiles": {...}}``, ``{"type": "hint"}``, ``{"type": "resign"}``,
+``{"type": "ping"}``
 and ``{"type": "sync"}`` (the whole state again); each gets a reply. Every change
 reaches every listener as ``{"type": "update", "update": {...}}``: only what changed
 since the last update (see ``Hub.broadcast``). Errors come back as ``{"type":
@@ -20,6 +21,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from kingscrib.web import jsontext
+from kingscrib.web.finish import resign
 from kingscrib.web.limits import AddressLimits, TokenBucket
 from kingscrib.web.rooms import Listener, WebError
 
@@ -154,6 +156,9 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
                 elif kind == "hint":
                     await send({"type": "hint", "ref": ref,
                                 "hint": await hub.hint(room, listener.seat, address)})
+                elif kind == "resign":
+                    await resign(hub, room, listener.seat)
+                    await send({"type": "ok", "ref": ref, "version": room.version})
                 elif kind == "sync":
                     await send(hub.state_message(room, listener.seat))
                 elif kind == "ping":

@@ -6,6 +6,7 @@ import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
 import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
+import { renderClocks, renderResign, resultText } from "./clocks.js";
 import { bindSoundToggle, notifyTurn } from "./notify.js";
 import { spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
 
@@ -18,6 +19,7 @@ let games = {}; // per game: title, levels, default level (from /api/levels)
 const chosenGame = () => document.querySelector("#game-choice input:checked")?.value || "kings";
 let state = null; // the game as the server shows it to this seat
 let socket = null;
+let token = null; // this page's seat token (null: a spectator)
 let squares = new Map();
 let pending = new Map(); // square -> { index, face }
 let selected = null; // { kind: "rack", index } or { kind: "board", square }
@@ -72,11 +74,16 @@ async function showLobby() {
     const classic = chosenGame() === "classic";
     $("rule-options").hidden = classic;
     $("classic-options").hidden = !classic;
+    $("clock-rule").hidden = !$("clock-choice").value; // said once a clock is chosen
+    $("clock-rule").textContent = classic
+      ? "Whoever runs out of time loses the game (with four players, their team)."
+      : "Then up to 10 minutes of overtime, 10 points off per started minute; after that the game is lost.";
     for (const select of rows.querySelectorAll(".level")) fillLevels(select);
   };
   for (const radio of document.querySelectorAll("#game-choice input")) {
     radio.addEventListener("change", syncGame);
   }
+  $("clock-choice").addEventListener("change", syncGame);
   addRow("human");
   addRow("computer");
   syncGame(); // a choice made while the levels were loading
@@ -92,6 +99,7 @@ async function showLobby() {
         ? { kind, level: row.querySelector(".level").value, name }
         : { kind, name };
     });
+    const clock = $("clock-choice").value ? Number($("clock-choice").value) : undefined;
     const box = (name) => document.querySelector(`#rule-options [name=${name}]`).checked;
     const game = chosenGame();
     const classicBox = (name) => document.querySelector(`#classic-options [name=${name}]`).checked;
@@ -103,7 +111,7 @@ async function showLobby() {
     try {
       $("start").disabled = true;
       const hints = document.querySelector("#rule-options [name=hints]")?.checked ?? false;
-      const created = await request("POST", "/api/games", { game, seats, rules, hints });
+      const created = await request("POST", "/api/games", { game, seats, rules, hints, clock_seconds: clock });
       if (created.token) saved.setToken(created.game_id, created.token);
       saved.setInvite(created.game_id, created.invite);
       location.href = `/?game=${created.game_id}`;
@@ -166,7 +174,7 @@ function showGame() {
       if (!Number.isNaN(index)) { selected = { kind: "rack", index }; clickSquare(name); }
     });
   }
-  const token = params.get("watch") ? null : saved.token(gameId);
+  token = params.get("watch") ? null : saved.token(gameId);
   socket = new GameSocket(gameId, token, {
     onState: receiveState,
     onStatus: (online) => {
@@ -327,6 +335,8 @@ function renderCursor() {
 }
 
 function receiveState(next) {
+  // Resigned or out of time ("result"): the game is over whatever the rules' own state says.
+  if (next.result) { next.over = true; next.turn = null; }
   const moved = !state || next.version !== state.version;
   state = next;
   if (moved) {
@@ -351,7 +361,7 @@ function announce() {
   if (!fresh.length && !state.over) return;
   const words = fresh.map((t) => turnSpoken(t, seatName));
   words.push(`Scores: ${state.seats.map((s) => `${seatName(s.seat)} ${s.score}`).join(", ")}.`);
-  if (state.over) words.push("The game is over.");
+  if (state.over) words.push(state.result ? `The game is over. ${resultText(state, seatName)}` : "The game is over.");
   else words.push(state.turn === state.you ? "Your turn." : `${seatName(state.turn)} to play.`);
   $("announce").textContent = words.join(" ");
 }
@@ -595,13 +605,15 @@ function render() {
   const banner = $("turn-banner");
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   notifyTurn(mine, "Kings Cribbage");
-  banner.textContent = state.over ? "Game over"
+  banner.textContent = state.over ? (state.result ? `Game over. ${resultText(state, seatName)}` : "Game over")
     : mine ? "Your turn: place tiles, then Play"
     : `${seatName(state.turn)} to play${state.seats[state.turn].joined ? "" : " (waiting for them to join)"}`;
   renderScores(seatName);
   renderHistory(seatName);
   renderInvites();
   renderEnd(seatName);
+  renderClocks($("clocks"), state, seatName);
+  renderResign($("resign-box"), state, token);
 }
 
 function renderScores(seatName) {
@@ -679,6 +691,7 @@ function renderInvites() {
 
 function renderEnd(seatName) {
   const box = $("end");
+  if (state.result) { renderResult(box, seatName); return; }
   if (!state.over || !state.end) { box.hidden = true; return; }
   box.hidden = false;
   const end = state.end;
@@ -694,6 +707,22 @@ function renderEnd(seatName) {
   box.innerHTML = `<h2>Final standings</h2><p>The game ended: ${reasons[end.reason] || end.reason}.</p>`
     + `<table class="scores" id="standings"><tr><th>Player</th><th class=num>Score</th><th class=num>Penalty</th><th class=num>Final</th></tr>${rows}</table>`
     + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+  renderNextGame(box, state.id, state.you);
+}
+
+// A game ended by a resignation, on time, or with overtime penalties: the result's order.
+function renderResult(box, seatName) {
+  const r = state.result;
+  box.hidden = false;
+  const fined = r.time_penalties.some(Boolean); // an overtime column only when it took points
+  const rows = r.order.map((s) => `<tr><td>${escapeHtml(seatName(s))}${r.winners.includes(s) ? ' <span class="badge winner">winner</span>' : ""}`
+    + `${r.losers.includes(s) ? ` <span class="badge">${r.reason === "resigned" ? "resigned" : r.reason === "time" ? "out of time" : "lost"}</span>` : ""}</td>`
+    + (fined ? `<td class=num>${r.time_penalties[s] ? `−${r.time_penalties[s]}` : "0"}</td>` : "")
+    + `<td class=num><b>${r.scores[s]}</b></td></tr>`).join("");
+  box.innerHTML = '<h2>Final standings</h2><p id="result-text"></p>'
+    + `<table class="scores" id="standings"><tr><th>Player</th>${fined ? "<th class=num>Overtime</th>" : ""}<th class=num>Score</th></tr>${rows}</table>`
+    + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+  $("result-text").textContent = resultText(state, seatName);
   renderNextGame(box, state.id, state.you);
 }
 

@@ -17,6 +17,10 @@ export function heldGames() {
 
 function status(state) {
   const name = (i) => state.seats[i]?.name ?? `Seat ${i + 1}`;
+  if (state.over && state.result) { // resigned or out of time: the result names the winners
+    const who = state.result.winners.map(name).join(" & ");
+    return { text: state.result.winners.includes(state.you) ? "Finished: you won" : `Finished: ${who} won`, rank: 3 };
+  }
   if (state.over) {
     const end = state.end || {};
     const winners = end.winners ?? (end.winner !== undefined ? [end.winner] : []);

@@ -3,6 +3,7 @@
 
 import { GameSocket } from "../api.js";
 import { renderInvites as renderInviteBox } from "../invites.js";
+import { renderClocks, renderResign, resultText } from "../clocks.js";
 import { renderNextGame } from "../nextgame.js";
 import { bindSoundToggle, notifyTurn } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
@@ -13,13 +14,25 @@ let state = null;
 let socket = null;
 let chosen = new Set(); // cards picked to lay away
 let busy = false;
+let token = null; // this page's seat token (null: a spectator)
 
-export function start(gameId, token) {
+export function start(gameId, seatToken) {
+  token = seatToken;
   document.title = "Cribbage";
   $("classic").hidden = false;
   if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
-    onState: (next) => { if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear(); state = next; render(); },
+    onState: (next) => {
+      if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear();
+      // Resigned or out of time: the deal stops where it stood and nothing can be done.
+      if (next.result) {
+        next.over = true;
+        next.waiting = [];
+        if (next.can) next.can = { discard: 0, play: [], go: false, claim: false };
+      }
+      state = next;
+      render();
+    },
     onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
     onError: showMessage,
   });
@@ -98,6 +111,8 @@ function render() {
   renderBoard();
   renderInvites();
   renderEnd();
+  renderClocks($("c-clocks"), state, nameOf);
+  renderResign($("c-resign-box"), state, token);
 }
 
 function renderSeats() {
@@ -124,7 +139,7 @@ function renderSeats() {
     }
     const status = document.createElement("div");
     status.className = "status";
-    if (state.phase === "discard") status.textContent = state.discarded[seat.seat] ? "has laid away" : "choosing…";
+    if (state.phase === "discard" && !state.over) status.textContent = state.discarded[seat.seat] ? "has laid away" : "choosing…";
     if (!seat.joined) status.textContent = "waiting for someone to join";
     div.append(backs, status);
     box.append(div);
@@ -221,7 +236,7 @@ function renderBanner() {
   const banner = $("c-banner");
   let text;
   let mine = false;
-  if (state.over) text = "Game over";
+  if (state.over) text = state.result ? `Game over. ${resultText(state, nameOf)}` : "Game over";
   else if (state.you !== null && state.can.discard) {
     mine = true;
     const n = state.can.discard;
@@ -368,6 +383,14 @@ function renderInvites() {
 
 function renderEnd() {
   const box = $("c-end");
+  if (state.result) {
+    box.hidden = false;
+    box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
+      + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+    $("c-end-text").textContent = resultText(state, nameOf);
+    renderNextGame(box, state.id, state.you);
+    return;
+  }
   if (!state.over || !state.end) { box.hidden = true; return; }
   box.hidden = false;
   const end = state.end;
