@@ -45,8 +45,8 @@ from kingscrib.players.classic.levels import LevelPlayer, unseen_by
 from kingscrib.players.classic.pegsearch import SAMPLES, Ranks, Value, card_values, solve
 
 NEAR_END = 81  # from this score (either player) choices are made by the chance to win
-PEG_WIDTH = 6  # options whose pegging is searched at the discard
-PEG_HANDS = 8  # opponent hands they are searched against
+PEG_WIDTH = 4  # options whose pegging is searched at the discard (docs/classic.md: why 4)
+PEG_HANDS = 16  # opponent hands they are searched against (8 left the choice to chance)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The Kings Cribbage expert: simulation of defence-aware candidates.
 
-It is the simulating player (:mod:`kingscrib.players.kings.sim`) with three changes:
+It is the simulating player (:mod:`kingscrib.players.kings.sim`) with two changes:
 
 - **Defence-aware candidates.** The simulating player's candidates are the best few by
   static equity (score plus leave), so a play that scores well but opens a hot spot for
@@ -12,12 +12,9 @@ It is the simulating player (:mod:`kingscrib.players.kings.sim`) with three chan
   candidate's simulated mean is blended with its defended equity as if that were
   ``prior_weight`` play-outs already seen, so a noisy handful of play-outs does not
   overturn a clear static judgement.
-- **Play-out opponents that keep tiles.** As in the simulating player, the others reply
-  with their best static-equity play (score plus leave); the expert then values the
-  position after its own best reply, as before.
 
-With an empty bag in a two-player game it searches the endgame exactly, like ``sim``.
-The budget is a parameter (``time_budget`` seconds a move, ``max_iterations`` play-outs
+The play-outs (the others' best static-equity replies, then our own), the pruning and
+the exact endgame with an empty bag in a two-player game are ``sim``'s. The budget is a parameter (``time_budget`` seconds a move, ``max_iterations`` play-outs
 per candidate at most): tests fix the iterations and give time enough, so the choice
 depends only on the seed.
 """
