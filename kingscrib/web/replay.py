@@ -1,6 +1,7 @@
-"""Replaying a Kings Cribbage game record (``kingscrib-game/1``) sent by the page: the
-record is checked turn by turn by the engine, and its turns come back as the game page
-shows them (squares, tiles, score and breakdown), for the page to step through."""
+"""Replaying a game record (``kingscrib-game/1``) sent by the page: the record is checked
+turn by turn by the engine, and its turns come back as the game page shows them (Kings:
+squares, tiles, score and breakdown; classic: :mod:`kingscrib.web.classic_replay`), for
+the page to step through."""
 
 from __future__ import annotations
 
@@ -17,9 +18,12 @@ def replay_of_record(record: Any) -> dict[str, Any]:
     engine's reason when the record is not a valid Kings game."""
     if not isinstance(record, dict):
         raise WebError(400, "a game record is a JSON object (RULES.md Part 3)")
+    if record.get("game") == "classic":
+        from kingscrib.web.classic_replay import replay_of_record as classic_replay
+
+        return classic_replay(record)
     if record.get("game", "kings") != "kings":
-        raise WebError(400, f"only Kings Cribbage records can be replayed here,"
-                            f" not {record.get('game')!r}")
+        raise WebError(400, f"a record's game is 'kings' or 'classic', not {record.get('game')!r}")
     try:
         game = check_record(record)  # every turn replayed, every score and the end checked
     except RecordError as e:

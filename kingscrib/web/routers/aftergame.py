@@ -8,10 +8,11 @@ from fastapi import APIRouter, Depends
 
 from kingscrib.web import reviews
 from kingscrib.web.cancel import cancel
+from kingscrib.web.classic_replay import replay_of_session, session_inputs
 from kingscrib.web.deps import bearer, get_hub, seat_for
 from kingscrib.web.rematch import rematch, rematch_of
 from kingscrib.web.replay import replay_of_record
-from kingscrib.web.rooms import Hub
+from kingscrib.web.rooms import Hub, WebError
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -36,6 +37,17 @@ async def post_rematch(game_id: str, token: str | None = Depends(bearer),
 async def replay_record(record: dict[str, Any], hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """A ``kingscrib-game/1`` record, checked by the engine, as the turns the page shows."""
     return await hub._think(replay_of_record, record)
+
+
+@router.get("/{game_id}/replay")
+async def get_replay(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """A classic game step by step up to now, as everyone saw the table after each action
+    (Kings replays read the game's own state, which holds every turn)."""
+    room = await hub.get(game_id)
+    if room.kind != "classic":
+        raise WebError(400, "Kings Cribbage replays read GET /api/games/{id}: its history"
+                            " holds every turn")
+    return await hub._think(replay_of_session, session_inputs(room.game))
 
 
 @router.get("/{game_id}/analysis")

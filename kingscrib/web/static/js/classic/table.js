@@ -13,6 +13,15 @@ let state = null;
 let socket = null;
 let chosen = new Set(); // cards picked to lay away
 let busy = false;
+let still = false; // a replay's table: no seat, no connection, no invites or next game
+
+// The table as it was at one step of a replay (js/classic/replay.js): a spectator's view.
+export function showStill(view) {
+  still = true;
+  state = { you: null, can: { discard: 0, play: [], go: false, claim: false }, version: 0, ...view };
+  $("classic").hidden = false;
+  render();
+}
 
 export function start(gameId, token) {
   document.title = "Cribbage";
@@ -108,12 +117,12 @@ function renderSeats() {
     div.className = "c-seat";
     div.dataset.seat = seat.seat;
     if (state.waiting.includes(seat.seat) && !state.over) div.classList.add("to-act");
-    const dot = `<span class="dot${seat.kind === "computer" || seat.online ? " on" : ""}"></span>`;
+    const dot = still ? "" : `<span class="dot${seat.kind === "computer" || seat.online ? " on" : ""}"></span>`;
     const team = '<span class="team"></span>'; // coloured below: the CSP forbids style attributes
     const badges = [];
     if (seat.seat === state.you) badges.push("you");
     if (seat.seat === state.dealer) badges.push("dealer · crib");
-    if (seat.kind === "computer") badges.push(seat.level);
+    if (seat.kind === "computer" && seat.level) badges.push(seat.level);
     div.innerHTML = `${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
     div.querySelector("b").textContent = seat.name;
     div.querySelector(".team").style.background = SIDE_COLOURS[sideOf(seat.seat)];
@@ -125,7 +134,7 @@ function renderSeats() {
     const status = document.createElement("div");
     status.className = "status";
     if (state.phase === "discard") status.textContent = state.discarded[seat.seat] ? "has laid away" : "choosing…";
-    if (!seat.joined) status.textContent = "waiting for someone to join";
+    if (!seat.joined && !still) status.textContent = "waiting for someone to join";
     div.append(backs, status);
     box.append(div);
   }
@@ -244,7 +253,7 @@ function renderBanner() {
   } else text = "";
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   banner.textContent = text;
-  notifyTurn(mine, "Cribbage");
+  if (!still) notifyTurn(mine, "Cribbage");
 }
 
 function renderCalls() {
@@ -363,6 +372,8 @@ function renderBoard() {
 }
 
 function renderInvites() {
+  $("c-invites").hidden = still;
+  if (still) return;
   renderInviteBox($("c-invites"), state, false);
 }
 
@@ -375,7 +386,7 @@ function renderEnd() {
   let text = `${winner.name} ${winner.seats.length > 1 || winner.name.includes("&") ? "win" : "wins"} ${[...end.scores].sort((a, b) => b - a).join(" – ")}.`;
   if (end.skunk) text += ` A ${end.skunk}!${end.counted ? ` (${end.game_points} games)` : ""}`;
   box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
-    + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+    + (state.id ? `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>` : "");
   $("c-end-text").textContent = text;
-  renderNextGame(box, state.id, state.you);
+  if (!still) renderNextGame(box, state.id, state.you);
 }
