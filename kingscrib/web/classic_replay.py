@@ -28,7 +28,6 @@ from kingscrib.web.errors import WebError
 from kingscrib.web.games.classic import parse_action
 from kingscrib.web.games.classic_view import deal_public, public
 
-
 # Parts of the table that never change in a game, sent once rather than with every step;
 # a step's last finished deal (``previous`` in the live view) is ``deals[deal - 2]``.
 SHARED = ("rules", "cut", "lines")

@@ -24,6 +24,7 @@ function pegged(p) {
   }
   if (p.kind === "show") {
     const [what, ...count] = p.text.split(": ");
+    if (count.join(": ").startsWith("claims")) return `${name(p.seat)}'s ${what} pegs ${p.points}`;
     return `${name(p.seat)}'s ${what}: ${count.join(": ")} (+${p.points})`;
   }
   if (p.kind === "heels") return `${name(p.seat)}: his heels for 2`;
