@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -182,3 +184,43 @@ def test_a_record_file_and_a_live_game_on_a_phone(browser, server, finished,
         assert not any(pretty(card) in " ".join(steps) for card in hand[:2])
     finally:
         context.close()
+
+
+def test_the_analysis_equals_kingscrib_classic_analyze(browser, server, finished,
+                                                       tmp_path: Path) -> None:
+    game, record, _ = finished
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    cli = subprocess.run([sys.executable, "-c", "from kingscrib.cli.main import main; main()",
+                          "classic", "analyze", str(path), "--json"], capture_output=True,
+                         text=True, check=True, timeout=300)
+    expected = json.loads(cli.stdout)
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/?replay={game}")
+        page.wait_for_selector("#r-analyse")
+        page.click("#r-analyse")
+        page.wait_for_selector("#r-progress:not([hidden])")  # progress while it runs
+        page.wait_for_selector("#r-analysis[data-done]", timeout=180_000)
+        stored = httpx.get(f"{server.url}/api/games/{game}/analysis").json()
+        assert stored == {"status": "done", "turns": expected}
+        slips = [r for r in expected if r["slip"]]
+        assert page.locator("#r-list li.slip").count() == len(slips)
+        row = slips[0] if slips else expected[0]
+        page.goto(f"{server.url}/?replay={game}&turn={row['turn']}")
+        page.wait_for_selector("#r-analysis[data-done]")
+        shown = page.inner_text("#r-best")
+        assert f"Coach's best: {row['best']}" in shown and row["made"] in shown
+        screenshot(page, "classic-replay-analysis-desktop")
+        again = httpx.post(f"{server.url}/api/games/{game}/analysis").json()
+        assert again == stored  # computed once
+        assert serious_violations(page) == []
+    finally:
+        context.close()
+
+
+def test_the_analysis_of_a_three_player_game_is_refused(server) -> None:
+    game, _ = finished_game(server.url, players=3, seed=5)
+    reply = httpx.post(f"{server.url}/api/games/{game}/analysis")
+    assert reply.status_code == 400 and "two-player" in reply.json()["error"]

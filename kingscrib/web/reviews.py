@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from kingscrib.web import classic_analysis
 from kingscrib.web.analysis import review
 from kingscrib.web.rooms import Hub, Room, WebError
 
@@ -29,12 +30,20 @@ def _jobs(hub: Hub) -> dict[str, Job]:
 
 
 def _record(room: Room) -> dict[str, Any]:
-    if room.kind != "kings":
-        raise WebError(400, "analysis is for Kings Cribbage games")
-    if not room.game.is_over:
+    if room.kind not in ("kings", "classic"):
+        raise WebError(400, f"there is no analysis for {room.kind} games")
+    over = room.game.is_over if room.kind == "kings" else room.game.over
+    if not over:
         raise WebError(409, "a game is analysed once it is over")
+    if room.kind == "classic" and len(room.seats) != 2:
+        raise WebError(400, "the coach judges two-player Cribbage games only")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
-    return room.game.to_record(seats)
+    return room.game.to_record(seats) if room.kind == "kings" else room.game.record(seats)
+
+
+def _reviewer(room: Room) -> Any:
+    """The review of the room's game: Kings turns by equity, classic decisions by the coach."""
+    return review if room.kind == "kings" else classic_analysis.review
 
 
 async def status(hub: Hub, room: Room) -> dict[str, Any]:
@@ -57,15 +66,15 @@ async def start(hub: Hub, room: Room) -> dict[str, Any]:
     current = await status(hub, room)
     if current["status"] in ("done", "running"):
         return current
-    job = Job(total=len(record["turns"]))
+    job = Job(total=len(record["turns"]) if room.kind == "kings" else 0)  # classic: known soon
     _jobs(hub)[room.id] = job
 
-    def progress(done: int, _total: int) -> None:
-        job.done = done  # read by status(); an int assignment is atomic
+    def progress(done: int, total: int) -> None:
+        job.done, job.total = done, total  # read by status(); int assignments are atomic
 
     async def run() -> None:
         try:
-            rows = await hub._think(review, record, progress)
+            rows = await hub._think(_reviewer(room), record, progress)
             await hub._db_call(hub.store.set_analysis, room.id, rows)
             _jobs(hub).pop(room.id, None)
         except Exception as e:  # kept for the page to show; the game itself is untouched

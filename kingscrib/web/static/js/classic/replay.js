@@ -163,14 +163,15 @@ function poll(id, reply) {
     analysis = new Map(reply.turns.map((row) => [row.turn, row]));
     $("r-analyse").hidden = true;
     bar.hidden = true;
-    const lost = reply.turns.reduce((sum, row) => sum + (row.win_lost > 0 ? row.win_lost : 0), 0);
+    const slips = reply.turns.filter((row) => row.slip).length;
     $("r-progress-text").textContent = `The coach judged ${reply.turns.length} decisions`
-      + ` (discards and cards with a choice); the steps marked ✗ gave up chances to win.`;
+      + ` (discards, and cards where the hand gave a choice): ${slips} fell short of its best,`
+      + " marked ✗ in the list.";
     $("r-analysis").dataset.done = "1";
-    $("r-analysis").dataset.lost = lost.toFixed(4);
     for (const [i, li] of [...$("r-list").children].entries()) {
       const row = analysis.get(i + 1);
-      if (row && row.win_lost > 0.005) li.classList.add("slip");
+      li.classList.toggle("slip", Boolean(row?.slip));
+      if (row?.slip) li.querySelector("button").setAttribute("aria-label", `${li.textContent} Worse than the coach's best.`);
     }
     show(at);
     return;
@@ -206,8 +207,10 @@ function renderJudgement(n) {
     if (cls) p.className = cls;
     box.append(p);
   };
-  line(`${row.player}: ${row.made} — chance to win ${percent(row.win_made)}, ${row.points_made.toFixed(1)} points`);
+  const what = row.decision === "discard" ? "hand, crib and pegging" : "pegging from here";
+  line(`${row.player}: ${row.made} — chance to win ${percent(row.win_made)}, ${what} ${row.points_made.toFixed(1)} points`);
   line(`Coach's best: ${row.best} — chance to win ${percent(row.win_best)}, ${row.points_best.toFixed(1)} points`, "best-line");
   if (row.made === row.best) line("Matches the coach's best.");
-  else line(`Given up: ${percent(Math.max(0, row.win_lost))} chance to win, ${Math.max(0, row.points_lost).toFixed(1)} points`, row.win_lost > 0.005 ? "lost" : "");
+  else if (row.slip) line(`✗ Given up: ${percent(Math.max(0, row.win_lost))} chance to win, ${Math.max(0, row.points_lost).toFixed(1)} points`, "lost");
+  else line(`As good as the coach's best by its measure (${row.ranked_by === "win" ? "the chance to win" : "expected points"}).`);
 }
