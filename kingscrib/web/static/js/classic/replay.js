@@ -192,6 +192,7 @@ function poll(id, reply) {
 }
 
 const percent = (p) => `${(100 * p).toFixed(1)}%`;
+const cardsIn = (text) => text.replace(/\b[A2-9TJQK][CDHS]\b/g, pretty); // "lay 7C" -> "lay 7♣"
 
 function renderJudgement(n) {
   const box = $("r-best");
@@ -208,8 +209,8 @@ function renderJudgement(n) {
     box.append(p);
   };
   const what = row.decision === "discard" ? "hand, crib and pegging" : "pegging from here";
-  line(`${row.player}: ${row.made} — chance to win ${percent(row.win_made)}, ${what} ${row.points_made.toFixed(1)} points`);
-  line(`Coach's best: ${row.best} — chance to win ${percent(row.win_best)}, ${row.points_best.toFixed(1)} points`, "best-line");
+  line(`${row.player}: ${cardsIn(row.made)} — chance to win ${percent(row.win_made)}, ${what} ${row.points_made.toFixed(1)} points`);
+  line(`Coach's best: ${cardsIn(row.best)} — chance to win ${percent(row.win_best)}, ${row.points_best.toFixed(1)} points`, "best-line");
   if (row.made === row.best) line("Matches the coach's best.");
   else if (row.slip) line(`✗ Given up: ${percent(Math.max(0, row.win_lost))} chance to win, ${Math.max(0, row.points_lost).toFixed(1)} points`, "lost");
   else line(`As good as the coach's best by its measure (${row.ranked_by === "win" ? "the chance to win" : "expected points"}).`);
