@@ -4,6 +4,7 @@
 import { GameSocket } from "../api.js";
 import { renderInvites as renderInviteBox } from "../invites.js";
 import { renderNextGame } from "../nextgame.js";
+import { draggable, targetAt } from "../drag.js";
 import { bindSoundToggle, notifyTurn } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
@@ -42,15 +43,28 @@ export function start(gameId, token) {
     if ($("c-claim").value === "" || Number.isNaN(points)) { showMessage("Enter the points you count"); return; }
     act({ action: "claim", points });
   };
-  const zone = $("c-play");
-  zone.addEventListener("dragover", (e) => { if (state?.can?.play.length) { e.preventDefault(); zone.classList.add("drop"); } });
-  zone.addEventListener("dragleave", () => zone.classList.remove("drop"));
-  zone.addEventListener("drop", (e) => {
-    e.preventDefault();
-    zone.classList.remove("drop");
-    const card = e.dataTransfer.getData("text/plain");
-    if (card) playCard(card);
-  });
+}
+
+// Where a dragged card may go: the play while laying cards, the crib while laying away.
+function dropZone(x, y) {
+  if (state?.can?.play.length) return targetAt(x, y, "#c-play");
+  if (state?.can?.discard) return targetAt(x, y, ".c-crib-pile");
+  return null;
+}
+
+function markZone(zone) {
+  for (const el of document.querySelectorAll("#c-play, .c-crib-pile")) el.classList.toggle("drop", el === zone);
+}
+
+// A card let go on the crib joins the cards to lay away; once there are enough, they go.
+function dropCard(card, x, y) {
+  const zone = dropZone(x, y);
+  if (!zone) return;
+  if (zone.id === "c-play") { playCard(card); return; }
+  chosen.add(card);
+  if (chosen.size > state.can.discard) chosen = new Set([...chosen].slice(-state.can.discard));
+  if (chosen.size === state.can.discard) act({ action: "discard", cards: [...chosen] });
+  else render();
 }
 
 async function act(body) {
@@ -203,8 +217,11 @@ function renderHand() {
     const el = cardElement(card);
     if (chosen.has(card)) el.classList.add("chosen");
     if (state.can.play.includes(card)) el.classList.add("playable");
-    el.draggable = state.can.play.includes(card);
-    el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", card));
+    draggable(el, {
+      enabled: () => !busy && (state.can.play.includes(card) || state.can.discard > 0),
+      over: (x, y) => markZone(dropZone(x, y)),
+      drop: (x, y) => dropCard(card, x, y),
+    });
     el.addEventListener("click", () => { clickCard(card); hand.querySelector(`[data-card="${card}"]`)?.focus(); });
     // A card in the hand is a control: focusable, pressed with Enter or Space.
     el.setAttribute("role", "button");
