@@ -23,6 +23,9 @@ export function draggable(el, { enabled = () => true, over = () => {}, drop }) {
   el.addEventListener("pointerdown", (e) => {
     if (!e.isPrimary || e.button !== 0 || !enabled()) return;
     start = { x: e.clientX, y: e.clientY, id: e.pointerId };
+    // Every move of this pointer comes here, even off the element (a mouse is not captured
+    // by itself, a finger is).
+    el.setPointerCapture?.(e.pointerId);
   });
 
   el.addEventListener("pointermove", (e) => {
@@ -38,7 +41,6 @@ export function draggable(el, { enabled = () => true, over = () => {}, drop }) {
       ghost.style.height = `${box.height}px`;
       document.body.append(ghost);
       el.classList.add("dragging");
-      el.setPointerCapture?.(e.pointerId);
     }
     e.preventDefault();
     ghost.style.left = `${e.clientX}px`;
