@@ -373,7 +373,9 @@ function renderShow() {
 
 function renderBoard() {
   const box = $("c-board");
-  box.replaceChildren(drawCribbageBoard(state.sides));
+  // A narrow screen folds the street into four rows, so the holes stay big enough to see.
+  const rows = window.matchMedia("(max-width: 600px)").matches ? 4 : 2;
+  box.replaceChildren(drawCribbageBoard(state.sides, { rows }));
   const table = $("c-scores");
   table.innerHTML = "<tr><th></th><th class=num>Score</th><th class=num>Last</th></tr>";
   state.sides.forEach((side, i) => {
