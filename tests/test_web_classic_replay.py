@@ -182,7 +182,7 @@ def test_a_record_file_and_a_live_game_on_a_phone(browser, server, finished,
         # A spectator of the live game steps back through it: nothing laid away is named.
         page.goto(f"{server.url}/?game={gid}&watch=1")
         page.wait_for_selector("#classic:not([hidden])")
-        page.goto(f"{server.url}/?replay={gid}")
+        page.click("#c-replay-link")
         page.wait_for_selector("#r-list li")
         steps = page.locator("#r-list li").all_inner_texts()
         assert "Ann lays away 2 cards." in steps
@@ -193,7 +193,7 @@ def test_a_record_file_and_a_live_game_on_a_phone(browser, server, finished,
 
 def test_the_analysis_equals_kingscrib_classic_analyze(browser, server, finished,
                                                        tmp_path: Path) -> None:
-    game, record, _ = finished
+    game, record, replay = finished
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     cli = subprocess.run([sys.executable, "-c", "from kingscrib.cli.main import main; main()",
@@ -210,6 +210,12 @@ def test_the_analysis_equals_kingscrib_classic_analyze(browser, server, finished
         page.wait_for_selector("#r-analysis[data-done]", timeout=180_000)
         stored = httpx.get(f"{server.url}/api/games/{game}/analysis").json()
         assert stored == {"status": "done", "turns": expected}
+        for row in expected:  # each row is judged at its own step of the replay
+            step = replay["steps"][row["turn"] - 1]
+            assert (step["seat"], step["action"]) == (row["seat"], row["decision"])
+            made = ("lay away " + " ".join(sorted(step["cards"])) if step["action"] == "discard"
+                    else f"lay {step['card']}")
+            assert sorted(made.split()) == sorted(row["made"].split())
         slips = [r for r in expected if r["slip"]]
         assert page.locator("#r-list li.slip").count() == len(slips)
         row = slips[0] if slips else expected[0]

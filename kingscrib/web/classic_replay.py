@@ -25,7 +25,6 @@ from kingscrib.classic.record import replay as check_record
 from kingscrib.classic.rules import RuleSet
 from kingscrib.shuffle import Seed
 from kingscrib.web.errors import WebError
-from kingscrib.web.games.classic import parse_action
 from kingscrib.web.games.classic_view import deal_public, public
 
 # Parts of the table that never change in a game, sent once rather than with every step;
@@ -90,16 +89,18 @@ def steps(rules: RuleSet, seed: Seed, names: list[str],
 
 def session_inputs(session: Any) -> dict[str, Any]:
     """What a hosted game's replay needs, copied in the event loop (the game goes on)."""
-    game = session.game
-    return {"rules": game.rules, "seed": game.seed, "names": list(game.names),
-            "turns": list(session.turns), "over": session.over}
+    return {"record": session.game.record(), "over": session.over}
 
 
 def replay_of_session(inputs: dict[str, Any]) -> dict[str, Any]:
-    """The steps of a hosted classic game (its stored turns), up to now."""
-    actions = [(int(t["seat"]), parse_action(t)) for t in inputs["turns"]]
-    return steps(inputs["rules"], inputs["seed"], inputs["names"], actions,
-                 reveal=inputs["over"])
+    """The steps of a hosted classic game up to now, in its record's order (a deal's
+    discards from the dealer's left, whatever order they came in), so that a step's
+    number is the ``turn`` of ``kingscrib classic analyze``."""
+    record = inputs["record"]
+    rules = RuleSet.from_dict(record["rules"])
+    names = [p["name"] for p in record["players"]]
+    actions = seated_actions_from_record(record, explicit_go=True)
+    return steps(rules, record["seed"], names, actions, reveal=inputs["over"])
 
 
 def replay_of_record(record: dict[str, Any]) -> dict[str, Any]:

@@ -66,6 +66,7 @@ function layout() {
   const table = $("classic");
   if (table.parentElement.id !== "replay") document.querySelector("#replay .replay-layout").prepend(table);
   $("c-hand-area").hidden = true;
+  $("r-list").previousElementSibling.textContent = "Steps";
 }
 
 export const isActive = () => active;
@@ -77,6 +78,7 @@ export function stop() {
   $("r-board").parentElement.hidden = false;
   $("r-scores").hidden = false;
   $("classic").hidden = true;
+  $("r-list").previousElementSibling.textContent = "Turns";
 }
 
 // A stored game: the steps up to now (a live game as it is when the page opens).

@@ -21,12 +21,14 @@ export function showStill(view) {
   still = true;
   state = { you: null, can: { discard: 0, play: [], go: false, claim: false }, version: 0, ...view };
   $("classic").hidden = false;
+  $("c-replay-link").parentElement.hidden = true;
   render();
 }
 
 export function start(gameId, token) {
   document.title = "Cribbage";
   $("classic").hidden = false;
+  $("c-replay-link").href = `/?replay=${gameId}`;
   if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
     onState: (next) => { if (!state || next.phase !== state.phase || next.deal !== state.deal) chosen.clear(); state = next; render(); },
