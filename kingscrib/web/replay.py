@@ -25,7 +25,9 @@ def replay_of_record(record: Any) -> dict[str, Any]:
     name = record.get("game", DEFAULT_GAME)
     if name not in replayable:
         titles = " and ".join(game_kind(n).title for n in replayable)
-        raise WebError(400, f"only {titles} records can be replayed here, not {name!r}")
+        names = " or ".join(repr(n) for n in replayable)
+        raise WebError(400, f'only {titles} records ("game": {names}) can be replayed here,'
+                            f" not {name!r}")
     return game_kind(name).replay(record)
 
 
