@@ -166,8 +166,11 @@ def test_three_rematches_the_first_player_moves_on_each_time(tmp_path: Path, kin
     # A server as in production: no game may choose its seed, not even a rematch.
     with in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}", allow_seed=False,
                            rate_per_second=1e4, rate_burst=1e4) as client:
+        # With a clock, which every rematch keeps (overtime: Kings Cribbage only).
+        clock = {"seconds": 1800, "overtime": 120 if kind == "kings" else 0}
         created = client.post("/api/games", json={
-            "game": kind, "seats": [{"kind": "human", "name": n} for n in names]}).json()
+            "game": kind, "seats": [{"kind": "human", "name": n} for n in names],
+            "clock_seconds": clock["seconds"], "clock_overtime": clock["overtime"]}).json()
         game, tokens = created["game_id"], {0: created["token"]}
         for seat in range(1, players):
             tokens[seat] = client.post(f"/api/games/{game}/join", json={
@@ -187,6 +190,7 @@ def test_three_rematches_the_first_player_moves_on_each_time(tmp_path: Path, kin
                 new_tokens[reply.json()["seat"]] = reply.json()["token"]
             state = client.get(f"/api/games/{new}").json()
             assert all(s["joined"] for s in state["seats"])
+            assert {k: state["clock"][k] for k in clock} == clock
             seated = [s["name"] for s in state["seats"]]
             turned = seated.index(order[0])
             assert seated[turned:] + seated[:turned] == order  # the same order round
