@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from web_support import auth, in_process_client
 
-from kingscrib.classic.game import ClassicGame, Discard, Go, Play
+from kingscrib.classic.game import ClassicGame, Discard, Go, Play, seated_actions_from_record
 from kingscrib.classic.record import replay
 from kingscrib.classic.rules import RuleSet
 
@@ -95,6 +95,33 @@ def check_hidden(message: dict, game: ClassicGame, seat: int | None) -> None:
         assert state["hand"] == [str(c) for c in sorted(game.hand(seat))]
 
 
+def check_replay_hidden(client: TestClient, gid: str, played: ClassicGame) -> None:
+    """The live game's replay, step by step: no card a spectator could not see then."""
+    r = client.get(f"/api/games/{gid}/replay")
+    assert r.status_code == 200, r.text
+    replay = r.json()
+    game = ClassicGame(played.rules, played.seed, list(played.names), explicit_go=True)
+    actions = seated_actions_from_record(played.record(), True)
+    assert len(replay["steps"]) == len(actions)
+    check_hidden({**replay["start"], "cut": replay["cut"]}, game, None)
+    deals = replay["deals"]
+    for (seat, action), step in zip(actions, replay["steps"]):
+        deal = game.deals[-1]  # the deal this action belongs to (it may end with it)
+        game.apply(action, seat)
+        state = dict(step.pop("state"), cut=replay["cut"])
+        if state["deal"] > 1:
+            state["previous"] = deals[state["deal"] - 2]
+        laid_away = step.pop("cards", None)  # named once the game is over, never before
+        if isinstance(action, Discard):
+            assert laid_away == ([str(c) for c in action.cards] if played.phase == "over"
+                                 else None)
+        check_hidden(state, game, None)
+        leaked = set(CARD.findall(json.dumps(step))) - face_up(game, deal)
+        assert not leaked, f"a replay step showed {leaked}"
+        assert state["scores"] == game.scores
+    assert len(deals) == len(game.deals) - 1
+
+
 def receive_version(ws, version: int) -> dict:
     while True:
         m = ws.receive_json()
@@ -139,6 +166,7 @@ def test_no_message_to_any_seat_or_spectator_shows_a_hidden_card(web_db_factory,
                 spectator = r.json()
                 check_hidden(spectator, game, None)
                 assert spectator["scores"] == game.scores
+            check_replay_hidden(client, gid, game)
         finally:
             for s in sockets:
                 s.__exit__(None, None, None)

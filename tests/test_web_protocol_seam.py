@@ -260,6 +260,8 @@ def test_people_play_it_over_http_and_websockets_each_seeing_only_their_own(
         assert record["players"][1] == {"kind": "human", "name": "Bob"}
         r = c.post(f"/api/games/{gid}/analysis")
         assert r.status_code == 400 and "analyses are not offered in Race" in r.text
+        r = c.get(f"/api/games/{gid}/replay")
+        assert r.status_code == 400 and "step replays are not offered in Race" in r.text
         r = c.post("/api/games/replay", json=record)
         assert r.status_code == 400 and "can be replayed here, not 'race'" in r.text
 

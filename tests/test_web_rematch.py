@@ -1,11 +1,13 @@
-"""Rematches over the API: the same seats turned one place, the same rules; the first
-player to ask creates it, the others are seated by proving their old seat; it survives a
-restart; refusals change nothing."""
+"""Rematches over the API: the same players in the same order round the table, the same
+rules, and the first player moves on by one each game; the first player to ask creates
+it, the others are seated by proving their old seat; it survives a restart; refusals
+change nothing."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from web_support import auth, in_process_client
 
 
@@ -49,18 +51,19 @@ def test_a_rematch_turns_the_seats_and_seats_each_player(tmp_path: Path) -> None
 
         first = client.post(f"/api/games/{game}/rematch", headers=auth(ann)).json()
         new = first["game_id"]
-        assert new != game and first["seat"] == 1  # Ann's seat 1 is now seat 2
+        assert new != game  # Ann's seat is where the draw puts her (see below)
         state = client.get(f"/api/games/{new}", headers=auth(first["token"])).json()
-        assert state["you"] == 1
-        assert [s["name"] for s in state["seats"]] == ["Bob", "Ann"]
-        assert [s["joined"] for s in state["seats"]] == [False, True]
+        ann_seat = first["seat"]
+        assert state["you"] == ann_seat and state["seats"][ann_seat]["name"] == "Ann"
+        assert state["seats"][1 - ann_seat]["name"] == "Bob"
+        assert [s["joined"] for s in state["seats"]] == [s == ann_seat for s in range(2)]
         assert state["rules"]["joker"] is True and state["rules"]["reduced_first_bonus"] is True
         assert client.get(f"/api/games/{game}/rematch").json() == {"rematch": {"game_id": new}}
 
         second = client.post(f"/api/games/{game}/rematch", headers=auth(bob)).json()
-        assert second["game_id"] == new and second["seat"] == 0
+        assert second["game_id"] == new and second["seat"] == 1 - ann_seat
         state = client.get(f"/api/games/{new}", headers=auth(second["token"])).json()
-        assert state["you"] == 0 and all(s["joined"] for s in state["seats"])
+        assert state["you"] == 1 - ann_seat and all(s["joined"] for s in state["seats"])
         again = client.post(f"/api/games/{game}/rematch", headers=auth(bob))
         assert again.status_code == 409 and "taken" in again.json()["error"]
 
@@ -119,3 +122,78 @@ def test_a_game_nobody_came_to_is_cancelled_by_a_seated_player(tmp_path: Path) -
     with in_process_client(db) as client:  # gone after a restart too
         assert client.get(f"/api/games/{game}").status_code == 404
         assert client.get(f"/api/games/{full['game_id']}").status_code == 200
+
+
+def play_out(client, game: str, tokens: dict[int, str]) -> dict:
+    """Every seat makes the first move it may until the game ends (Kings: pass until the
+    game ends scoreless); returns the record."""
+    for _ in range(3000):
+        reply = client.get(f"/api/games/{game}")
+        assert reply.status_code == 200, reply.text
+        state = reply.json()
+        if state["over"]:
+            return client.get(f"/api/games/{game}/record").json()
+        if state.get("game") == "classic":
+            seat = state["waiting"][0]
+            mine = client.get(f"/api/games/{game}", headers=auth(tokens[seat])).json()
+            can = mine["can"]
+            body = ({"action": "discard", "cards": mine["hand"][:can["discard"]]}
+                    if can["discard"] else {"action": "play", "card": can["play"][0]}
+                    if can["play"] else {"action": "go"})
+        else:
+            seat, body = state["turn"], {"action": "pass"}
+        reply = client.post(f"/api/games/{game}/actions", json=body, headers=auth(tokens[seat]))
+        assert reply.status_code == 200, reply.text
+    raise AssertionError("the game did not end")
+
+
+def first_name(kind: str, record: dict) -> str:
+    """Who began a game, read from its record as the engine replays it."""
+    if kind == "kings":
+        from kingscrib.kings.record import check_record
+        game = check_record(record)
+        return game.names[game.first_player]
+    from kingscrib.classic.record import replay
+    game = replay(record)
+    return game.names[game.first_dealer]
+
+
+@pytest.mark.parametrize("kind,players", [("kings", 2), ("kings", 3), ("classic", 2),
+                                          ("classic", 3)])
+def test_three_rematches_the_first_player_moves_on_each_time(tmp_path: Path, kind: str,
+                                                             players: int) -> None:
+    names = ["Ann", "Bob", "Cat"][:players]
+    # A server as in production: no game may choose its seed, not even a rematch.
+    with in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}", allow_seed=False,
+                           rate_per_second=1e4, rate_burst=1e4) as client:
+        # With a clock, which every rematch keeps (overtime: Kings Cribbage only).
+        clock = {"seconds": 1800, "overtime": 120 if kind == "kings" else 0}
+        created = client.post("/api/games", json={
+            "game": kind, "seats": [{"kind": "human", "name": n} for n in names],
+            "clock_seconds": clock["seconds"], "clock_overtime": clock["overtime"]}).json()
+        game, tokens = created["game_id"], {0: created["token"]}
+        for seat in range(1, players):
+            tokens[seat] = client.post(f"/api/games/{game}/join", json={
+                "invite": created["invite"], "seat": seat, "name": names[seat]}).json()["token"]
+        record = play_out(client, game, tokens)
+        for _ in range(3):
+            order = [p["name"] for p in record["players"]]
+            first = first_name(kind, record)
+            after = order[(order.index(first) + 1) % players]
+            new_tokens: dict[int, str] = {}
+            new = None
+            for seat in range(players):  # each person asks; the first creates it
+                reply = client.post(f"/api/games/{game}/rematch", headers=auth(tokens[seat]))
+                assert reply.status_code == 200, reply.text
+                new = new or reply.json()["game_id"]
+                assert reply.json()["game_id"] == new
+                new_tokens[reply.json()["seat"]] = reply.json()["token"]
+            state = client.get(f"/api/games/{new}").json()
+            assert all(s["joined"] for s in state["seats"])
+            assert {k: state["clock"][k] for k in clock} == clock
+            seated = [s["name"] for s in state["seats"]]
+            turned = seated.index(order[0])
+            assert seated[turned:] + seated[:turned] == order  # the same order round
+            game, tokens = new, new_tokens
+            record = play_out(client, game, tokens)  # the record replays (checked below)
+            assert first_name(kind, record) == after, f"{after} should begin, not the others"

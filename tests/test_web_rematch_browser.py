@@ -1,5 +1,6 @@
 """A rematch from two browsers: the host asks for it at the end, the invited friend sees
-the offer and joins with one click; both land in the new game in their turned seats."""
+the offer and joins with one click; both land in the new game in their seats, placed so
+that the player after the last game's first player moves first."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 import httpx
 from browser_pages import DESKTOP, PHONE, screenshot, start_from_lobby
 from web_support import chromium, running_server
+
+from kingscrib.kings.record import check_record
 
 
 def test_rematch_from_two_browsers(tmp_path: Path) -> None:
@@ -41,19 +44,27 @@ def test_rematch_from_two_browsers(tmp_path: Path) -> None:
                 assert page.locator("#rack").is_hidden()
             screenshot(b, "kings-end-rematch-phone")
             old = a.url
+            old_id = old.split("game=")[1]
+            began = check_record(httpx.get(f"{server.url}/api/games/{old_id}/record").json())
             a.click("#rematch")
             a.wait_for_url(lambda url: url != old)
             a.wait_for_selector("#rack .tile")
-            assert "you" in a.inner_text('#scores tr[data-seat="1"]')  # Person 1 turned to seat 2
-            # The friend's end box offers the rematch; one click seats Bob in seat 1.
+            # The player after the last game's first player moves first: the seats are
+            # placed where the new game's draw puts them.
+            new = httpx.get(f"{server.url}/api/games/{a.url.split('game=')[1]}").json()
+            names = [s["name"] for s in new["seats"]]
+            assert names[new["turn"]] == began.names[1 - began.first_player]
+            host_seat, bob_seat = names.index("Person 1"), 1 - names.index("Person 1")
+            assert "you" in a.inner_text(f'#scores tr[data-seat="{host_seat}"]')
+            # The friend's end box offers the rematch; one click seats Bob in his seat.
             b.wait_for_selector("#rematch-offer", timeout=10_000)
             assert b.inner_text("#rematch") == "Join the rematch"
             b.click("#rematch")
             b.wait_for_url(lambda url: url.split("game=")[1] == a.url.split("game=")[1])
             b.wait_for_selector("#rack .tile")
-            assert "Bob" in b.inner_text('#scores tr[data-seat="0"]')
-            assert "you" in b.inner_text('#scores tr[data-seat="0"]')
-            a.wait_for_selector('#scores tr[data-seat="0"] .dot.on')
+            assert "Bob" in b.inner_text(f'#scores tr[data-seat="{bob_seat}"]')
+            assert "you" in b.inner_text(f'#scores tr[data-seat="{bob_seat}"]')
+            a.wait_for_selector(f'#scores tr[data-seat="{bob_seat}"] .dot.on')
             # Back on the old game, each browser is sent on to the rematch.
             b.goto(old)
             b.wait_for_selector("#rematch-link")

@@ -190,3 +190,6 @@ def test_analysis_refusals(server) -> None:
     assert httpx.get(f"{server.url}/api/games/{created['game_id']}/analysis").json() == {
         "status": "none"}
     assert httpx.post(f"{server.url}/api/games/nosuchgame/analysis").status_code == 404
+    # A Kings game's state holds every turn: it offers no step replay of its own.
+    reply = httpx.get(f"{server.url}/api/games/{created['game_id']}/replay")
+    assert reply.status_code == 400 and "holds every turn" in reply.json()["error"]

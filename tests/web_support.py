@@ -33,9 +33,9 @@ def in_process_client(database_url: str, **settings):
     limits = {"address_rate": 1e4, "address_burst": 1e4, "games_per_hour": 10_000,
               "sockets_per_address": 1000, "hints_waiting": 1000}
     limits.update({k: settings.pop(k) for k in list(settings) if k in names})
+    settings.setdefault("allow_seed", True)
     return TestClient(create_app(Settings(database_url=database_url, computer_delay=0,
-                                          allow_seed=True, limits=LimitSettings(**limits),
-                                          **settings)))
+                                          limits=LimitSettings(**limits), **settings)))
 
 
 def auth(token: str) -> dict[str, str]:

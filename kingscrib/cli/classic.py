@@ -162,6 +162,52 @@ def discard(dealer: bool, as_json: bool, coach: bool, scores: str | None,
         )
 
 
+@classic.command()
+@click.option("--json", "as_json", is_flag=True, help="One JSON array of the decisions.")
+@click.argument("record_file", metavar="RECORD")
+def analyze(as_json: bool, record_file: str) -> None:
+    """Judge each discard and card of a two-player game record against the coach's best.
+
+    RECORD is a classic game record file (kingscrib-game/1), or `-` for standard input.
+    Each decision with a real choice is shown beside the coach's best option, with the
+    chance to win and the expected points given up.
+    """
+    from kingscrib.classic.record import RecordError
+    from kingscrib.players.classic.review import review_record
+
+    if record_file == "-":
+        text = sys.stdin.read()
+    else:
+        path = Path(record_file)
+        if not path.is_file():
+            raise click.BadParameter(f"{record_file!r} is not a file", param_hint="RECORD")
+        text = path.read_text()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise click.BadParameter(f"not JSON: {e}", param_hint="RECORD") from None
+    try:
+        rows = review_record(data)
+    except RecordError as e:
+        raise click.ClickException(f"bad game record: {e}") from None
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in rows]))
+        return
+    slips: dict[str, list[int]] = {}
+    for r in rows:
+        mark = ""
+        if r.slip:
+            mark = (f"   best: {r.best} (win {100 * r.win_best:.1f}%, {r.points_best:+.1f} pts;"
+                    f" given up {100 * r.win_lost:.1f}% to win, {r.points_lost:.1f} pts)")
+        tally = slips.setdefault(r.player, [0, 0])
+        tally[0] += r.slip
+        tally[1] += 1
+        click.echo(f"{r.turn:4} deal {r.deal:<2} {r.player:<12} {r.made:<16} "
+                   f"win {100 * r.win_made:5.1f}% {r.points_made:+6.1f} pts{mark}")
+    click.echo("decisions worse than the coach's best: "
+               + ", ".join(f"{n} {s} of {t}" for n, (s, t) in slips.items()))
+
+
 @classic.command("train-expert")
 @click.option("--games", type=click.IntRange(1), default=2000, show_default=True,
               help="Self-play games whose deals build the win-probability table.")

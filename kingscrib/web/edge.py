@@ -34,6 +34,12 @@ def client_address(scope: dict) -> str:
     return client[0] if client else "?"
 
 
+# A game record sent to be replayed (POST /api/games/replay) is bigger than any action:
+# a long classic game's record passes 20 kB. Its own, larger, limit.
+RECORD_PATH = "/api/games/replay"
+RECORD_BODY = 256 * 1024
+
+
 class EdgeMiddleware:
     """Limits, body checks and security headers for HTTP (websockets pass through: their
     route applies the same limits to each message)."""
@@ -63,15 +69,16 @@ class EdgeMiddleware:
             return await reply(send_with_headers, 429, "too many requests: slow down",
                                retry=True)
         headers = dict(scope.get("headers") or [])
+        limit = max(self.max_body, RECORD_BODY) if scope.get("path") == RECORD_PATH \
+            else self.max_body
         length = headers.get(b"content-length")
         if length is not None:
             try:
-                too_big = int(length) > self.max_body
+                too_big = int(length) > limit
             except ValueError:
                 return await reply(send_with_headers, 400, "bad Content-Length")
             if too_big:
-                return await reply(send_with_headers, 413,
-                                   f"request body over {self.max_body} bytes")
+                return await reply(send_with_headers, 413, f"request body over {limit} bytes")
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -80,9 +87,8 @@ class EdgeMiddleware:
                 return  # the client went away
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body:
-                return await reply(send_with_headers, 413,
-                                   f"request body over {self.max_body} bytes")
+            if size > limit:
+                return await reply(send_with_headers, 413, f"request body over {limit} bytes")
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break

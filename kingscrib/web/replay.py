@@ -1,6 +1,10 @@
-"""Replaying a game record sent by the page: the record's game (``"game"``, RULES.md
-Part 3) checks it turn by turn and gives back its turns as its page shows them, for
-the page to step through. Games that offer it have a ``replay`` method."""
+"""Replays for the page to step through.
+
+A game record sent by the page: the record's game (``"game"``, RULES.md Part 3) checks
+it turn by turn and gives back its turns as its page shows them; games that offer it
+have a ``replay`` method (Kings: :mod:`.games.kings_replay`; Cribbage:
+:mod:`.games.classic_replay`). A hosted game, finished or live up to now: sessions that
+offer ``"replay"`` give its steps as everyone saw the table."""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ from typing import Any
 
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import DEFAULT_GAME, game_kind, game_names
+from kingscrib.web.games.protocol import Session
+from kingscrib.web.rooms import Hub
 
 
 def replay_of_record(record: Any) -> dict[str, Any]:
@@ -19,5 +25,16 @@ def replay_of_record(record: Any) -> dict[str, Any]:
     name = record.get("game", DEFAULT_GAME)
     if name not in replayable:
         titles = " and ".join(game_kind(n).title for n in replayable)
-        raise WebError(400, f"only {titles} records can be replayed here, not {name!r}")
+        names = " or ".join(repr(n) for n in replayable)
+        raise WebError(400, f'only {titles} records ("game": {names}) can be replayed here,'
+                            f" not {name!r}")
     return game_kind(name).replay(record)
+
+
+async def replay_of_session(hub: Hub, session: Session) -> dict[str, Any]:
+    """The hosted game's steps: its inputs copied on the event loop (the game goes on),
+    the steps worked out in a worker thread. WebError(400) when the game does not offer
+    them."""
+    if "replay" not in session.offers:
+        raise session.refusal("replay")
+    return await hub._think(session.replay_steps, session.replay_input())

@@ -60,8 +60,10 @@ async def start(hub: Hub, room: Room) -> dict[str, Any]:
     job = Job(total=total)
     _jobs(hub)[room.id] = job
 
-    def progress(done: int, _total: int) -> None:
-        job.done = done  # read by status(); an int assignment is atomic
+    def progress(done: int, total: int) -> None:
+        # read by status(); int assignments are atomic. The total may be known only once
+        # the analysis runs (Cribbage: the decisions with a choice).
+        job.done, job.total = done, total
 
     async def run() -> None:
         try:

@@ -249,13 +249,16 @@ class Hub:
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
                      seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
-                     creator: int | None = None, clock: tuple[int, int] | None = None
+                     creator: int | None = None, clock: tuple[int, int] | None = None,
+                     secret_seed: bool = False
                      ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
         ``hints``: hints allowed even between people (everyone sees it before sitting).
         The creator takes seat ``creator`` (a human seat), by default the first human seat.
-        ``clock``: (seconds per player, overtime seconds) as checked by ``check_clock``."""
-        if seed is not None and not self.allow_seed:
+        ``clock``: (seconds per player, overtime seconds) as checked by ``check_clock``.
+        ``secret_seed``: the seed is a fresh secret drawn by the server (rematches), not
+        one a request chose."""
+        if seed is not None and not secret_seed and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         kind = game_kind(game)
         low, high = kind.seats_allowed()

@@ -19,6 +19,7 @@ MODULES = [
     "kingscrib.players.classic",
     "kingscrib.players.classic.winprob",
     "kingscrib.players.classic.coach",
+    "kingscrib.players.classic.review",
 ]
 
 

@@ -19,8 +19,8 @@ from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic import PLAYER_NAMES, make_player
 from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
-from kingscrib.web.games import classic_view
-from kingscrib.web.games.protocol import SessionBase
+from kingscrib.web.games import classic_analysis, classic_replay, classic_view
+from kingscrib.web.games.protocol import Progress, SessionBase
 
 ACTIONS = ("discard", "play", "go", "claim")
 
@@ -66,8 +66,7 @@ def turn_json(seat: int, action: Action) -> dict[str, Any]:
 
 # Kept as they were when only Kings Cribbage offered these.
 REFUSALS = {"preview": "a preview is for Kings Cribbage plays",
-            "hint": "hints are for Kings Cribbage",
-            "analysis": "analysis is for Kings Cribbage games"}
+            "hint": "hints are for Kings Cribbage"}
 
 
 class ClassicSession(SessionBase):
@@ -76,6 +75,7 @@ class ClassicSession(SessionBase):
 
     kind = "classic"
     title = "Cribbage"
+    offers = frozenset({"analysis", "replay"})
 
     def __init__(self, game: ClassicGame) -> None:
         super().__init__()
@@ -89,6 +89,11 @@ class ClassicSession(SessionBase):
     @property
     def over(self) -> bool:
         return self.game.phase == "over"
+
+    @property
+    def first_seat(self) -> int:
+        """The seat the cut for deal made first dealer."""
+        return self.game.first_dealer
 
     def refusal(self, what: str) -> WebError:
         return WebError(400, REFUSALS[what]) if what in REFUSALS else super().refusal(what)
@@ -139,6 +144,27 @@ class ClassicSession(SessionBase):
 
     def rename(self, seat: int, name: str) -> None:
         self.game.names[seat] = name
+
+    # ----- replay and analysis ----------------------------------------------------
+    def replay_input(self) -> Any:
+        """What the step replay needs, copied in the event loop (the game goes on)."""
+        return classic_replay.session_inputs(self)
+
+    def replay_steps(self, inputs: Any) -> dict[str, Any]:
+        """The game up to now, step by step (:mod:`.classic_replay`; a worker thread)."""
+        return classic_replay.replay_of_session(inputs)
+
+    def analysis_input(self, seats: list[dict[str, Any]]) -> tuple[int, Any]:
+        """The finished game's record; its steps (the decisions with a choice) are counted
+        once the analysis runs."""
+        if not self.over:
+            raise WebError(409, "a game is analysed once it is over")
+        if self.game.rules.players != 2:
+            raise WebError(400, "the coach judges two-player Cribbage games only")
+        return 0, self.record(seats)
+
+    def analyse(self, inputs: Any, progress: Progress) -> Any:
+        return classic_analysis.review(inputs, progress)
 
 
 def replay(rules: RuleSet, seed: Seed, names: list[str], turns: list[dict[str, Any]]
@@ -225,6 +251,10 @@ class ClassicKind:
         session = ClassicSession(replay(RuleSet.from_dict(rules), seed, names, turns))
         session.turns = list(turns)
         return session
+
+    def replay(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A classic record step by step as the page shows it (:mod:`.classic_replay`)."""
+        return classic_replay.replay_of_record(record)
 
 
 CLASSIC = ClassicKind()

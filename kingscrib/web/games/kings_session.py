@@ -47,6 +47,17 @@ class KingsSession(SessionBase):
 
     # ----- the game ------------------------------------------------------------------
     @property
+    def first_seat(self) -> int:
+        """The seat the draw for first made first to move."""
+        return self.game.first_player
+
+    def refusal(self, what: str) -> WebError:
+        if what == "replay":  # the state's history holds every turn, tiles and scores
+            return WebError(400, "Kings Cribbage replays read GET /api/games/{id}: its"
+                                 " history holds every turn")
+        return super().refusal(what)
+
+    @property
     def seed(self) -> Seed:
         return self.game.seed
 

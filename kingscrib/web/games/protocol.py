@@ -6,9 +6,10 @@ applies a seat's action and returns the turn to store, says which seats may act,
 what each seat and a spectator may see, and gives the game record.
 
 The rooms (:mod:`kingscrib.web.rooms`) know only this protocol. What a game may
-offer beyond it (score previews, hints, analysis, replays of records) it lists in
-``offers``; :class:`SessionBase` gives every optional part a default (the whole
-state on each change, nothing offered), so a simple game writes only the rules.
+offer beyond it (score previews, hints, analysis, step replays) it lists in
+``offers``, and a kind that replays records has a ``replay`` method;
+:class:`SessionBase` gives every optional part a default (the whole state on each
+change, nothing offered), so a simple game writes only the rules.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ class Table(Protocol):
 
 class Session(Protocol):
     kind: str
-    offers: frozenset[str]  # of "preview", "hint", "analysis"
+    offers: frozenset[str]  # of "preview", "hint", "analysis", "replay"
+    first_seat: int  # the seat the game's seed made first (rematches: SessionBase gives 0)
 
     @property
     def seed(self) -> Seed:
@@ -153,7 +155,15 @@ class Session(Protocol):
         """Steps and input of the finished game's analysis (offered: "analysis")."""
 
     def analyse(self, inputs: Any, progress: Progress) -> Any:
-        """The analysis (run in a worker thread)."""
+        """The analysis (run in a worker thread); ``progress(done, total)`` may also
+        correct the total given by ``analysis_input``."""
+
+    def replay_input(self) -> Any:
+        """What the game's step replay is worked out from, copied on the event loop
+        (offered: "replay")."""
+
+    def replay_steps(self, inputs: Any) -> dict[str, Any]:
+        """The game up to now step by step, as everyone saw it (run in a worker thread)."""
 
 
 class GameKind(Protocol):
@@ -196,6 +206,11 @@ class GameKind(Protocol):
         ``losers``, ``scores`` and ``time_penalties`` (docs/web.md). Optional: without it
         whoever resigned or ran out of time loses and everyone else wins."""
 
+    def replay(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A record of this game checked and given back as its page steps through it;
+        WebError(400) with the reason when it does not replay. Optional: without it the
+        game's records are not replayed (POST /api/games/replay)."""
+
 
 def compact(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
@@ -211,6 +226,7 @@ class SessionBase:
     kind = "?"
     title = "this game"
     offers: frozenset[str] = frozenset()
+    first_seat = 0  # a rematch then turns every seat one place
 
     def __init__(self) -> None:
         self.turns: list[dict[str, Any]] = []
@@ -283,7 +299,8 @@ class SessionBase:
 
     # ----- what a game may offer ------------------------------------------------------
     def refusal(self, what: str) -> WebError:
-        names = {"preview": "score previews", "hint": "hints", "analysis": "analyses"}
+        names = {"preview": "score previews", "hint": "hints", "analysis": "analyses",
+                 "replay": "step replays"}
         return WebError(400, f"{names.get(what, what)} are not offered in {self.title}")
 
     def preview(self, seat: int, move: Any, hints_on: bool) -> dict[str, Any]:
@@ -300,6 +317,12 @@ class SessionBase:
 
     def analyse(self, inputs: Any, progress: Progress) -> Any:
         raise self.refusal("analysis")
+
+    def replay_input(self) -> Any:
+        raise self.refusal("replay")
+
+    def replay_steps(self, inputs: Any) -> dict[str, Any]:
+        raise self.refusal("replay")
 
 
 def seat_list(table: Table) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from kingscrib.web import reviews
 from kingscrib.web.cancel import cancel
 from kingscrib.web.deps import bearer, get_hub, seat_for
 from kingscrib.web.rematch import rematch, rematch_of
-from kingscrib.web.replay import replay_of_record
+from kingscrib.web.replay import replay_of_record, replay_of_session
 from kingscrib.web.rooms import Hub
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -36,6 +36,14 @@ async def post_rematch(game_id: str, token: str | None = Depends(bearer),
 async def replay_record(record: dict[str, Any], hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """A ``kingscrib-game/1`` record, checked by the engine, as the turns the page shows."""
     return await hub._think(replay_of_record, record)
+
+
+@router.get("/{game_id}/replay")
+async def get_replay(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """A game step by step up to now, as everyone saw the table after each action, for
+    games that offer it (Kings replays read the game's own state, which holds every turn)."""
+    room = await hub.get(game_id)
+    return await replay_of_session(hub, room.game)
 
 
 @router.get("/{game_id}/analysis")

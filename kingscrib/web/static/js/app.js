@@ -3,6 +3,7 @@
 import { GameSocket, request, saved } from "./api.js";
 import { renderInvites as renderInviteBox } from "./invites.js";
 import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
+import { draggable, targetAt } from "./drag.js";
 import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
@@ -165,14 +166,6 @@ function showGame() {
     sq.setAttribute("role", "button");
     sq.tabIndex = name === cursor ? 0 : -1;
     sq.addEventListener("click", () => { setCursor(name, false); clickSquare(name); });
-    sq.addEventListener("dragover", (e) => { if (!state?.board[name]) { e.preventDefault(); sq.classList.add("drop"); } });
-    sq.addEventListener("dragleave", () => sq.classList.remove("drop"));
-    sq.addEventListener("drop", (e) => {
-      e.preventDefault();
-      sq.classList.remove("drop");
-      const index = Number(e.dataTransfer.getData("text/plain"));
-      if (!Number.isNaN(index)) { selected = { kind: "rack", index }; clickSquare(name); }
-    });
   }
   token = params.get("watch") ? null : saved.token(gameId);
   socket = new GameSocket(gameId, token, {
@@ -192,7 +185,6 @@ function showGame() {
   $("pass").onclick = () => act({ action: "pass" });
   $("hint").onclick = hint;
   $("joker").onclick = () => act({ action: "joker" });
-  $("rack").addEventListener("dragover", (e) => e.preventDefault());
   $("help-open").onclick = () => toggleHelp();
   $("help-close").onclick = () => toggleHelp(false);
   bindKeys({
@@ -285,6 +277,12 @@ function typeRank(rank, key) {
   setCursor(next);
   render();
   refreshPreview();
+}
+
+// The empty square under a dragged tile is lit.
+function markDrop(sq) {
+  for (const el of $("board").querySelectorAll(".sq.drop")) if (el !== sq) el.classList.remove("drop");
+  if (sq && !state?.board[sq.dataset.square]) sq.classList.add("drop");
 }
 
 function placeAt(square, index) {
@@ -564,7 +562,6 @@ function render() {
     const el = tileElement(face, { sixNine: isSixNine(tile) });
     el.dataset.index = index;
     el.dataset.held = tile;
-    el.draggable = !exchangeMode;
     el.setAttribute("role", "button");
     el.tabIndex = 0;
     const chosen = exchangeMode ? marked.has(index) : selected?.kind === "rack" && selected.index === index;
@@ -577,7 +574,16 @@ function render() {
     el.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); el.click(); }
     });
-    el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", String(index)));
+    draggable(el, {
+      enabled: () => !exchangeMode && state.you !== null,
+      over: (x, y) => markDrop(targetAt(x, y, ".sq")),
+      drop: (x, y) => {
+        const sq = targetAt(x, y, ".sq");
+        if (!sq || state.board[sq.dataset.square]) return;
+        selected = { kind: "rack", index };
+        clickSquare(sq.dataset.square);
+      },
+    });
     rack.append(el);
   });
   $("rack-area").hidden = state.you === null || state.over;

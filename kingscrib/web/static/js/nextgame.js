@@ -1,4 +1,4 @@
-// What to do when a game is over: a rematch with the same seats, or a new game.
+// What to do when a game is over: a rematch with the same players, or a new game.
 // A player's click starts the rematch (or joins the one another player started, in one
 // click); the end box watches for a rematch started elsewhere and offers it.
 
@@ -77,6 +77,6 @@ function draw(area, gameId, you, rematch) {
 function offerText() {
   const p = document.createElement("p");
   p.id = "rematch-offer";
-  p.textContent = "A rematch has been started: same seats, turned one place.";
+  p.textContent = "A rematch has been started: the same players, and the next one round the table begins.";
   return p;
 }

@@ -11,24 +11,30 @@ let game = null; // { seats, history, end, id }
 let at = 0; // turns shown: 0 = the empty board, history.length = the end
 let squares = new Map();
 let analysis = null; // the engine's review, one row per turn, once done
+let classic = null; // js/classic/replay.js once a classic game is shown
+
+const classicReplay = async () => (classic ??= await import("./classic/replay.js"));
 
 export async function startReplay(source, turn) {
   $("replay").hidden = false;
   squares = buildBoard($("r-board"));
-  $("r-first").onclick = () => show(0);
-  $("r-prev").onclick = () => show(at - 1);
-  $("r-next").onclick = () => show(at + 1);
-  $("r-last").onclick = () => show(game.history.length);
+  bindButtons();
   $("r-file").onchange = () => openFile($("r-file").files[0]);
   document.addEventListener("keydown", (event) => {
-    if (!game || event.target.tagName === "INPUT") return;
+    if (!game || classic?.isActive() || event.target.tagName === "INPUT") return;
     const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: game.history.length };
     if (event.key in moves) { event.preventDefault(); show(moves[event.key]); }
   });
   if (source === "file") { $("replay-title").textContent = "Replay a game record"; return; }
   try {
     const state = await request("GET", `/api/games/${source}`);
-    if (state.game && state.game !== "kings") throw new Error("Replays are for Kings Cribbage games so far.");
+    $("r-game").hidden = false;
+    $("r-game").href = `/?game=${source}`;
+    if (state.game === "classic") {
+      $("replay-title").textContent = "Replay of a Cribbage game";
+      await (await classicReplay()).startStored(source, turn);
+      return;
+    }
     load({ ...state, id: source }, turn);
     if (state.over) watchAnalysis(source);
     $("r-game").hidden = false;
@@ -46,13 +52,28 @@ async function openFile(file) {
   }
   try {
     const replay = await request("POST", "/api/games/replay", record);
+    if (replay.game === "classic") {
+      game = null;
+      (await classicReplay()).startRecord(replay);
+      $("replay-title").textContent = `Replay of ${file.name}`;
+      return;
+    }
+    classic?.stop();
     load({ ...replay, id: null }, replay.history.length);
     $("replay-title").textContent = `Replay of ${file.name}`;
   } catch (error) { $("r-message").textContent = error.message; }
 }
 
+function bindButtons() {
+  $("r-first").onclick = () => show(0);
+  $("r-prev").onclick = () => show(at - 1);
+  $("r-next").onclick = () => show(at + 1);
+  $("r-last").onclick = () => show(game.history.length);
+}
+
 function load(data, turn) {
   game = data;
+  bindButtons();
   const list = $("r-list");
   list.replaceChildren();
   game.history.forEach((t, i) => {

@@ -5,6 +5,7 @@ import { GameSocket } from "../api.js";
 import { renderInvites as renderInviteBox } from "../invites.js";
 import { renderClocks, renderResign, resultText } from "../clocks.js";
 import { renderNextGame } from "../nextgame.js";
+import { draggable, targetAt } from "../drag.js";
 import { bindSoundToggle, notifyTurn } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
@@ -15,11 +16,22 @@ let socket = null;
 let chosen = new Set(); // cards picked to lay away
 let busy = false;
 let token = null; // this page's seat token (null: a spectator)
+let still = false; // a replay's table: no seat, no connection, no invites or next game
+
+// The table as it was at one step of a replay (js/classic/replay.js): a spectator's view.
+export function showStill(view) {
+  still = true;
+  state = { you: null, can: { discard: 0, play: [], go: false, claim: false }, version: 0, ...view };
+  $("classic").hidden = false;
+  $("c-replay-link").parentElement.hidden = true;
+  render();
+}
 
 export function start(gameId, seatToken) {
   token = seatToken;
   document.title = "Cribbage";
   $("classic").hidden = false;
+  $("c-replay-link").href = `/?replay=${gameId}`;
   if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
     onState: (next) => {
@@ -46,15 +58,28 @@ export function start(gameId, seatToken) {
     if ($("c-claim").value === "" || Number.isNaN(points)) { showMessage("Enter the points you count"); return; }
     act({ action: "claim", points });
   };
-  const zone = $("c-play");
-  zone.addEventListener("dragover", (e) => { if (state?.can?.play.length) { e.preventDefault(); zone.classList.add("drop"); } });
-  zone.addEventListener("dragleave", () => zone.classList.remove("drop"));
-  zone.addEventListener("drop", (e) => {
-    e.preventDefault();
-    zone.classList.remove("drop");
-    const card = e.dataTransfer.getData("text/plain");
-    if (card) playCard(card);
-  });
+}
+
+// Where a dragged card may go: the play while laying cards, the crib while laying away.
+function dropZone(x, y) {
+  if (state?.can?.play.length) return targetAt(x, y, "#c-play");
+  if (state?.can?.discard) return targetAt(x, y, ".c-crib-pile");
+  return null;
+}
+
+function markZone(zone) {
+  for (const el of document.querySelectorAll("#c-play, .c-crib-pile")) el.classList.toggle("drop", el === zone);
+}
+
+// A card let go on the crib joins the cards to lay away; once there are enough, they go.
+function dropCard(card, x, y) {
+  const zone = dropZone(x, y);
+  if (!zone) return;
+  if (zone.id === "c-play") { playCard(card); return; }
+  chosen.add(card);
+  if (chosen.size > state.can.discard) chosen = new Set([...chosen].slice(-state.can.discard));
+  if (chosen.size === state.can.discard) act({ action: "discard", cards: [...chosen] });
+  else render();
 }
 
 async function act(body) {
@@ -123,12 +148,12 @@ function renderSeats() {
     div.className = "c-seat";
     div.dataset.seat = seat.seat;
     if (state.waiting.includes(seat.seat) && !state.over) div.classList.add("to-act");
-    const dot = `<span class="dot${seat.kind === "computer" || seat.online ? " on" : ""}"></span>`;
+    const dot = still ? "" : `<span class="dot${seat.kind === "computer" || seat.online ? " on" : ""}"></span>`;
     const team = '<span class="team"></span>'; // coloured below: the CSP forbids style attributes
     const badges = [];
     if (seat.seat === state.you) badges.push("you");
     if (seat.seat === state.dealer) badges.push("dealer · crib");
-    if (seat.kind === "computer") badges.push(seat.level);
+    if (seat.kind === "computer" && seat.level) badges.push(seat.level);
     div.innerHTML = `${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
     div.querySelector("b").textContent = seat.name;
     div.querySelector(".team").style.background = SIDE_COLOURS[sideOf(seat.seat)];
@@ -140,7 +165,7 @@ function renderSeats() {
     const status = document.createElement("div");
     status.className = "status";
     if (state.phase === "discard" && !state.over) status.textContent = state.discarded[seat.seat] ? "has laid away" : "choosing…";
-    if (!seat.joined) status.textContent = "waiting for someone to join";
+    if (!seat.joined && !still) status.textContent = "waiting for someone to join";
     div.append(backs, status);
     box.append(div);
   }
@@ -209,8 +234,11 @@ function renderHand() {
     const el = cardElement(card);
     if (chosen.has(card)) el.classList.add("chosen");
     if (state.can.play.includes(card)) el.classList.add("playable");
-    el.draggable = state.can.play.includes(card);
-    el.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", card));
+    draggable(el, {
+      enabled: () => !busy && (state.can.play.includes(card) || state.can.discard > 0),
+      over: (x, y) => markZone(dropZone(x, y)),
+      drop: (x, y) => dropCard(card, x, y),
+    });
     el.addEventListener("click", () => { clickCard(card); hand.querySelector(`[data-card="${card}"]`)?.focus(); });
     // A card in the hand is a control: focusable, pressed with Enter or Space.
     el.setAttribute("role", "button");
@@ -259,7 +287,7 @@ function renderBanner() {
   } else text = "";
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   banner.textContent = text;
-  notifyTurn(mine, "Cribbage");
+  if (!still) notifyTurn(mine, "Cribbage");
 }
 
 function renderCalls() {
@@ -362,7 +390,9 @@ function renderShow() {
 
 function renderBoard() {
   const box = $("c-board");
-  box.replaceChildren(drawCribbageBoard(state.sides));
+  // A narrow screen folds the street into four rows, so the holes stay big enough to see.
+  const rows = window.matchMedia("(max-width: 600px)").matches ? 4 : 2;
+  box.replaceChildren(drawCribbageBoard(state.sides, { rows }));
   const table = $("c-scores");
   table.innerHTML = "<tr><th></th><th class=num>Score</th><th class=num>Last</th></tr>";
   state.sides.forEach((side, i) => {
@@ -378,6 +408,8 @@ function renderBoard() {
 }
 
 function renderInvites() {
+  $("c-invites").hidden = still;
+  if (still) return;
   renderInviteBox($("c-invites"), state, false);
 }
 
@@ -398,7 +430,7 @@ function renderEnd() {
   let text = `${winner.name} ${winner.seats.length > 1 || winner.name.includes("&") ? "win" : "wins"} ${[...end.scores].sort((a, b) => b - a).join(" – ")}.`;
   if (end.skunk) text += ` A ${end.skunk}!${end.counted ? ` (${end.game_points} games)` : ""}`;
   box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
-    + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
+    + (state.id ? `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>` : "");
   $("c-end-text").textContent = text;
-  renderNextGame(box, state.id, state.you);
+  if (!still) renderNextGame(box, state.id, state.you);
 }
