@@ -142,7 +142,7 @@ def test_clock_settings_are_checked(client):
         ({"clock_seconds": 60, "clock_overtime": 601}, "clock_overtime is from 0 to 600"),
         ({"clock_overtime": 60}, "overtime needs a clock"),
         ({"game": "classic", "clock_seconds": 60, "clock_overtime": 30},
-         "overtime is for Kings Cribbage"),
+         "Cribbage has no overtime: running out of time loses"),
     ]:
         r = client.post("/api/games", json={"seats": seats, **extra})
         assert r.status_code == 400 and message in r.json()["error"], r.text

@@ -91,8 +91,12 @@ class Clock:
 
 def check_clock(seconds: int | None, overtime: int | None, game: str) -> tuple[int, int] | None:
     """The time control a new game asked for, as stored (None: no clock). Overtime is for
-    Kings Cribbage only (classic Cribbage: whoever runs out of time loses at once)."""
+    games whose kind has it (Kings Cribbage; in Cribbage whoever runs out loses at once)."""
     from kingscrib.web.errors import WebError
+    from kingscrib.web.games import game_kind, game_names
+
+    kind = game_kind(game) if game in game_names() else None
+    has_overtime = bool(getattr(kind, "overtime", False))
 
     if seconds is None:
         if overtime is not None:
@@ -102,10 +106,10 @@ def check_clock(seconds: int | None, overtime: int | None, game: str) -> tuple[i
         raise WebError(400, f"clock_seconds is from {MIN_SECONDS} to {MAX_SECONDS}"
                             f" (seconds per player), not {seconds}")
     if overtime is None:
-        overtime = MAX_OVERTIME if game == "kings" else 0
-    if game != "kings" and overtime:
-        raise WebError(400, "overtime is for Kings Cribbage; in Cribbage running out of time"
-                            " loses the game")
+        overtime = MAX_OVERTIME if has_overtime else 0
+    if not has_overtime and overtime:
+        title = kind.title if kind is not None else game
+        raise WebError(400, f"{title} has no overtime: running out of time loses the game")
     if not 0 <= overtime <= MAX_OVERTIME:
         raise WebError(400, f"clock_overtime is from 0 to {MAX_OVERTIME} seconds, not {overtime}")
     return seconds, overtime

@@ -80,7 +80,10 @@ def _early_result(room: Any, reason: str, loser: int | None, penalties: list[int
 
 
 def _penalties(room: Any, clock: Clock | None, now: float) -> list[int]:
-    if clock is None or room.kind != "kings" or not clock.overtime:
+    from kingscrib.web.games import game_kind
+
+    if clock is None or not getattr(game_kind(room.kind), "overtime", False) \
+            or not clock.overtime:
         return [0] * len(room.seats)
     return clock.penalties(now)
 

@@ -44,6 +44,7 @@ class KingsKind:
     title = "Kings Cribbage"
     rules_model = KingsRules
     action_model = KingsAction
+    overtime = True  # Scrabble-style: points off for each minute over (docs/web.md)
 
     def levels(self) -> list[str]:
         return list(PLAYERS)

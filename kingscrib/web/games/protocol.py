@@ -171,6 +171,9 @@ class GameKind(Protocol):
     title: str
     rules_model: type  # a pydantic model of the rule options a new game may set
     action_model: type  # a pydantic model of an action as an HTTP request holds it
+    # Optional (default False): a player whose clock runs out goes into overtime, paying
+    # points for it (kingscrib.web.clocks), instead of losing at once.
+    overtime: bool
 
     def levels(self) -> list[str]:
         """Computer levels, strongest last."""
