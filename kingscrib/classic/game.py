@@ -347,8 +347,8 @@ class ClassicGame:
         return self.events[start:]
 
     def _check_seat(self, action: Action, seat: int) -> None:
-        if not 0 <= seat < self.rules.players:
-            raise IllegalAction(f"there is no seat {seat}")
+        if type(seat) is not int or not 0 <= seat < self.rules.players:  # bool is no seat
+            raise IllegalAction(f"there is no seat {seat!r}")
         if isinstance(action, Discard) and self.phase == "discard":
             if self._deal.discards[seat] is not None:
                 raise IllegalAction(f"{self.names[seat]} has already laid away to the crib")

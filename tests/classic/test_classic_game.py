@@ -258,6 +258,11 @@ def test_corrupt_records_are_refused():
     bad["deals"][0]["discards"][0] = ["AS", "AS"]
     with pytest.raises(RecordError):
         replay(bad)
+    for seat in ([], True, "1", 7):  # a card played by no real seat
+        bad = loads(dumps(g))
+        bad["deals"][0]["plays"][0]["player"] = seat
+        with pytest.raises(RecordError, match="no seat"):
+            replay(bad)
     assert replay(rec).record() == rec
 
 
