@@ -23,10 +23,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -119,7 +121,8 @@ def memory(pids: list[int]) -> int:
 
 
 async def drive(urls: list[str], games: list, think: float, pids: list[int],
-                soak: float) -> tuple[Stats, float, int, list[tuple[float, int]]]:
+                soak: float, db_pids: Callable[[], list[int]]
+                ) -> tuple[Stats, float, int, list[tuple[float, int]], tuple[float, float]]:
     stats, gate, ready = Stats(), asyncio.Event(), [0]
     until = time.monotonic() + soak
     setting_up = asyncio.Semaphore(32)
@@ -131,6 +134,8 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
         for t in tasks:
             if t.done() and t.exception():
                 raise t.exception()
+    # CPU is counted from here: setting games up (creating, joining, connecting) is not a move.
+    cpu = (sum(cpu_seconds(p) for p in pids), sum(cpu_seconds(p) for p in db_pids()))
     started = time.perf_counter()
     gate.set()
     peak, samples, last = 0, [], time.monotonic()
@@ -145,7 +150,34 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
             print(f"  {samples[-1][0] / 60:5.1f} min: {rss / 1024:.0f} MB, "
                   f"{len(stats.reply)} moves", flush=True)
     await running
-    return stats, time.perf_counter() - started, peak, samples
+    elapsed = time.perf_counter() - started
+    cpu = (sum(cpu_seconds(p) for p in pids) - cpu[0],
+           sum(cpu_seconds(p) for p in db_pids()) - cpu[1])
+    return stats, elapsed, peak, samples, cpu
+
+
+def postgres_pids(port: int) -> list[int]:
+    """The PostgreSQL server listening on ``port`` and its backends."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if cmdline and cmdline[0].endswith(b"postgres") and f"-p {port}".encode() in b" ".join(cmdline):
+            found.append(int(proc.name))
+            found += [int(c.name) for c in Path("/proc").iterdir() if c.name.isdigit()
+                      and _parent(c) == int(proc.name)]
+    return found
+
+
+def _parent(proc: Path) -> int:
+    try:
+        return int((proc / "stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
 
 
 def pct(values: list[float], q: float) -> float:
@@ -177,10 +209,10 @@ def main() -> None:
         try:
             pids = [s.process.pid for s in servers]
             idle = memory(pids)
-            cpu = sum(cpu_seconds(p) for p in pids)
-            stats, elapsed, peak, samples = asyncio.run(
-                drive([s.url for s in servers], games, args.think, pids, args.soak))
-            cpu = sum(cpu_seconds(p) for p in pids) - cpu
+            port = int(url.rsplit(":", 1)[1].split("/")[0])
+            stats, elapsed, peak, samples, (cpu, db_cpu) = asyncio.run(
+                drive([s.url for s in servers], games, args.think, pids, args.soak,
+                      lambda: postgres_pids(port)))
         finally:
             for s in servers:
                 s.stop()
@@ -192,8 +224,12 @@ def main() -> None:
           f" p99 {pct(stats.reply, 0.99):.1f} ms")
     print(f"seen by the other seat (other process): median"
           f" {statistics.median(stats.seen) * 1000:.1f} ms, p99 {pct(stats.seen, 0.99):.1f} ms")
-    print(f"server memory, all processes: idle {idle / 1024:.0f} MB, peak {peak / 1024:.0f} MB;"
-          f" server CPU {cpu:.0f} s ({cpu / moves * 1000:.2f} ms a move)")
+    asked = args.games / args.think if args.think else float("nan")
+    print(f"moves/s asked {asked:.0f}, done {len(stats.reply) / elapsed:.0f};"
+          f" load average at the end {os.getloadavg()[0]:.2f}")
+    print(f"server memory, all processes: idle {idle / 1024:.0f} MB, peak {peak / 1024:.0f} MB")
+    print(f"CPU a move (while games play): server processes {cpu / moves * 1000:.2f} ms,"
+          f" PostgreSQL {db_cpu / moves * 1000:.2f} ms ({cpu:.0f} s and {db_cpu:.0f} s)")
     if samples:
         first, last = samples[0][1], samples[-1][1]
         print(f"soak: {first / 1024:.0f} MB after the first minute, {last / 1024:.0f} MB at"

@@ -206,3 +206,69 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
                 hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_turn_in_a_note_is_applied_without_reading_the_store_and_idle_rooms_go_stale(
+        postgres_url: str) -> None:  # noqa: F811
+    import asyncio
+
+    from kingscrib.web.rooms import Hub, Listener
+    from kingscrib.web.storage import Store
+
+    async def until(check, limit: float = 5.0) -> None:
+        deadline = time.monotonic() + limit
+        while not check():
+            assert time.monotonic() < deadline, "not in time"
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        first = Hub(Store(postgres_url), allow_seed=True)
+        second = Hub(Store(postgres_url), allow_seed=True)
+        first.start_listening()
+        second.start_listening()
+        loads: list[str] = []
+        load = second.store.load
+        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
+        try:
+            await asyncio.sleep(0.3)  # both listening
+            watched, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
+                                                  seed=SEED)
+            idle, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
+                                               seed=SEED + 1)
+            other, quiet = await second.get(watched.id), await second.get(idle.id)
+            seen: list[str] = []
+
+            async def send(message) -> None:
+                seen.append(message if isinstance(message, str) else json.dumps(message))
+
+            other.listeners.add(Listener(1, send))
+            loads.clear()
+            engine = Game.new(["a", "b"], seed=SEED)
+            for _ in range(4):  # moves through the first process
+                body = ({"action": "play", "tiles": best(engine)}
+                        if legal_plays(engine.board, engine.racks[engine.turn], engine.rules)
+                        else {"action": "pass"})
+                await first.act(watched, engine.turn, body)
+                await first.act(idle, idle.game.turn, {"action": "pass"})
+                engine.play(Play.from_json(body["tiles"]) if "tiles" in body else Pass())
+                await until(lambda: len(other.game.history) == len(engine.history))
+            # The watched room followed the notes alone: no read of the store.
+            assert loads == []
+            assert other.game.board == engine.board and other.game.racks == engine.racks
+            assert other.version == watched.version
+            last = json.loads(seen[-1])["update"]
+            assert last["version"] == watched.version and last["you"] == 1
+            assert last["rack"] == [str(t) for t in engine.racks[1]]
+            # The room nobody here listens to was only marked stale ...
+            await until(lambda: quiet.stale)
+            assert quiet.game.history == [] and loads == []
+            # ... and is brought up to date when next touched.
+            assert await second.get(idle.id) is quiet
+            assert not quiet.stale and len(quiet.game.history) == 4 and loads == [idle.id]
+            assert quiet.game.racks == idle.game.racks and quiet.version == idle.version
+        finally:
+            for hub in (first, second):
+                await hub.close()
+                hub.store.close()
+
+    asyncio.run(scenario())

@@ -93,6 +93,9 @@ class Room:
     kind: str = "kings"
     hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
     closed: bool = False  # closed for being left untouched: nothing more can happen
+    # Changed through another server process while nobody here was watching: brought up
+    # to date from the store when next touched (see Hub._noted).
+    stale: bool = False
     touched: float = field(default_factory=time.monotonic)  # last looked at or played
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
@@ -167,6 +170,38 @@ def _catch_up(room: Room, stored: Any) -> bool:
         else:
             room.game.rename(s.seat, s.name)
     room.seats, room.version = seats, version
+    return True
+
+
+def _apply_noted(room: Room, n: int, data: str) -> bool | None:
+    """Apply turn ``n`` (the stored turn as JSON text) when it is the room's next turn:
+    True when applied, None when the room has it already, False when the room must be
+    read from the store (a turn missed, a Joker call, anything that does not follow)."""
+    try:
+        t = json.loads(data)
+        if room.kind == "kings":
+            game = room.game
+            have = len(game.history)
+            if n < have:
+                return None
+            if n > have or not isinstance(t, dict) or "joker" in t:
+                return False
+            claim = t.get("claimed") if game.rules.joker else None
+            turn = game.play(record_action(t, 0), claim)
+            game.forget_undo()
+            if [str(x) for x in turn.drew] != list(t.get("drew", [])):
+                return False  # cannot happen with one seed; the store decides then
+        else:
+            session = room.game
+            have = session.turn_count
+            if n < have:
+                return None
+            if n > have or not isinstance(t, dict):
+                return False
+            session.apply(int(t["seat"]), t)
+    except (IllegalAction, RecordError, WebError, KeyError, TypeError, ValueError):
+        return False
+    room.version += 1
     return True
 
 
@@ -331,6 +366,8 @@ class Hub:
         room = self.rooms.get(game_id)
         if room is not None:
             room.touched = time.monotonic()
+            if room.stale:
+                await self.refresh(room)
             return room
         if not isinstance(game_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", game_id):
             raise WebError(404, "no such game")
@@ -392,24 +429,62 @@ class Hub:
         loop = asyncio.get_running_loop()
         self._stop_listening = threading.Event()
 
-        def on_note(game_id: str) -> None:
-            loop.call_soon_threadsafe(self._noted, game_id)
+        stop = self._stop_listening
+
+        def on_note(game_id: str, turn: str) -> None:
+            try:
+                loop.call_soon_threadsafe(self._noted, game_id, turn)
+            except RuntimeError:  # the event loop is gone (shutting down): stop listening
+                stop.set()
 
         self._listener = threading.Thread(target=self.store.listen, name="kingscrib-listen",
                                           args=(on_note, self._stop_listening), daemon=True)
         self._listener.start()
 
-    def _noted(self, game_id: str) -> None:
+    def _noted(self, game_id: str, turn: str = "") -> None:
+        """Another process changed a game (``turn``: "" or "<n> <turn as JSON>", the new
+        turn it stored). A room nobody here listens to and no computer here plays is only
+        marked stale; otherwise the room applies the turn, or reads the store."""
         room = self.rooms.get(game_id)
-        if room is not None:
-            task = asyncio.ensure_future(self.refresh(room))
-            self._refreshing.add(task)
-            task.add_done_callback(self._refreshing.discard)
+        if room is None:
+            return
+        busy = room.computer_task is not None and not room.computer_task.done()
+        if not room.listeners and not busy:
+            room.stale = True
+            return
+        self._background(self._follow(room, turn))
+
+    def _refresh_soon(self, room: Room) -> None:
+        """Bring a room up to date from the store, in the background (a move of ours was
+        refused because another process stored that turn first)."""
+        self._background(self.refresh(room))
+
+    def _background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def _follow(self, room: Room, note: str) -> None:
+        """Apply a turn stored through another process; any doubt (a turn missed, a Joker
+        call, a turn that does not follow) reads the whole game from the store instead."""
+        n_text, _, data = note.partition(" ")
+        async with room.lock:
+            applied = room.stale is False and bool(data) and _apply_noted(room, int(n_text), data)
+        if applied is None:  # this room has that turn already
+            return
+        if not applied:
+            await self.refresh(room)
+            return
+        room._public = room._encoded = None
+        room._hints = {}
+        await self.broadcast(room)
+        self._kick(room)
 
     async def refresh(self, room: Room) -> None:
         """Bring a room up to what the store holds (another process changed the game) and
         send every listener the whole state again."""
         async with room.lock:
+            room.stale = False
             stored = await self._db_call(self.store.load, room.id)
             if stored is None:
                 return
@@ -497,7 +572,7 @@ class Hub:
                 await self._db_call(self.store.take_seat, room.id, seat, new_name,
                                     hash_secret(token))
             except SeatTaken:
-                self._noted(room.id)
+                self._refresh_soon(room)
                 raise WebError(409, f"seat {seat + 1} was just taken") from None
             s.token_hash, s.name = hash_secret(token), new_name
             if room.kind == "kings":
@@ -553,7 +628,7 @@ class Hub:
                                         over=session.over))
         except IntegrityError:
             session.take_back()
-            self._noted(room.id)
+            self._refresh_soon(room)
             raise WebError(409, _BEATEN) from None
         except Exception:
             session.take_back()
@@ -573,7 +648,7 @@ class Hub:
         except IntegrityError:  # another process stored this turn first
             game.undo()
             room._turns.clear()
-            self._noted(room.id)
+            self._refresh_soon(room)
             raise WebError(409, _BEATEN) from None
         except Exception:
             game.undo()

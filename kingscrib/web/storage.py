@@ -157,7 +157,11 @@ class SeatTaken(Exception):
     """Someone (through another server process) took the seat first."""
 
 
-CHANNEL = "kingscrib_games"  # PostgreSQL NOTIFY channel: "<process> <game id>"
+# PostgreSQL NOTIFY channel: "<process> <game id>", or "<process> <game id> <n> <turn>"
+# for a new turn (the turn as stored, as JSON). PostgreSQL caps a payload at 8,000 bytes:
+# a longer turn goes as a bare note and is read from the store.
+CHANNEL = "kingscrib_games"
+NOTE_LIMIT = 7900
 
 
 class Store:
@@ -223,29 +227,46 @@ class Store:
             conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
             self._notify(conn, [game_id])
 
-    def _notify(self, conn: Any, game_ids: Any) -> None:
-        """Tell the other server processes (PostgreSQL only) which games changed."""
-        if self.shared:
-            for game_id in sorted(set(game_ids)):
-                conn.execute(text("SELECT pg_notify(:channel, :note)"),
-                             {"channel": CHANNEL, "note": f"{self.instance} {game_id}"})
+    def _notify(self, conn: Any, game_ids: Any, turns: dict[str, TurnWrite] | None = None
+                ) -> None:
+        """Tell the other server processes (PostgreSQL only) which games changed, all in
+        one statement. A game whose one change is a new turn gets the turn in its note, so
+        that a process following it applies the turn without reading the store."""
+        if not self.shared:
+            return
+        notes = []
+        for game_id in sorted(set(game_ids)):
+            note = f"{self.instance} {game_id}"
+            write = (turns or {}).get(game_id)
+            if write is not None:
+                carried = f"{note} {write.n} " + json.dumps(write.data, separators=(",", ":"))
+                if len(carried.encode("utf-8")) <= NOTE_LIMIT:
+                    note = carried
+            notes.append(note)
+        conn.execute(text("SELECT pg_notify(:channel, note)"
+                          " FROM unnest(CAST(:notes AS text[])) AS note"),
+                     {"channel": CHANNEL, "notes": notes})
 
-    def listen(self, on_note: Callable[[str], None], stop: threading.Event) -> None:
-        """Pass the game id of each note another process sends to ``on_note`` until
-        ``stop`` is set (PostgreSQL only; runs in a thread of its own, reconnecting
-        after a lost connection)."""
+    def listen(self, on_note: Callable[[str, str], None], stop: threading.Event) -> None:
+        """Pass each note another process sends to ``on_note(game_id, rest)`` until ``stop``
+        is set (PostgreSQL only; runs in a thread of its own, reconnecting after a lost
+        connection). ``rest`` is "" or the new turn: "<n> <turn as JSON>"; the notes this
+        process sent itself are skipped before anything is parsed."""
         import psycopg
 
         url = "postgresql://" + self.url.split("://", 1)[1]
+        mine = self.instance + " "
         while not stop.is_set():
             try:
                 with psycopg.connect(url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     while not stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            origin, _, game_id = note.payload.partition(" ")
-                            if origin != self.instance:
-                                on_note(game_id)
+                            if note.payload.startswith(mine):
+                                continue
+                            _origin, _, rest = note.payload.partition(" ")
+                            game_id, _, rest = rest.partition(" ")
+                            on_note(game_id, rest)
             except psycopg.Error:
                 stop.wait(1.0)
 
@@ -291,10 +312,12 @@ class Store:
                     for w in writes if not w.new]
         over: dict[str, bool] = {}
         touched: set[str] = set()
+        changes: dict[str, list[TurnWrite]] = {}
         for w in writes:
             if w.new:
                 over[w.game_id] = w.over
             touched.add(w.game_id)
+            changes.setdefault(w.game_id, []).append(w)
         if added:
             conn.execute(insert(turns), added)
         if replaced:
@@ -308,7 +331,9 @@ class Store:
         if touched - over.keys():
             conn.execute(update(games).where(games.c.id == bindparam("b_game"))
                          .values(updated=now), [{"b_game": g} for g in touched - over.keys()])
-        self._notify(conn, touched)
+        # A note carries the turn when it is the game's one change in this batch and new.
+        carried = {g: ws[0] for g, ws in changes.items() if len(ws) == 1 and ws[0].new}
+        self._notify(conn, touched, carried)
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as conn:
