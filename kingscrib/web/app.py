@@ -22,6 +22,7 @@ from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.rooms import Hub, WebError
 from kingscrib.web.routers import aftergame, games, live, meta
+from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -44,6 +45,7 @@ class Settings:
     idle_timeout: float = 7 * 24 * 3600.0  # seconds untouched before a game is closed
     evict_after: float = 600.0  # seconds untouched before a room leaves memory
     sweep_every: float = 60.0  # seconds between two housekeeping passes
+    beat_every: float = 5.0  # PostgreSQL: seconds between two "this process is alive" beats
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -60,6 +62,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   settings.limits.hints_waiting)
         app.state.hub = hub
         hub.start_listening()  # PostgreSQL: other server processes' moves reach us
+        # PostgreSQL: websockets and games an hour counted for all processes together.
+        shared = share_limits(store, hub.db_call, app.state.limits, settings.beat_every)
+        beating = None
+        if shared is not None:
+            await shared.beat()
+            beating = asyncio.create_task(shared.keep_beating())
         if settings.resume:
             count = await hub.resume_all()
             if count:
@@ -69,6 +77,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             sweeping.cancel()
+            if shared is not None:
+                beating.cancel()
+                await shared.leave()
             await hub.close()
             store.close()
 

@@ -248,6 +248,10 @@ class Hub:
     async def _db_call(self, fn: Callable, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
+    async def db_call(self, fn: Callable, *args: Any) -> Any:
+        """Run a (blocking) store call in the store's thread."""
+        return await self._db_call(fn, *args)
+
     async def _store(self, write: TurnWrite) -> None:
         """Store a turn; returns once it is committed. Turns arriving while a batch is being
         committed wait and go together in the next transaction (group commit)."""

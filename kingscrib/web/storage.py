@@ -34,6 +34,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -97,6 +98,29 @@ analyses = Table(
     "analyses", metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("data", JSON, nullable=False),
+)
+
+# Limits shared by every server process on one PostgreSQL (kingscrib.web.shared_limits).
+# Client addresses are kept as SHA-256 hashes. Each process beats in ``server_processes``;
+# the websockets of a process not heard from for a while are no longer counted.
+server_processes = Table(
+    "server_processes", metadata,
+    Column("instance", String(32), primary_key=True),
+    Column("seen", Float, nullable=False),
+)
+
+address_sockets = Table(
+    "address_sockets", metadata,
+    Column("instance", String(32), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("n", Integer, nullable=False),
+)
+
+address_games = Table(
+    "address_games", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("at", Float, nullable=False),
 )
 
 
@@ -395,11 +419,87 @@ class Store:
             conn.execute(delete(seats).where(seats.c.game_id == game_id))
             conn.execute(delete(games).where(games.c.id == game_id))
 
+    # ----- limits shared by the server processes (PostgreSQL) ----------------------------
+    def heartbeat(self, now: float, dead_after: float) -> int:
+        """Say this process is alive; forget the processes (and their open websockets)
+        not heard from for ``dead_after`` seconds, and the game creations over an hour
+        old. Returns how many processes are alive."""
+        with self.engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO server_processes (instance, seen) VALUES (:i, :now)"
+                " ON CONFLICT (instance) DO UPDATE SET seen = :now"),
+                {"i": self.instance, "now": now})
+            dead = [r.instance for r in conn.execute(
+                select(server_processes.c.instance).where(server_processes.c.seen
+                                                          < now - dead_after))]
+            if dead:
+                conn.execute(delete(address_sockets)
+                             .where(address_sockets.c.instance.in_(dead)))
+                conn.execute(delete(server_processes)
+                             .where(server_processes.c.instance.in_(dead)))
+            conn.execute(delete(address_games).where(address_games.c.at < now - 3600))
+            return conn.execute(select(func.count()).select_from(server_processes)).scalar_one()
+
+    def leave(self) -> None:
+        """This process stops: its open websockets are no longer counted."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(address_sockets)
+                         .where(address_sockets.c.instance == self.instance))
+            conn.execute(delete(server_processes)
+                         .where(server_processes.c.instance == self.instance))
+
+    def open_socket(self, address: str, limit: int) -> bool:
+        """Count a websocket of ``address`` opened here, unless the address has ``limit``
+        open through all processes together (False then, nothing counted)."""
+        key = _address_key(address)
+        with self.engine.begin() as conn:
+            _lock_address(conn, key)
+            opened = conn.execute(text(
+                "INSERT INTO address_sockets (instance, address, n)"
+                " SELECT CAST(:i AS VARCHAR), CAST(:a AS VARCHAR), 1"
+                " WHERE (SELECT coalesce(sum(n), 0) FROM address_sockets"
+                " WHERE address = :a) < :limit"
+                " ON CONFLICT (instance, address) DO UPDATE SET n = address_sockets.n + 1"
+                " RETURNING n"), {"i": self.instance, "a": key, "limit": limit}).first()
+        return opened is not None
+
+    def close_socket(self, address: str) -> None:
+        key = _address_key(address)
+        with self.engine.begin() as conn:
+            conn.execute(text("UPDATE address_sockets SET n = n - 1"
+                              " WHERE instance = :i AND address = :a"),
+                         {"i": self.instance, "a": key})
+            conn.execute(text("DELETE FROM address_sockets"
+                              " WHERE instance = :i AND address = :a AND n <= 0"),
+                         {"i": self.instance, "a": key})
+
+    def allow_game(self, address: str, per_hour: int, now: float) -> bool:
+        """Count a game created by ``address`` unless it created ``per_hour`` in the last
+        hour through all processes together (False then, nothing counted)."""
+        key = _address_key(address)
+        with self.engine.begin() as conn:
+            _lock_address(conn, key)
+            made = conn.execute(select(func.count()).select_from(address_games).where(
+                address_games.c.address == key, address_games.c.at > now - 3600)).scalar_one()
+            if made >= per_hour:
+                return False
+            conn.execute(insert(address_games).values(address=key, at=now))
+        return True
+
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(games.c.id).where(games.c.over.is_(False))
                                 .order_by(games.c.updated.desc()).limit(limit)).all()
         return [r.id for r in rows]
+
+
+def _address_key(address: str) -> str:
+    return hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
+
+
+def _lock_address(conn: Any, key: str) -> None:
+    """Serialise the limit checks of one address across processes until the commit."""
+    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
 
 
 def _json(value: Any) -> Any:

@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 async def create_game(body: CreateGame, request: Request,
                       hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat."""
-    if not request.app.state.limits.allow_game(client_address(request.scope)):
+    if not await request.app.state.limits.allow_game(client_address(request.scope)):
         raise WebError(429, "too many games created from your address: try again later")
     room, seat, token, invite = await hub.create(
         [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints)
