@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Pass, Play
+from kingscrib.web.storage import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -272,3 +273,40 @@ def test_a_turn_in_a_note_is_applied_without_reading_the_store_and_idle_rooms_go
                 hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_batch_is_stored_in_one_statement_and_each_game_is_noted_once(
+        postgres_url: str) -> None:  # noqa: F811
+    import psycopg
+    from sqlalchemy.exc import IntegrityError
+
+    from kingscrib.web.storage import CHANNEL, StoredSeat, TurnWrite
+
+    store = Store(postgres_url)
+    seats = [StoredSeat(0, "a", "human", None, None), StoredSeat(1, "b", "human", None, None)]
+    ids = [f"batch{i}" for i in range(3)]
+    for gid in ids:
+        store.create_game(gid, {}, SEED, "x" * 64, seats)
+    with psycopg.connect(postgres_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        results = store.write_batch([
+            TurnWrite(ids[0], 0, {"action": "pass", "player": 0}),
+            TurnWrite(ids[1], 0, {"action": "pass", "player": 0}),
+            TurnWrite(ids[1], 1, {"action": "pass", "player": 1}, over=True),
+            TurnWrite(ids[2], 0, {"action": "pass", "player": 0}),
+            TurnWrite(ids[2], 0, {"action": "pass", "player": 0, "joker": 1}, new=False)])
+        assert results == [None] * 5
+        notes = sorted(n.payload.split(" ", 1)[1] for n in listener.notifies(timeout=1,
+                                                                                 stop_after=3))
+        # A game with one new turn gets it in its note; any other change, a bare note.
+        assert notes == [f'{ids[0]} 0 {{"action":"pass","player":0}}', ids[1], ids[2]]
+        # A turn already stored fails alone; the rest of its batch is stored.
+        results = store.write_batch([TurnWrite(ids[0], 0, {"action": "pass", "player": 1}),
+                                     TurnWrite(ids[0], 1, {"action": "pass", "player": 1})])
+        assert isinstance(results[0], IntegrityError) and results[1] is None
+    loaded = [store.load(gid) for gid in ids]
+    assert [len(g.turns) for g in loaded] == [2, 2, 1]
+    assert loaded[0].turns[0] == {"action": "pass", "player": 0}
+    assert [g.over for g in loaded] == [False, True, False]
+    assert loaded[2].turns[0]["joker"] == 1
+    store.close()

@@ -330,6 +330,8 @@ class Store:
         return results
 
     def _write(self, conn: Any, writes: list[TurnWrite]) -> None:
+        if self.shared:
+            return self._write_postgres(conn, writes)
         now = time.time()
         added = [{"game_id": w.game_id, "n": w.n, "data": w.data} for w in writes if w.new]
         replaced = [{"b_game": w.game_id, "b_n": w.n, "b_data": w.data}
@@ -358,6 +360,38 @@ class Store:
         # A note carries the turn when it is the game's one change in this batch and new.
         carried = {g: ws[0] for g, ws in changes.items() if len(ws) == 1 and ws[0].new}
         self._notify(conn, touched, carried)
+
+    def _write_postgres(self, conn: Any, writes: list[TurnWrite]) -> None:
+        """The batch in one statement (one round trip): the new turns inserted, the games
+        touched, the notes sent. A turn already stored (another process won the race)
+        fails it all with IntegrityError, as the unique (game, turn) key says."""
+        added = [w for w in writes if w.new]
+        texts = {id(w): json.dumps(w.data, separators=(",", ":")) for w in added}
+        over: dict[str, bool | None] = {w.game_id: None for w in writes}
+        changes: dict[str, list[TurnWrite]] = {}
+        for w in writes:
+            if w.new:
+                over[w.game_id] = w.over
+            changes.setdefault(w.game_id, []).append(w)
+        notes = []
+        for game_id in sorted(changes):
+            note = f"{self.instance} {game_id}"
+            ws = changes[game_id]
+            if len(ws) == 1 and ws[0].new:  # the note carries the turn
+                carried = f"{note} {ws[0].n} {texts[id(ws[0])]}"
+                if len(carried.encode("utf-8")) <= NOTE_LIMIT:
+                    note = carried
+            notes.append(note)
+        conn.exec_driver_sql(_BATCH, {
+            "ag": [w.game_id for w in added], "an": [w.n for w in added],
+            "ad": [texts[id(w)] for w in added], "tg": list(over), "to": list(over.values()),
+            "now": time.time(), "channel": CHANNEL, "notes": notes})
+        replaced = [w for w in writes if not w.new]
+        if replaced:  # Joker calls (on turns perhaps added just above): their own statement
+            conn.execute(update(turns).where(turns.c.game_id == bindparam("b_game"),
+                                             turns.c.n == bindparam("b_n"))
+                         .values(data=bindparam("b_data")),
+                         [{"b_game": w.game_id, "b_n": w.n, "b_data": w.data} for w in replaced])
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as conn:
@@ -491,6 +525,18 @@ class Store:
             rows = conn.execute(select(games.c.id).where(games.c.over.is_(False))
                                 .order_by(games.c.updated.desc()).limit(limit)).all()
         return [r.id for r in rows]
+
+
+# One batch of turns on PostgreSQL (psycopg's parameter style): data-modifying parts of a
+# WITH run once each, whether or not the final SELECT reads them.
+_BATCH = (
+    "WITH added AS (INSERT INTO turns (game_id, n, data)"
+    " SELECT g, n, CAST(d AS json) FROM unnest(CAST(%(ag)s AS text[]), CAST(%(an)s AS int[]),"
+    " CAST(%(ad)s AS text[])) AS x(g, n, d)),"
+    " touched AS (UPDATE games SET updated = %(now)s, over = coalesce(x.o, games.over)"
+    " FROM unnest(CAST(%(tg)s AS text[]), CAST(%(to)s AS boolean[])) AS x(g, o)"
+    " WHERE games.id = x.g)"
+    " SELECT pg_notify(%(channel)s, note) FROM unnest(CAST(%(notes)s AS text[])) AS note")
 
 
 def _address_key(address: str) -> str:
