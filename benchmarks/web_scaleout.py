@@ -54,8 +54,8 @@ class Stats:
 
 
 async def play(urls: list[str], index: int, seed: int, actions: list[dict], think: float,
-               stats: Stats, gate: asyncio.Event, ready: list[int], until: float,
-               setting_up: asyncio.Semaphore) -> None:
+               stats: Stats, gate: asyncio.Event, ready: list[int], until: list[float],
+               setting_up: asyncio.Semaphore, soaking: bool) -> None:
     a, b = urls[index % len(urls)], urls[(index + 1) % len(urls)]
     first = True
     while True:
@@ -71,6 +71,8 @@ async def play(urls: list[str], index: int, seed: int, actions: list[dict], thin
             for n, action in enumerate(actions):
                 if think:
                     await asyncio.sleep(think)
+                if soaking and time.monotonic() >= until[0]:
+                    break  # the soak's time is up: stop mid-game
                 mover, other = sockets[turn], sockets[1 - turn]
                 sent = time.perf_counter()
                 await mover.send(json.dumps({"type": "action", "ref": n, **action}))
@@ -93,7 +95,7 @@ async def play(urls: list[str], index: int, seed: int, actions: list[dict], thin
         finally:
             for ws in sockets.values():
                 await ws.close()
-        if time.monotonic() >= until:
+        if time.monotonic() >= until[0]:
             return
 
 
@@ -124,19 +126,26 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
                 soak: float, db_pids: Callable[[], list[int]]
                 ) -> tuple[Stats, float, int, list[tuple[float, int]], tuple[float, float]]:
     stats, gate, ready = Stats(), asyncio.Event(), [0]
-    until = time.monotonic() + soak
-    setting_up = asyncio.Semaphore(32)
+    until = [float("inf")]  # set when play starts
+    setting_up = asyncio.Semaphore(64)
     tasks = [asyncio.create_task(play(urls, i, seed, actions, think, stats, gate, ready,
-                                      until, setting_up))
+                                      until, setting_up, soak > 0))
              for i, (seed, actions) in enumerate(games)]
+    setup_start, shown = time.perf_counter(), time.perf_counter()
     while ready[0] < len(tasks):
         await asyncio.sleep(0.2)
         for t in tasks:
             if t.done() and t.exception():
                 raise t.exception()
+        if time.perf_counter() - shown >= 30:
+            shown = time.perf_counter()
+            print(f"  {ready[0]} of {len(tasks)} games set up", flush=True)
+    print(f"{len(tasks)} games set up (created, joined, two sockets each) in"
+          f" {time.perf_counter() - setup_start:.0f} s; playing ...", flush=True)
     # CPU is counted from here: setting games up (creating, joining, connecting) is not a move.
     cpu = (sum(cpu_seconds(p) for p in pids), sum(cpu_seconds(p) for p in db_pids()))
     started = time.perf_counter()
+    until[0] = time.monotonic() + soak
     gate.set()
     peak, samples, last = 0, [], time.monotonic()
     running = asyncio.gather(*tasks)
