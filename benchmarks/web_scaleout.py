@@ -46,6 +46,9 @@ for _limit in ("address_rate", "address_burst", "rate_per_second", "rate_burst",
     LIFTED += ["--limit", f"{_limit}=10000000"]
 
 
+IDLE_WINDOW = 5.0  # seconds with every game set up and no move, to measure idle CPU
+
+
 class Stats:
     def __init__(self) -> None:
         self.reply: list[float] = []
@@ -124,7 +127,8 @@ def memory(pids: list[int]) -> int:
 
 async def drive(urls: list[str], games: list, think: float, pids: list[int],
                 soak: float, db_pids: Callable[[], list[int]]
-                ) -> tuple[Stats, float, int, list[tuple[float, int]], tuple[float, float]]:
+                ) -> tuple[Stats, float, int, list[tuple[float, int]],
+                           tuple[float, float, float]]:
     stats, gate, ready = Stats(), asyncio.Event(), [0]
     until = [float("inf")]  # set when play starts
     setting_up = asyncio.Semaphore(64)
@@ -142,6 +146,10 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
             print(f"  {ready[0]} of {len(tasks)} games set up", flush=True)
     print(f"{len(tasks)} games set up (created, joined, two sockets each) in"
           f" {time.perf_counter() - setup_start:.0f} s; playing ...", flush=True)
+    # What the servers spend with every socket open and nobody moving (pings, timers).
+    idle_cpu = sum(cpu_seconds(p) for p in pids)
+    await asyncio.sleep(IDLE_WINDOW)
+    idle_cpu = (sum(cpu_seconds(p) for p in pids) - idle_cpu) / IDLE_WINDOW
     # CPU is counted from here: setting games up (creating, joining, connecting) is not a move.
     cpu = (sum(cpu_seconds(p) for p in pids), sum(cpu_seconds(p) for p in db_pids()))
     started = time.perf_counter()
@@ -161,7 +169,7 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
     await running
     elapsed = time.perf_counter() - started
     cpu = (sum(cpu_seconds(p) for p in pids) - cpu[0],
-           sum(cpu_seconds(p) for p in db_pids()) - cpu[1])
+           sum(cpu_seconds(p) for p in db_pids()) - cpu[1], idle_cpu)
     return stats, elapsed, peak, samples, cpu
 
 
@@ -219,7 +227,7 @@ def main() -> None:
             pids = [s.process.pid for s in servers]
             idle = memory(pids)
             port = int(url.rsplit(":", 1)[1].split("/")[0])
-            stats, elapsed, peak, samples, (cpu, db_cpu) = asyncio.run(
+            stats, elapsed, peak, samples, (cpu, db_cpu, idle_cpu) = asyncio.run(
                 drive([s.url for s in servers], games, args.think, pids, args.soak,
                       lambda: postgres_pids(port)))
         finally:
@@ -238,7 +246,9 @@ def main() -> None:
           f" load average at the end {os.getloadavg()[0]:.2f}")
     print(f"server memory, all processes: idle {idle / 1024:.0f} MB, peak {peak / 1024:.0f} MB")
     print(f"CPU a move (while games play): server processes {cpu / moves * 1000:.2f} ms,"
-          f" PostgreSQL {db_cpu / moves * 1000:.2f} ms ({cpu:.0f} s and {db_cpu:.0f} s)")
+          f" PostgreSQL {db_cpu / moves * 1000:.2f} ms ({cpu:.0f} s and {db_cpu:.0f} s);"
+          f" servers idle with every socket open: {idle_cpu * 1000:.0f} ms a second, so"
+          f" {(cpu - idle_cpu * elapsed) / moves * 1000:.2f} ms a move over idle")
     if samples:
         first, last = samples[0][1], samples[-1][1]
         print(f"soak: {first / 1024:.0f} MB after the first minute, {last / 1024:.0f} MB at"

@@ -310,3 +310,54 @@ def test_a_batch_is_stored_in_one_statement_and_each_game_is_noted_once(
     assert [g.over for g in loaded] == [False, True, False]
     assert loaded[2].turns[0]["joker"] == 1
     store.close()
+
+
+def test_a_classic_game_follows_the_notes_too(postgres_url: str) -> None:  # noqa: F811
+    import asyncio
+
+    from kingscrib.web.rooms import Hub, Listener
+
+    async def scenario() -> None:
+        first = Hub(Store(postgres_url), allow_seed=True)
+        second = Hub(Store(postgres_url), allow_seed=True)
+        first.start_listening()
+        second.start_listening()
+        loads: list[str] = []
+        load = second.store.load
+        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
+        try:
+            await asyncio.sleep(0.3)
+            room, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
+                                               seed=SEED, game="classic")
+            other = await second.get(room.id)
+            seen: list[str] = []
+
+            async def send(message) -> None:
+                seen.append(message)
+
+            other.listeners.add(Listener(0, send))
+            loads.clear()
+            session = room.game
+            for _ in range(5):  # both discards, then the first cards of the play
+                seat = session.waiting()[0]
+                can = session.private(seat)
+                if can["can"]["discard"]:
+                    body = {"action": "discard", "cards": can["hand"][:can["can"]["discard"]]}
+                else:
+                    body = {"action": "play", "card": can["can"]["play"][0]}
+                await first.act(room, seat, body)
+                deadline = time.monotonic() + 5
+                while other.game.turn_count < session.turn_count:
+                    assert time.monotonic() < deadline
+                    await asyncio.sleep(0.01)
+            assert loads == []
+            assert other.game.public() == session.public() and other.version == room.version
+            assert [other.game.private(s) for s in (0, 1)] == [session.private(s)
+                                                               for s in (0, 1)]
+            assert json.loads(seen[-1])["state"]["version"] == room.version
+        finally:
+            for hub in (first, second):
+                await hub.close()
+                hub.store.close()
+
+    asyncio.run(scenario())

@@ -173,6 +173,10 @@ def _catch_up(room: Room, stored: Any) -> bool:
     return True
 
 
+def _turns_held(room: Room) -> int:
+    return len(room.game.history) if room.kind == "kings" else room.game.turn_count
+
+
 def _apply_noted(room: Room, n: int, data: str) -> bool | None:
     """Apply turn ``n`` (the stored turn as JSON text) when it is the room's next turn:
     True when applied, None when the room has it already, False when the room must be
@@ -452,6 +456,9 @@ class Hub:
         room = self.rooms.get(game_id)
         if room is None:
             return
+        n = turn.partition(" ")[0]
+        if n.isdigit() and int(n) < _turns_held(room):
+            return  # a turn this room has already (the note came late)
         busy = room.computer_task is not None and not room.computer_task.done()
         if not room.listeners and not busy:
             room.stale = True
