@@ -102,15 +102,23 @@ async def play(urls: list[str], index: int, seed: int, actions: list[dict], thin
             return
 
 
+HTTP: dict[str, httpx.AsyncClient] = {}  # one client (its kept-alive connections) a server
+
+
+def http_for(url: str) -> httpx.AsyncClient:
+    if url not in HTTP:
+        HTTP[url] = httpx.AsyncClient(base_url=url, timeout=60,
+                                      limits=httpx.Limits(max_connections=32))
+    return HTTP[url]
+
+
 async def set_up(a: str, b: str, seed: int) -> tuple[dict, int]:
     """A game created through ``a``, joined through ``b``, a socket per seat on each."""
-    async with httpx.AsyncClient(base_url=a, timeout=60) as http:
-        created = (await http.post("/api/games", json={
-            "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})).json()
+    created = (await http_for(a).post("/api/games", json={
+        "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})).json()
     gid = created["game_id"]
-    async with httpx.AsyncClient(base_url=b, timeout=60) as http:
-        joined = (await http.post(f"/api/games/{gid}/join",
-                                  json={"invite": created["invite"]})).json()
+    joined = (await http_for(b).post(f"/api/games/{gid}/join",
+                                     json={"invite": created["invite"]})).json()
     tokens = {created["seat"]: (a, created["token"]), joined["seat"]: (b, joined["token"])}
     sockets = {}
     for seat, (url, token) in tokens.items():
