@@ -192,9 +192,10 @@ def _apply_noted(room: Room, n: int, data: str) -> bool | None:
                 return False
             claim = t.get("claimed") if game.rules.joker else None
             turn = game.play(record_action(t, 0), claim)
-            game.forget_undo()
             if [str(x) for x in turn.drew] != list(t.get("drew", [])):
-                return False  # cannot happen with one seed; the store decides then
+                game.undo()  # cannot happen with one seed; the store decides then
+                return False
+            game.forget_undo()
         else:
             session = room.game
             have = session.turn_count
@@ -480,7 +481,8 @@ class Hub:
         call, a turn that does not follow) reads the whole game from the store instead."""
         n_text, _, data = note.partition(" ")
         async with room.lock:
-            applied = room.stale is False and bool(data) and _apply_noted(room, int(n_text), data)
+            applied = (not room.stale and n_text.isdigit() and bool(data)
+                       and _apply_noted(room, int(n_text), data))
         if applied is None:  # this room has that turn already
             return
         if not applied:
