@@ -136,7 +136,7 @@ def memory(pids: list[int]) -> int:
 async def drive(urls: list[str], games: list, think: float, pids: list[int],
                 soak: float, db_pids: Callable[[], list[int]]
                 ) -> tuple[Stats, float, int, list[tuple[float, int]],
-                           tuple[float, float, float]]:
+                           tuple[float, float, float, float]]:
     stats, gate, ready = Stats(), asyncio.Event(), [0]
     until = [float("inf")]  # set when play starts
     setting_up = asyncio.Semaphore(64)
@@ -160,6 +160,7 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
     idle_cpu = (sum(cpu_seconds(p) for p in pids) - idle_cpu) / IDLE_WINDOW
     # CPU is counted from here: setting games up (creating, joining, connecting) is not a move.
     cpu = (sum(cpu_seconds(p) for p in pids), sum(cpu_seconds(p) for p in db_pids()))
+    client_cpu = time.process_time()
     started = time.perf_counter()
     until[0] = time.monotonic() + soak
     gate.set()
@@ -177,7 +178,8 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
     await running
     elapsed = time.perf_counter() - started
     cpu = (sum(cpu_seconds(p) for p in pids) - cpu[0],
-           sum(cpu_seconds(p) for p in db_pids()) - cpu[1], idle_cpu)
+           sum(cpu_seconds(p) for p in db_pids()) - cpu[1], idle_cpu,
+           time.process_time() - client_cpu)
     return stats, elapsed, peak, samples, cpu
 
 
@@ -235,7 +237,7 @@ def main() -> None:
             pids = [s.process.pid for s in servers]
             idle = memory(pids)
             port = int(url.rsplit(":", 1)[1].split("/")[0])
-            stats, elapsed, peak, samples, (cpu, db_cpu, idle_cpu) = asyncio.run(
+            stats, elapsed, peak, samples, (cpu, db_cpu, idle_cpu, client_cpu) = asyncio.run(
                 drive([s.url for s in servers], games, args.think, pids, args.soak,
                       lambda: postgres_pids(port)))
         finally:
@@ -256,7 +258,8 @@ def main() -> None:
     print(f"CPU a move (while games play): server processes {cpu / moves * 1000:.2f} ms,"
           f" PostgreSQL {db_cpu / moves * 1000:.2f} ms ({cpu:.0f} s and {db_cpu:.0f} s);"
           f" servers idle with every socket open: {idle_cpu * 1000:.0f} ms a second, so"
-          f" {(cpu - idle_cpu * elapsed) / moves * 1000:.2f} ms a move over idle")
+          f" {(cpu - idle_cpu * elapsed) / moves * 1000:.2f} ms a move over idle;"
+          f" the client (one process, both seats of every game) {client_cpu:.0f} s")
     if samples:
         first, last = samples[0][1], samples[-1][1]
         print(f"soak: {first / 1024:.0f} MB after the first minute, {last / 1024:.0f} MB at"
