@@ -24,6 +24,7 @@ from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.rooms import Hub, WebError
 from kingscrib.web.routers import aftergame, games, live, meta
+from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -48,6 +49,7 @@ class Settings:
     sweep_every: float = 60.0  # seconds between two housekeeping passes
     clock_every: float = 1.0  # seconds between two looks for clocks that ran out
     alive_every: float = 5.0  # seconds between two "this server is alive" notes
+    beat_every: float = 5.0  # PostgreSQL: seconds between two "this process is alive" beats
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -68,6 +70,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   settings.limits.hints_waiting)
         app.state.hub = hub
         hub.start_listening()  # PostgreSQL: other server processes' moves reach us
+        # PostgreSQL: websockets and games an hour counted for all processes together.
+        shared = share_limits(store, hub.db_call, app.state.limits, settings.beat_every)
+        beating = None
+        if shared is not None:
+            await shared.beat()
+            beating = asyncio.create_task(shared.keep_beating())
         if settings.resume:
             count = await hub.resume_all()
             if count:
@@ -79,6 +87,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             sweeping.cancel()
             timing.cancel()
+            if shared is not None:
+                beating.cancel()
+                await shared.leave()
             await hub.close()
             store.stopping(time.time())
             store.close()
@@ -138,7 +149,7 @@ async def _clocks(hub: Hub, settings: Settings) -> None:
         try:
             if time.time() - noted >= settings.alive_every:
                 noted = time.time()
-                await hub._db_call(hub.store.heartbeat, noted)
+                await hub._db_call(hub.store.note_alive, noted)
             ended = await check_clocks(hub)
             if ended:
                 log.info("%d games ended on time", len(ended))
