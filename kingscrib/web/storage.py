@@ -673,7 +673,7 @@ _BATCH = (
 def _carried(turn: str, clock: dict[str, Any] | None) -> str:
     """A note's turn part: the turn as JSON, then (after a newline, which JSON text
     never holds unescaped) the game's new ``clocks`` row when it has one."""
-    if clock is None:
+    if clock is None or clock == {"result": None}:  # no clock, no ending: nothing to say
         return turn
     return turn + "\n" + json.dumps(clock, separators=(",", ":"))
 
