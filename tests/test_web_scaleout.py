@@ -363,3 +363,70 @@ def test_a_classic_game_follows_the_notes_too(postgres_url: str) -> None:  # noq
                 hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_process(
+        postgres_url: str) -> None:  # noqa: F811
+    import asyncio
+
+    from kingscrib.web import finish
+    from kingscrib.web.rooms import Hub, Listener
+
+    async def until(check, limit: float = 5.0) -> None:
+        deadline = time.monotonic() + limit
+        while not check():
+            assert time.monotonic() < deadline, "not in time"
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        first = Hub(Store(postgres_url), allow_seed=True)
+        second = Hub(Store(postgres_url), allow_seed=True)
+        first.start_listening()
+        second.start_listening()
+        loads: list[str] = []
+        load = second.store.load
+        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
+        try:
+            await asyncio.sleep(0.3)  # both listening
+            room, _, _, invite = await first.create([{"kind": "human"}, {"kind": "human"}],
+                                                    {}, seed=SEED, clock=(60, 0))
+            other = await second.get(room.id)
+            seen: list[dict] = []
+
+            async def send(message) -> None:
+                seen.append(json.loads(message if isinstance(message, str)
+                                       else json.dumps(message)))
+
+            other.listeners.add(Listener(1, send))
+            assert other.clock is not None and other.clock.running == []
+            await first.join(room, invite, 1, "b")  # the clocks start: read from the store
+            await until(lambda: other.clock.running != [])
+            assert other.clock.to_json() == room.clock.to_json()
+            loads.clear()
+            engine = room.game.game
+            for _ in range(3):
+                await asyncio.sleep(0.05)  # the mover's clock runs a little
+                before = other.clock.to_json()
+                mover = engine.turn
+                plays = legal_plays(engine.board, engine.racks[mover], engine.rules)
+                body = ({"action": "play", "tiles": plays[0].play.tiles_json()} if plays
+                        else {"action": "pass"})
+                await first.act(room, mover, body)
+                await until(lambda: len(other.game.game.history) == len(engine.history))
+                # The note brought the clocks as this turn charged them, not the old ones.
+                assert other.clock.to_json() == room.clock.to_json() != before
+                assert other.clock.remaining[mover] < 60
+            assert loads == []  # the turns and their clocks came in the notes alone
+            # A resignation is not a turn: the other process reads it from the store and
+            # tells its sockets how the game ended.
+            await finish.resign(first, room, engine.turn)
+            await until(lambda: other.result is not None)
+            assert other.result == room.result and loads == [room.id]
+            ended = json.dumps({"result": room.result})[1:-1]
+            await until(lambda: any(ended in json.dumps(m) for m in seen))
+        finally:
+            for hub in (first, second):
+                await hub.close()
+                hub.store.close()
+
+    asyncio.run(scenario())
