@@ -117,7 +117,8 @@ clocks = Table(
 
 # When each server process last said it was alive ("stopped": the last clean stop): after
 # a restart the clocks are moved on by the time no process ran (a player is not charged
-# for the server's outage).
+# for the server's outage). On PostgreSQL the same beats count the live processes for
+# the shared limits (kingscrib.web.shared_limits).
 alive = Table(
     "alive", metadata,
     Column("name", String(16), primary_key=True),
@@ -132,13 +133,8 @@ analyses = Table(
 )
 
 # Limits shared by every server process on one PostgreSQL (kingscrib.web.shared_limits).
-# Client addresses are kept as SHA-256 hashes. Each process beats in ``server_processes``;
-# the websockets of a process not heard from for a while are no longer counted.
-server_processes = Table(
-    "server_processes", metadata,
-    Column("instance", String(32), primary_key=True),
-    Column("seen", Float, nullable=False),
-)
+# Client addresses are kept as SHA-256 hashes. Each process beats in ``alive``; the
+# websockets of a process not heard from for a while are no longer counted.
 
 address_sockets = Table(
     "address_sockets", metadata,
@@ -591,27 +587,26 @@ class Store:
         old. Returns how many processes are alive."""
         with self.engine.begin() as conn:
             conn.execute(text(
-                "INSERT INTO server_processes (instance, seen) VALUES (:i, :now)"
-                " ON CONFLICT (instance) DO UPDATE SET seen = :now"),
+                "INSERT INTO alive (name, at) VALUES (:i, :now)"
+                " ON CONFLICT (name) DO UPDATE SET at = :now"),
                 {"i": self.instance, "now": now})
-            dead = [r.instance for r in conn.execute(
-                select(server_processes.c.instance).where(server_processes.c.seen
-                                                          < now - dead_after))]
+            dead = [r.name for r in conn.execute(
+                select(alive.c.name).where(alive.c.name != "stopped",
+                                           alive.c.at < now - dead_after))]
             if dead:
                 conn.execute(delete(address_sockets)
                              .where(address_sockets.c.instance.in_(dead)))
-                conn.execute(delete(server_processes)
-                             .where(server_processes.c.instance.in_(dead)))
+                conn.execute(delete(alive).where(alive.c.name.in_(dead)))
             conn.execute(delete(address_games).where(address_games.c.at < now - 3600))
-            return conn.execute(select(func.count()).select_from(server_processes)).scalar_one()
+            return conn.execute(select(func.count()).select_from(alive)
+                                .where(alive.c.name != "stopped")).scalar_one()
 
     def leave(self) -> None:
         """This process stops: its open websockets are no longer counted."""
         with self.engine.begin() as conn:
             conn.execute(delete(address_sockets)
                          .where(address_sockets.c.instance == self.instance))
-            conn.execute(delete(server_processes)
-                         .where(server_processes.c.instance == self.instance))
+            conn.execute(delete(alive).where(alive.c.name == self.instance))
 
     def open_socket(self, address: str, limit: int) -> bool:
         """Count a websocket of ``address`` opened here, unless the address has ``limit``
