@@ -417,6 +417,9 @@ def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_pro
                 assert other.clock.to_json() == room.clock.to_json() != before
                 assert other.clock.remaining[mover] < 60
             assert loads == []  # the turns and their clocks came in the notes alone
+            stored = first.store.load(room.id).clock  # the batch moved the row on too
+            assert stored["turn"] == len(engine.history) and stored["result"] is None
+            assert finish.clock_from_row(stored).to_json() == room.clock.to_json()
             # A resignation is not a turn: the other process reads it from the store and
             # tells its sockets how the game ended.
             await finish.resign(first, room, engine.turn)

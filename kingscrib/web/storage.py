@@ -434,17 +434,36 @@ class Store:
                 if len(carried.encode("utf-8")) <= NOTE_LIMIT:
                     note = carried
             notes.append(note)
-        conn.exec_driver_sql(_BATCH, {
+        # The clocks row of each new turn's game moves on only from the turn before
+        # (see ``clocks``); a game with two new turns in one batch: a statement each.
+        timed = [w for w in added if w.clock is not None]
+        per_game = [w.game_id for w in timed]
+        one_each = len(set(per_game)) == len(per_game)
+        clocked = timed if one_each else []
+        full = [w.clock is not None and "seconds" in w.clock for w in clocked]
+        rows = conn.exec_driver_sql(_BATCH, {
             "ag": [w.game_id for w in added], "an": [w.n for w in added],
             "ad": [texts[id(w)] for w in added], "tg": list(over), "to": list(over.values()),
-            "now": time.time(), "channel": CHANNEL, "notes": notes})
-        for w in added:  # the clocks row decides a race (see ``clocks``)
-            if w.clock is not None:
-                done = conn.execute(update(clocks).where(
-                    clocks.c.game_id == w.game_id, clocks.c.turn == w.n,
-                    clocks.c.result.is_(None)).values(turn=w.n + 1, **w.clock))
-                if done.rowcount != 1:
-                    raise StaleGame(w.game_id)
+            "now": time.time(), "channel": CHANNEL, "notes": notes,
+            "cg": per_game if one_each else [], "cn": [w.n for w in clocked], "cf": full,
+            **{f"c{key}": [(w.clock or {}).get(column) if f else None
+                           for w, f in zip(clocked, full)]
+               for key, column in (("s", "seconds"), ("o", "overtime"), ("st", "started"),
+                                   ("du", "due"))},
+            **{f"c{key}": [_json_text((w.clock or {}).get(column)) if f else None
+                           for w, f in zip(clocked, full)]
+               for key, column in (("rem", "remaining"), ("run", "running"))},
+            "cr": [_json_text((w.clock or {}).get("result")) for w in clocked]}).all()
+        moved = set(rows[0][0] or []) if rows else set()
+        for w in clocked:
+            if w.game_id not in moved:
+                raise StaleGame(w.game_id)
+        for w in ([] if one_each else timed):
+            done = conn.execute(update(clocks).where(
+                clocks.c.game_id == w.game_id, clocks.c.turn == w.n,
+                clocks.c.result.is_(None)).values(turn=w.n + 1, **(w.clock or {})))
+            if done.rowcount != 1:
+                raise StaleGame(w.game_id)
         replaced = [w for w in writes if not w.new]
         if replaced:  # Joker calls (on turns perhaps added just above): their own statement
             conn.execute(update(turns).where(turns.c.game_id == bindparam("b_game"),
@@ -654,15 +673,30 @@ class Store:
 
 
 # One batch of turns on PostgreSQL (psycopg's parameter style): data-modifying parts of a
-# WITH run once each, whether or not the final SELECT reads them.
+# WITH run once each, whether or not the final SELECT reads them. ``clocked``: the games
+# whose clocks row moved on (a row not moved: a resignation or time-out came first).
 _BATCH = (
     "WITH added AS (INSERT INTO turns (game_id, n, data)"
     " SELECT g, n, CAST(d AS json) FROM unnest(CAST(%(ag)s AS text[]), CAST(%(an)s AS int[]),"
     " CAST(%(ad)s AS text[])) AS x(g, n, d)),"
     " touched AS (UPDATE games SET updated = %(now)s, over = coalesce(x.o, games.over)"
     " FROM unnest(CAST(%(tg)s AS text[]), CAST(%(to)s AS boolean[])) AS x(g, o)"
-    " WHERE games.id = x.g)"
-    " SELECT pg_notify(%(channel)s, note) FROM unnest(CAST(%(notes)s AS text[])) AS note")
+    " WHERE games.id = x.g),"
+    " clocked AS (UPDATE clocks SET turn = x.n + 1, result = CAST(x.r AS json),"
+    " seconds = CASE WHEN x.f THEN x.s ELSE clocks.seconds END,"
+    " overtime = CASE WHEN x.f THEN x.o ELSE clocks.overtime END,"
+    " remaining = CASE WHEN x.f THEN CAST(x.rem AS json) ELSE clocks.remaining END,"
+    " running = CASE WHEN x.f THEN CAST(x.run AS json) ELSE clocks.running END,"
+    " started = CASE WHEN x.f THEN x.st ELSE clocks.started END,"
+    " due = CASE WHEN x.f THEN x.du ELSE clocks.due END"
+    " FROM unnest(CAST(%(cg)s AS text[]), CAST(%(cn)s AS int[]), CAST(%(cf)s AS boolean[]),"
+    " CAST(%(cs)s AS int[]), CAST(%(co)s AS int[]), CAST(%(crem)s AS text[]),"
+    " CAST(%(crun)s AS text[]), CAST(%(cst)s AS float8[]), CAST(%(cdu)s AS float8[]),"
+    " CAST(%(cr)s AS text[])) AS x(g, n, f, s, o, rem, run, st, du, r)"
+    " WHERE clocks.game_id = x.g AND clocks.turn = x.n AND clocks.result IS NULL"
+    " RETURNING clocks.game_id)"
+    " SELECT ARRAY(SELECT game_id FROM clocked), pg_notify(%(channel)s, note)"
+    " FROM unnest(CAST(%(notes)s AS text[])) AS note")
 
 
 def _carried(turn: str, clock: dict[str, Any] | None) -> str:
@@ -680,6 +714,10 @@ def _address_key(address: str) -> str:
 def _lock_address(conn: Any, key: str) -> None:
     """Serialise the limit checks of one address across processes until the commit."""
     conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
+
+
+def _json_text(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
 def _json(value: Any) -> Any:
