@@ -390,7 +390,7 @@ class Hub:
 
     def _noted(self, game_id: str, turn: str = "") -> None:
         """Another process changed a game (``turn``: "" or "<n> <turn as JSON>", the new
-        turn it stored). A room nobody here listens to and no computer here plays is only
+        turn it stored, perhaps followed by a newline and the game's clocks row). A room nobody here listens to and no computer here plays is only
         marked stale; otherwise the room applies the turn, or reads the store."""
         room = self.rooms.get(game_id)
         if room is None:
