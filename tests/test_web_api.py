@@ -237,6 +237,23 @@ def test_a_computer_game_ends_and_its_record_checks(client: TestClient) -> None:
     assert record["players"][0]["level"] == "greedy"
 
 
+def test_computer_seats_claim_their_own_plays_under_the_joker_rule(
+        client: TestClient) -> None:
+    """Each computer play carries the claim its player made (the full value): the game
+    ends, its record checks, and no Joker was ever called on a computer."""
+    body = {"seats": [{"kind": "computer", "level": "greedy"},
+                      {"kind": "computer", "level": "greedy"}],
+            "rules": {"joker": True}, "seed": 9}
+    gid = client.post("/api/games", json=body).json()["game_id"]
+    deadline = time.monotonic() + 120
+    while not client.get(f"/api/games/{gid}").json()["over"]:
+        assert time.monotonic() < deadline, "the computer game did not finish"
+        time.sleep(0.2)
+    game = check_record(client.get(f"/api/games/{gid}/record").json())
+    plays = [t for t in game.history if t.action == "play"]
+    assert plays and all(t.claimed == t.score and t.joker is None for t in plays)
+
+
 def test_a_stored_game_resumes_exactly_after_a_restart(web_db: Path) -> None:
     with make_client(web_db) as c:
         gid, t0, t1 = two_people(c)
@@ -428,9 +445,9 @@ def test_a_move_the_database_refuses_changes_nothing(client: TestClient, monkeyp
                     json={"action": "play", "tiles": best_tiles(engine)}, headers=auth(mover))
     assert r.status_code == 503 and "nothing changed" in r.json()["error"]
     assert client.get(f"/api/games/{gid}", headers=auth(mover)).json() == before
-    assert hub.rooms[gid].game._undo == []
+    assert hub.rooms[gid].game.game._undo == []
     monkeypatch.undo()
     r = client.post(f"/api/games/{gid}/actions",
                     json={"action": "play", "tiles": best_tiles(engine)}, headers=auth(mover))
     assert r.status_code == 200 and len(r.json()["history"]) == 1
-    assert hub.rooms[gid].game._undo == []  # a server game keeps no undo snapshots
+    assert hub.rooms[gid].game.game._undo == []  # a server game keeps no undo snapshots

@@ -299,17 +299,17 @@ def test_no_secret_of_a_url_reaches_the_log(tmp_path: Path) -> None:
 
 def test_hints_queue_per_client_and_never_hold_up_computer_seats(tmp_path: Path,
                                                                 monkeypatch) -> None:
-    from kingscrib.web import rooms
+    from kingscrib.web.games import kings_analysis as analysis
     from kingscrib.web.rooms import Hub
     from kingscrib.web.storage import Store
 
-    real = rooms.hint_from
+    real = analysis.hint_from
 
     def slow_hint(inputs, *args):
         time.sleep(0.25)  # a hint that takes a while
         return real(inputs, *args)
 
-    monkeypatch.setattr(rooms, "hint_from", slow_hint)
+    monkeypatch.setattr(analysis, "hint_from", slow_hint)
     finished: list[str] = []  # the clients, in the order their hints came back
 
     async def hint(hub: Hub, room, seat: int, client: str) -> dict:
@@ -322,11 +322,11 @@ def test_hints_queue_per_client_and_never_hold_up_computer_seats(tmp_path: Path,
         try:
             room, _, _, _ = await hub.create([{"kind": "human"}, {"kind": "human"}], {},
                                              seed=11, hints=True)
-            mover = room.game.turn
+            mover = room.game.game.turn
             bots, _, _, _ = await hub.create([{"kind": "computer", "level": "greedy"},
                                               {"kind": "computer", "level": "greedy"}], {},
                                              seed=5)
-            turns_before = len(bots.game.history)
+            turns_before = bots.game.turn_count
             greedy = [asyncio.ensure_future(hint(hub, room, mover, "10.0.0.1"))
                       for _ in range(5)]
             await asyncio.sleep(0.05)
@@ -340,7 +340,7 @@ def test_hints_queue_per_client_and_never_hold_up_computer_seats(tmp_path: Path,
             assert finished == ["10.0.0.1", "10.0.0.2", "10.0.0.1", "10.0.0.1"]
             # Meanwhile (a second at least) the computer game moved on: hints have a
             # thread of their own.
-            assert len(bots.game.history) - turns_before >= 10
+            assert bots.game.turn_count - turns_before >= 10
         finally:
             await hub.close()
 

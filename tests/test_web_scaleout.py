@@ -188,8 +188,9 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
             room, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
                                                seed=SEED)
             other = await second.get(room.id)
-            mover = room.game.turn
-            plays = legal_plays(room.game.board, room.game.racks[mover], room.game.rules)
+            game = room.game.game  # the engine's Game behind the Kings session
+            mover = game.turn
+            plays = legal_plays(game.board, game.racks[mover], game.rules)
             await first.act(room, mover, {"action": "play",
                                           "tiles": plays[0].play.tiles_json()})
             with pytest.raises(WebError) as refused:
@@ -198,9 +199,9 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
             assert refused.value.status == 409
             assert "another move was made first" in refused.value.message
             await asyncio.sleep(0.5)  # the refused process brings its room up to date
-            assert len(other.game.history) == 1
-            assert other.game.board == room.game.board
-            assert other.game.racks == room.game.racks
+            assert len(other.game.game.history) == 1
+            assert other.game.game.board == room.game.game.board
+            assert other.game.game.racks == room.game.game.racks
         finally:
             for hub in (first, second):
                 await hub.close()
@@ -251,23 +252,23 @@ def test_a_turn_in_a_note_is_applied_without_reading_the_store_and_idle_rooms_go
                         else {"action": "pass"})
                 # Notes arrive in commit order: once the watched room has a turn, the
                 # idle game's note before it has been handled too.
-                await first.act(idle, idle.game.turn, {"action": "pass"})
+                await first.act(idle, idle.game.game.turn, {"action": "pass"})
                 await first.act(watched, engine.turn, body)
                 engine.play(Play.from_json(body["tiles"]) if "tiles" in body else Pass())
-                await until(lambda: len(other.game.history) == len(engine.history))
+                await until(lambda: len(other.game.game.history) == len(engine.history))
             # The watched room followed the notes alone: no read of the store.
             assert loads == []
-            assert other.game.board == engine.board and other.game.racks == engine.racks
+            assert other.game.game.board == engine.board and other.game.game.racks == engine.racks
             assert other.version == watched.version
             last = json.loads(seen[-1])["update"]
             assert last["version"] == watched.version and last["you"] == 1
             assert last["rack"] == [str(t) for t in engine.racks[1]]
             # The room nobody here listens to was only marked stale ...
-            assert quiet.stale and quiet.game.history == [] and loads == []
+            assert quiet.stale and quiet.game.game.history == [] and loads == []
             # ... and is brought up to date when next touched.
             assert await second.get(idle.id) is quiet
-            assert not quiet.stale and len(quiet.game.history) == 4 and loads == [idle.id]
-            assert quiet.game.racks == idle.game.racks and quiet.version == idle.version
+            assert not quiet.stale and len(quiet.game.game.history) == 4 and loads == [idle.id]
+            assert quiet.game.game.racks == idle.game.game.racks and quiet.version == idle.version
         finally:
             for hub in (first, second):
                 await hub.close()

@@ -8,10 +8,7 @@ from kingscrib.web.rooms import HUMAN, Hub, Room, WebError
 
 
 def _people_played(room: Room) -> bool:
-    people = {s.seat for s in room.seats if s.kind == HUMAN}
-    if room.kind == "kings":
-        return any(t.player in people for t in room.game.history)
-    return any(t.get("seat") in people for t in room.game.turns)  # Cribbage actions
+    return room.game.people_played({s.seat for s in room.seats if s.kind == HUMAN})
 
 
 async def cancel(hub: Hub, room: Room, seat: int | None) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+
+from kingscrib.web.games import DEFAULT_GAME
 
 
 class _Strict(BaseModel):
@@ -18,7 +20,7 @@ class SeatSpec(_Strict):
 
 
 class CreateGame(_Strict):
-    game: str = Field(default="kings", max_length=16,
+    game: str = Field(default=DEFAULT_GAME, max_length=16,
                       description="which game: kings or classic (GET /api/levels lists them)")
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     rules: dict[str, Any] = Field(default_factory=dict)
@@ -30,10 +32,11 @@ class CreateGame(_Strict):
     @model_validator(mode="after")
     def _rules_of_the_game(self) -> CreateGame:
         """Each game's rules are checked against its own model (``rules_model``)."""
-        from kingscrib.web.games import KINDS, game_kind
+        from kingscrib.web.games import game_kind, game_names
 
-        if self.game not in KINDS:
-            raise ValueError(f"unknown game {self.game!r}; choose from {', '.join(KINDS)}")
+        if self.game not in game_names():
+            raise ValueError(f"unknown game {self.game!r};"
+                             f" choose from {', '.join(game_names())}")
         spec = game_kind(self.game).rules_model
         self.rules = spec.model_validate(self.rules).model_dump(exclude_none=True)
         return self
@@ -62,16 +65,29 @@ class Tiles(_Strict):
     tiles: dict[str, str] = Field(max_length=5)
 
 
-class ActionSpec(_Strict):
-    """Kings: play (tiles, claim), exchange (tiles), pass, joker. Cribbage: discard
-    (cards), play (card), go, claim (points)."""
+_action_specs: dict[tuple[str, ...], type[BaseModel]] = {}
 
-    action: Literal["play", "exchange", "pass", "joker", "discard", "go", "claim"]
-    tiles: dict[str, str] | list[str] | None = None
-    claim: int | None = Field(default=None, ge=0, le=1000)
-    cards: list[str] | None = Field(default=None, max_length=2)
-    card: str | None = Field(default=None, max_length=3)
-    points: int | None = Field(default=None, ge=0, le=29)
+
+def action_spec() -> type[BaseModel]:
+    """One model of every hosted game's actions, merged from each game's ``action_model``
+    (Kings: play, exchange, pass, joker; Cribbage: discard, play, go, claim): what an HTTP
+    action may hold at all. The room then checks it against its own game's actions."""
+    from kingscrib.web.games import game_kind, game_names
+
+    names = tuple(game_names())
+    if names not in _action_specs:
+        actions: list[str] = []
+        fields: dict[str, Any] = {}
+        for name in names:
+            model = game_kind(name).action_model
+            actions += [a for a in get_args(model.model_fields["action"].annotation)
+                        if a not in actions]
+            for field, info in model.model_fields.items():
+                if field != "action":
+                    fields.setdefault(field, (info.annotation, info))
+        _action_specs[names] = create_model(
+            "ActionSpec", __base__=_Strict, action=(Literal[tuple(actions)], ...), **fields)
+    return _action_specs[names]
 
 
 class Levels(BaseModel):

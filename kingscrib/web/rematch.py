@@ -14,7 +14,7 @@ from kingscrib.web.rooms import COMPUTER, Hub, Room, WebError
 
 
 def over(room: Room) -> bool:
-    return room.game.is_over if room.kind == "kings" else room.game.over
+    return room.game.over
 
 
 def new_seat(old: int, seats: int) -> int:

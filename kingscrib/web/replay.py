@@ -1,36 +1,23 @@
-"""Replaying a Kings Cribbage game record (``kingscrib-game/1``) sent by the page: the
-record is checked turn by turn by the engine, and its turns come back as the game page
-shows them (squares, tiles, score and breakdown), for the page to step through."""
+"""Replaying a game record sent by the page: the record's game (``"game"``, RULES.md
+Part 3) checks it turn by turn and gives back its turns as its page shows them, for
+the page to step through. Games that offer it have a ``replay`` method."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
-from kingscrib.kings.record import RecordError, check_record
 from kingscrib.web.errors import WebError
-from kingscrib.web.games.kings_view import end_json, turn_json
+from kingscrib.web.games import DEFAULT_GAME, game_kind, game_names
 
 
 def replay_of_record(record: Any) -> dict[str, Any]:
     """``{"game", "rules", "seats", "history", "end"}`` of a record; WebError(400) with the
-    engine's reason when the record is not a valid Kings game."""
+    engine's reason when the record is not a valid game of a kind that replays."""
     if not isinstance(record, dict):
         raise WebError(400, "a game record is a JSON object (RULES.md Part 3)")
-    if record.get("game", "kings") != "kings":
-        raise WebError(400, f"only Kings Cribbage records can be replayed here,"
-                            f" not {record.get('game')!r}")
-    try:
-        game = check_record(record)  # every turn replayed, every score and the end checked
-    except RecordError as e:
-        raise WebError(400, f"this record cannot be replayed: {e}") from None
-    except (TypeError, ValueError, KeyError) as e:
-        raise WebError(400, f"this record cannot be replayed: {e}") from None
-    view = SimpleNamespace(game=game, _turns={})
-    return {
-        "game": "kings",
-        "rules": game.rules.to_json(),
-        "seats": [{"seat": i, "name": name} for i, name in enumerate(game.names)],
-        "history": [turn_json(view, i, hide=False) for i in range(len(game.history))],
-        "end": end_json(game),
-    }
+    replayable = [name for name in game_names() if hasattr(game_kind(name), "replay")]
+    name = record.get("game", DEFAULT_GAME)
+    if name not in replayable:
+        titles = " and ".join(game_kind(n).title for n in replayable)
+        raise WebError(400, f"only {titles} records can be replayed here, not {name!r}")
+    return game_kind(name).replay(record)

@@ -8,8 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from kingscrib.web.analysis import review
-from kingscrib.web.rooms import Hub, Room, WebError
+from kingscrib.web.rooms import Hub, Room
 
 log = logging.getLogger("kingscrib.web")
 
@@ -28,13 +27,13 @@ def _jobs(hub: Hub) -> dict[str, Job]:
     return hub.analysis_jobs
 
 
-def _record(room: Room) -> dict[str, Any]:
-    if room.kind != "kings":
-        raise WebError(400, "analysis is for Kings Cribbage games")
-    if not room.game.is_over:
-        raise WebError(409, "a game is analysed once it is over")
+def _input(room: Room) -> tuple[int, Any]:
+    """Steps and input of the analysis, for games that offer one (once the game is over)."""
+    session = room.game
+    if "analysis" not in session.offers:
+        raise session.refusal("analysis")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
-    return room.game.to_record(seats)
+    return session.analysis_input(seats)
 
 
 async def status(hub: Hub, room: Room) -> dict[str, Any]:
@@ -53,11 +52,12 @@ async def status(hub: Hub, room: Room) -> dict[str, Any]:
 
 async def start(hub: Hub, room: Room) -> dict[str, Any]:
     """Start the analysis of a finished game unless it is done or running."""
-    record = _record(room)
+    total, inputs = _input(room)
+    analyse = room.game.analyse
     current = await status(hub, room)
     if current["status"] in ("done", "running"):
         return current
-    job = Job(total=len(record["turns"]))
+    job = Job(total=total)
     _jobs(hub)[room.id] = job
 
     def progress(done: int, _total: int) -> None:
@@ -65,7 +65,7 @@ async def start(hub: Hub, room: Room) -> dict[str, Any]:
 
     async def run() -> None:
         try:
-            rows = await hub._think(review, record, progress)
+            rows = await hub._think(analyse, inputs, progress)
             await hub._db_call(hub.store.set_analysis, room.id, rows)
             _jobs(hub).pop(room.id, None)
         except Exception as e:  # kept for the page to show; the game itself is untouched

@@ -1,13 +1,14 @@
 """Live games on the server: each a :class:`Room` around a game.
 
 The :class:`Hub` is the only place that changes a game. Every action is
-checked by the engine, stored before anyone hears of it, then pushed to the
+checked by the game, stored before anyone hears of it, then pushed to the
 game's listeners (websockets), each shown only what its seat may see.
 Computer seats think in worker threads so the event loop never waits on them.
 
-Kings Cribbage rooms hold the engine's ``Game`` and send incremental updates;
-every other game (classic Cribbage) is a session of :mod:`kingscrib.web.games`
-behind its small protocol, and its listeners get the whole state on each change.
+A room holds a session of one of the games of :mod:`kingscrib.web.games` and
+knows it only through their protocol (:mod:`kingscrib.web.games.protocol`): the
+rules, the views and the messages (Kings Cribbage sends incremental updates,
+Cribbage the whole state) are the game's.
 """
 
 from __future__ import annotations
@@ -27,26 +28,10 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.kings.game import Game, IllegalAction, Turn
-from kingscrib.kings.moves import Action, Play, ScoredPlay
-from kingscrib.kings.play import IllegalPlay, check_play
-from kingscrib.kings.record import FORMAT, RecordError, game_from_record, turn_to_json
-from kingscrib.kings.record import _action as record_action
-from kingscrib.kings.rules import RuleSet
-from kingscrib.players.kings import PLAYERS, make_player
-from kingscrib.shuffle import derived_int, new_secret
-from kingscrib.web.analysis import hint_from, hint_inputs
+from kingscrib.shuffle import derived_int
 from kingscrib.web.errors import WebError
-from kingscrib.web.games import game_kind
-from kingscrib.web.games.kings_view import (
-    end_json,
-    last_play,
-    parse_action,
-    parse_play,
-    public_state,
-    seats_json,
-    turn_json,
-)
+from kingscrib.web.games import DEFAULT_GAME, game_kind
+from kingscrib.web.games.protocol import Change, Session
 from kingscrib.web.names import clean_name, person_name
 from kingscrib.web.storage import SeatTaken, Store, StoredSeat, TurnWrite, hash_secret
 
@@ -87,10 +72,10 @@ class Listener:
 @dataclass(eq=False)
 class Room:
     id: str
-    game: Any  # Kings: the engine's Game; other games: their protocol Session
+    game: Session  # the live game (its protocol session)
     seats: list[Seat]
     invite_hash: str
-    kind: str = "kings"
+    kind: str = DEFAULT_GAME  # the game's name in the registry
     hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
     closed: bool = False  # closed for being left untouched: nothing more can happen
     # Changed through another server process while nobody here was watching: brought up
@@ -99,15 +84,11 @@ class Room:
     touched: float = field(default_factory=time.monotonic)  # last looked at or played
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
-    version: int = 0  # changes counted: turns, Joker calls, seats taken
+    version: int = 0  # changes counted: the game's changes, seats taken, closing
     computer_task: asyncio.Task | None = None
-    _public: tuple[int, dict[str, Any]] | None = None
-    _encoded: tuple[tuple, str] | None = None  # the public state as JSON text
-    _turns: dict[tuple[int, bool, bool], dict[str, Any]] = field(default_factory=dict)
     _hints: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
-    # What the listeners were last sent: updates carry only what changed since.
+    # The version the listeners were last sent: updates carry only what changed since.
     sent_version: int = 0
-    sent_turns: int = 0
 
     @property
     def people(self) -> int:
@@ -119,6 +100,14 @@ class Room:
         """Hints, and previews under the Joker rule, are fair play only for someone alone
         against computers, or when the game was created with hints allowed."""
         return self.hints_allowed or self.people < 2
+
+    def online(self) -> list[bool]:
+        """Each seat: someone is watching through it now."""
+        online = [False] * len(self.seats)
+        for listener in self.listeners:
+            if listener.seat is not None:
+                online[listener.seat] = True
+        return online
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens (None: no such seat; a spectator)."""
@@ -138,73 +127,44 @@ def _catch_up(room: Room, stored: Any) -> bool:
     seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
     for old, new in zip(room.seats, seats):
         new.player = old.player
+    session = room.game
     try:
-        if room.kind == "kings":
-            game = room.game
-            have = len(game.history)
-            if len(stored.turns) < have or any("joker" in t for t in stored.turns[have - 1:]):
-                return False
-            for t in stored.turns[have:]:
-                claim = t.get("claimed") if game.rules.joker else None
-                turn = game.play(record_action(t, 0), claim)
-                game.forget_undo()
-                if [str(x) for x in turn.drew] != list(t.get("drew", [])):
-                    return False
-            version = (len(stored.turns) + sum("joker" in t for t in stored.turns)
-                       + _people_seated(seats))
-        else:
-            session = room.game
-            have = session.turn_count
-            if len(stored.turns) < have or stored.turns[:have] != session.turns:
-                return False
-            for t in stored.turns[have:]:
-                session.apply(int(t["seat"]), t)
-            version = len(stored.turns) + _people_seated(seats)
-    except (IllegalAction, RecordError, WebError, KeyError, TypeError, ValueError):
+        if not session.catch_up(stored.turns):
+            return False
+    except (WebError, KeyError, TypeError, ValueError):
         return False
+    version = session.changes + _people_seated(seats)
     if version < room.version:
         return False
     for s in seats:
-        if room.kind == "kings":
-            room.game.names[s.seat] = s.name
-        else:
-            room.game.rename(s.seat, s.name)
+        session.rename(s.seat, s.name)
     room.seats, room.version = seats, version
     return True
 
 
 def _turns_held(room: Room) -> int:
-    return len(room.game.history) if room.kind == "kings" else room.game.turn_count
+    return room.game.turn_count
 
 
 def _apply_noted(room: Room, n: int, data: str) -> bool | None:
     """Apply turn ``n`` (the stored turn as JSON text) when it is the room's next turn:
     True when applied, None when the room has it already, False when the room must be
-    read from the store (a turn missed, a Joker call, anything that does not follow)."""
+    read from the store, replayed whole (a turn missed, a Joker call, anything that
+    does not follow)."""
+    session = room.game
+    have = session.turn_count
+    if n < have:
+        return None
     try:
         t = json.loads(data)
-        if room.kind == "kings":
-            game = room.game
-            have = len(game.history)
-            if n < have:
-                return None
-            if n > have or not isinstance(t, dict) or "joker" in t:
-                return False
-            claim = t.get("claimed") if game.rules.joker else None
-            turn = game.play(record_action(t, 0), claim)
-            if [str(x) for x in turn.drew] != list(t.get("drew", [])):
-                game.undo()  # cannot happen with one seed; the store decides then
-                return False
-            game.forget_undo()
-        else:
-            session = room.game
-            have = session.turn_count
-            if n < have:
-                return None
-            if n > have or not isinstance(t, dict):
-                return False
-            session.apply(int(t["seat"]), t)
-    except (IllegalAction, RecordError, WebError, KeyError, TypeError, ValueError):
+        if n > have or not isinstance(t, dict):
+            return False
+        # The session's own catch-up, given the turns it has and the new one.
+        known = getattr(session, "turns", None)
+        before = list(known) if isinstance(known, list) and len(known) == have else [{}] * have
+        if not session.catch_up(before + [t]):
+            return False
+    except (WebError, KeyError, TypeError, ValueError):
         return False
     room.version += 1
     return True
@@ -300,7 +260,7 @@ class Hub:
 
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
-                     seed: int | None = None, game: str = "kings", hints: bool = False,
+                     seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
                      creator: int | None = None
                      ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
@@ -308,37 +268,6 @@ class Hub:
         The creator takes seat ``creator`` (a human seat), by default the first human seat."""
         if seed is not None and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
-        if game != "kings":
-            return await self._create_hosted(game, seats, rules, seed, hints, creator)
-        try:
-            ruleset = RuleSet.from_json(rules)
-        except (ValueError, TypeError) as e:
-            raise WebError(400, f"rules: {e}") from None
-        built = _build_seats(seats, list(PLAYERS))
-        try:
-            game = Game.new([s.name for s in built], ruleset,
-                            new_secret() if seed is None else seed)
-        except ValueError as e:
-            raise WebError(400, str(e)) from None
-        creator, token = _seat_creator(built, creator)
-        invite = secrets.token_urlsafe(12)
-        room = Room(secrets.token_urlsafe(9), game, built, hash_secret(invite),
-                    version=_people_seated(built), hints_allowed=hints)
-        room.sent_version = room.version
-        self._attach_players(room)
-        await self._db_call(self.store.create_game, room.id, ruleset.to_json(), game.seed,
-                            room.invite_hash,
-                            [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built], "kings", hints)
-        self.rooms[room.id] = room
-        self._kick(room)
-        return room, creator, token, invite
-
-    async def _create_hosted(self, game: str, seats: list[dict[str, Any]],
-                             rules: dict[str, Any], seed: int | None, hints: bool = False,
-                             creator: int | None = None
-                             ) -> tuple[Room, int | None, str | None, str]:
-        """A new game of a kind behind the game protocol (classic Cribbage)."""
         kind = game_kind(game)
         low, high = kind.seats_allowed()
         if not low <= len(seats) <= high:
@@ -350,8 +279,9 @@ class Hub:
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
                     version=_people_seated(built), hints_allowed=hints)
+        room.sent_version = room.version
         self._attach_players(room)
-        await self._db_call(self.store.create_game, room.id, stored_rules, session.game.seed,
+        await self._db_call(self.store.create_game, room.id, stored_rules, session.seed,
                             room.invite_hash,
                             [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
                              for s in built], game, hints)
@@ -360,15 +290,13 @@ class Hub:
         return room, creator, token, invite
 
     def _attach_players(self, room: Room) -> None:
-        seed = room.game.seed if room.kind == "kings" else room.game.game.seed
+        seed = room.game.seed
+        kind = game_kind(room.kind)
         for s in room.seats:
             if s.kind == COMPUTER:
                 # A computer's own generator is derived from a secret seed one-way.
                 own = seed + s.seat if isinstance(seed, int) else derived_int(seed, f"seat/{s.seat}")
-                if room.kind == "kings":
-                    s.player = make_player(s.level, own)
-                else:
-                    s.player = game_kind(room.kind).make_player(s.level, own)
+                s.player = kind.make_player(s.level, own)
 
     async def get(self, game_id: str) -> Room:
         """The live room of a game, loaded (and replayed) from the store if needed."""
@@ -400,32 +328,17 @@ class Hub:
     async def _rebuild(self, stored: Any) -> Room:
         """A room from what the store holds: the game replayed from its turns."""
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
-        if stored.game != "kings":
-            kind = game_kind(stored.game)
-            try:
-                game = await self._think(kind.rebuild, stored.rules, stored.seed,
-                                         [s.name for s in stored.seats], stored.turns)
-            except ValueError as e:
-                log.error("game %s cannot be replayed: %s", stored.id, e)
-                raise WebError(500, f"the stored game cannot be replayed: {e}") from None
-            version = len(stored.turns) + _people_seated(seats)
-        else:
-            record = {"format": FORMAT, "game": "kings", "rules": stored.rules,
-                      "seed": stored.seed, "players": [{"name": s.name} for s in stored.seats],
-                      "turns": stored.turns}
-            try:
-                game = await self._think(game_from_record, record)
-            except RecordError as e:
-                log.error("game %s cannot be replayed: %s", stored.id, e)
-                raise WebError(500, f"the stored game cannot be replayed: {e}") from None
-            game.forget_undo()  # the server never takes back a stored action
-            version = (len(stored.turns) + sum("joker" in t for t in stored.turns)
-                       + _people_seated(seats))
-        room = Room(stored.id, game, seats, stored.invite_hash, kind=stored.game,
-                    version=version, hints_allowed=stored.hints,
-                    closed=stored.closed is not None)
-        if room.kind == "kings":
-            room.sent_version, room.sent_turns = room.version, len(game.history)
+        kind = game_kind(stored.game)
+        try:
+            session = await self._think(kind.rebuild, stored.rules, stored.seed,
+                                        [s.name for s in stored.seats], stored.turns)
+        except ValueError as e:
+            log.error("game %s cannot be replayed: %s", stored.id, e)
+            raise WebError(500, f"the stored game cannot be replayed: {e}") from None
+        room = Room(stored.id, session, seats, stored.invite_hash, kind=stored.game,
+                    version=session.changes + _people_seated(seats),
+                    hints_allowed=stored.hints, closed=stored.closed is not None)
+        room.sent_version = room.version
         self._attach_players(room)
         return room
 
@@ -488,14 +401,15 @@ class Hub:
         if not applied:
             await self.refresh(room)
             return
-        room._public = room._encoded = None
+        room.game.forget_views()
         room._hints = {}
         await self.broadcast(room)
         self._kick(room)
 
-    async def refresh(self, room: Room) -> None:
+    async def refresh(self, room: Room, rebuild: bool = False) -> None:
         """Bring a room up to what the store holds (another process changed the game) and
-        send every listener the whole state again."""
+        send every listener the whole state again. ``rebuild``: replay the game whole
+        (the room may be half changed)."""
         async with room.lock:
             room.stale = False
             stored = await self._db_call(self.store.load, room.id)
@@ -503,16 +417,16 @@ class Hub:
                 return
             if room.computer_task and not room.computer_task.done():
                 room.computer_task.cancel()
-            caught_up = _catch_up(room, stored)
+            caught_up = not rebuild and _catch_up(room, stored)
             if not caught_up:  # more than new turns: replay it all
                 fresh = await self._rebuild(stored)
                 room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
             room.closed, room.hints_allowed = stored.closed is not None, stored.hints
-            room._public = room._encoded = None
-            room._turns, room._hints = {}, {}
-            if room.kind == "kings" and not caught_up:  # the whole state goes out below
-                room.sent_version, room.sent_turns = room.version, len(room.game.history)
-        if caught_up or room.kind != "kings":
+            room.game.forget_views()
+            room._hints = {}
+            if not caught_up:  # the whole state goes out below
+                room.sent_version = room.version
+        if caught_up:
             await self.broadcast(room)  # what changed since the last push
         else:
             for listener in list(room.listeners):
@@ -588,161 +502,77 @@ class Hub:
                 self._refresh_soon(room)
                 raise WebError(409, f"seat {seat + 1} was just taken") from None
             s.token_hash, s.name = hash_secret(token), new_name
-            if room.kind == "kings":
-                room.game.names[seat] = new_name
-            else:
-                room.game.rename(seat, new_name)
+            room.game.rename(seat, new_name)
             room.version += 1
         await self.broadcast(room)
         return seat, token
 
     # ----- acting ---------------------------------------------------------------
     async def act(self, room: Room, seat: int | None, message: dict[str, Any]) -> None:
-        """A seat's action: ``{"action": "play", "tiles": {...}, "claim": n}``,
-        ``{"action": "exchange", "tiles": [...]}``, ``{"action": "pass"}`` or
-        ``{"action": "joker"}``. Raises WebError and changes nothing when refused."""
+        """A seat's action, as the game takes it (Kings: ``{"action": "play", "tiles":
+        {...}, "claim": n}``; Cribbage: ``{"action": "discard", "cards": [...]}``; ...).
+        Raises WebError and changes nothing when refused."""
         if seat is None:
             raise WebError(403, "spectators cannot act; join a seat with an invite link")
         check_fields(message, game_kind(room.kind).action_fields())
         _refuse_closed(room)
-        if room.kind != "kings":
-            return await self._act_hosted(room, seat, message)
-        kind = message.get("action")
         async with room.lock:
-            game = room.game
-            if kind == "joker":
-                await self._joker(room, seat)
-            else:
-                if game.is_over:
-                    raise WebError(409, "the game is over")
-                if game.turn != seat:
-                    raise WebError(409, f"it is {room.seats[game.turn].name}'s turn, not yours")
-                action = parse_action(message)
-                claim = message.get("claim")
-                if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool)):
-                    raise WebError(400, "claim must be a whole number")
-                if claim is not None and not isinstance(action, Play):
-                    raise WebError(400, "only a play has points to claim")
-                await self._apply(room, action, claim)
+            await self._apply(room, seat, message)
         await self.broadcast(room)
         self._kick(room)
 
-    async def _act_hosted(self, room: Room, seat: int, message: dict[str, Any]) -> None:
-        async with room.lock:
-            await self._apply_hosted(room, seat, message)
-        await self.broadcast(room)
-        self._kick(room)
-
-    async def _apply_hosted(self, room: Room, seat: int, message: dict[str, Any]) -> None:
+    async def _apply(self, room: Room, seat: int, message: dict[str, Any]) -> None:
+        """Apply an action, store it (or take it back and refuse), then the actions computer
+        seats take at once in answer (a Joker call)."""
         session = room.game
-        turn = session.apply(seat, message)  # WebError, nothing changed, when refused
+        change = session.apply(seat, message)  # WebError, nothing changed, when refused
+        if not isinstance(change, Change):
+            change = Change(session.turn_count - 1, change)
+        write = TurnWrite(room.id, change.index, change.turn, new=change.new,
+                          over=session.over)
         try:
-            await self._store(TurnWrite(room.id, session.turn_count - 1, turn,
-                                        over=session.over))
-        except IntegrityError:
-            session.take_back()
-            self._refresh_soon(room)
-            raise WebError(409, _BEATEN) from None
-        except Exception:
-            session.take_back()
-            log.exception("could not store a turn of %s", room.id)
-            raise WebError(503, "the move could not be saved; nothing changed, try again") from None
-        room.version += 1
-
-    async def _apply(self, room: Room, action: Action, claim: int | None) -> Turn:
-        game = room.game
-        try:
-            turn = game.play(action, claim)
-        except IllegalAction as e:
-            raise WebError(400, str(e)) from None
-        try:
-            await self._store(TurnWrite(room.id, len(game.history) - 1, turn_to_json(turn),
-                                        over=game.is_over))
+            await self._store(write)
         except IntegrityError:  # another process stored this turn first
-            game.undo()
-            room._turns.clear()
+            session.take_back()
             self._refresh_soon(room)
             raise WebError(409, _BEATEN) from None
         except Exception:
-            game.undo()
-            room._turns.clear()
+            session.take_back()
             log.exception("could not store a turn of %s", room.id)
-            raise WebError(503, "the move could not be saved; nothing changed, try again") from None
+            raise WebError(503, change.unsaved) from None
         finally:
-            # Stored (or taken back): the undo snapshot (board, racks, bags and a 25 kB
-            # random state) is no longer needed; a long game would otherwise keep one per turn.
-            game.forget_undo()
+            session.settled()
         room.version += 1
-        # Computer seats call Joker at once when points were missed.
-        if game.joker_open():
-            missed = game.missed_points()
-            for k in range(1, game.players):
-                other = room.seats[(turn.player + k) % game.players]
-                if other.kind == COMPUTER and other.player.calls_joker(game.view(other.seat),
-                                                                      missed):
-                    await self._joker(room, other.seat)
-                    break
-        return turn
+        computers = {s.seat: s.player for s in room.seats if s.kind == COMPUTER}
+        for other, action in session.reactions(computers):
+            await self._apply(room, other, action)
 
-    async def _joker(self, room: Room, seat: int) -> None:
-        game = room.game
-        try:
-            game.call_joker(seat)
-        except IllegalAction as e:
-            raise WebError(409, str(e)) from None
-        n = len(game.history) - 1
-        try:
-            await self._store(TurnWrite(room.id, n, turn_to_json(game.history[n]), new=False))
-        except Exception:
-            game.undo()
-            room._turns.clear()
-            raise WebError(503, "the Joker call could not be saved; nothing changed") from None
-        finally:
-            game.forget_undo()
-        room.version += 1
-
-    def preview(self, room: Room, seat: int | None, tiles: Any) -> dict[str, Any]:
-        """What a play would score now (from the seat's rack), or why it is illegal."""
+    def preview(self, room: Room, seat: int | None, move: Any) -> dict[str, Any]:
+        """What a move would score now (from the seat's own hand), or why it is illegal;
+        for games that offer previews."""
         if seat is None:
             raise WebError(403, "spectators have no rack to play from")
-        if room.kind != "kings":
-            raise WebError(400, "a preview is for Kings Cribbage plays")
-        play = parse_play(tiles)
-        game = room.game
-        try:
-            score = check_play(game.board, play.placed, game.rules, game.racks[seat])
-        except IllegalPlay as e:
-            return {"legal": False, "error": str(e), "tiles": play.tiles_json()}
-        if game.rules.joker and not room.hints_on:
-            # Under the Joker rule players count their own plays: between people the
-            # preview says only whether the play is legal.
-            return {"legal": True, "tiles": play.tiles_json(),
-                    "describe": "a legal play: count it yourself (Joker rule)"}
-        return {"legal": True, "tiles": play.tiles_json(), "score": score.total,
-                "describe": score.describe(), **score.to_json()}
+        session = room.game
+        if "preview" not in session.offers:
+            raise session.refusal("preview")
+        return session.preview(seat, move, room.hints_on)
 
     async def hint(self, room: Room, seat: int | None, client: str = "?") -> dict[str, Any]:
-        """The seat's best options by equity for its own rack (or advice when there is
-        none). ``client``: the caller's address; its hints are computed one after another."""
+        """The seat's best options (or advice when there is none), for games that offer
+        hints. ``client``: the caller's address; its hints are computed one after another."""
         if seat is None:
             raise WebError(403, "spectators have no rack")
-        if room.kind != "kings":
-            raise WebError(400, "hints are for Kings Cribbage")
+        session = room.game
+        if "hint" not in session.offers:
+            raise session.refusal("hint")
         if not room.hints_on:
             raise WebError(403, "hints are off in a game between people (it was not created"
                                 " with hints allowed)")
         _refuse_closed(room)
-        game = room.game
-        if game.is_over:
-            raise WebError(409, "the game is over")
-        if game.turn != seat:
-            raise WebError(409, "a hint is for the seat to move, and it is not your turn")
+        inputs = session.hint_inputs(seat)  # WebError when the seat may not have one now
         key = (room.version, seat)
         if key in room._hints:
             return room._hints[key]
-        # Ranked by equity (kingscrib.web.analysis), each play once; the inputs are taken
-        # here, in the event loop, so a move made meanwhile cannot change them.
-        inputs = hint_inputs(game, seat)
         lock, waiting = self._hint_queues.setdefault(client, (asyncio.Lock(), [0]))
         if waiting[0] >= self.hints_waiting:
             raise WebError(429, f"{waiting[0]} hints asked for are still being worked out;"
@@ -751,7 +581,7 @@ class Hub:
         try:
             async with lock:
                 result = await asyncio.get_running_loop().run_in_executor(
-                    self._hint_pool, hint_from, inputs)
+                    self._hint_pool, session.hint_from, inputs)
         finally:
             waiting[0] -= 1
             if not waiting[0]:
@@ -761,22 +591,16 @@ class Hub:
 
     # ----- computer seats ---------------------------------------------------------
     def _kick(self, room: Room) -> None:
-        game = room.game
         if room.closed:
             return
-        if room.kind != "kings":
-            if not any(room.seats[s].kind == COMPUTER for s in game.waiting()):
-                return
-            work = self._hosted_computers
-        elif game.is_over or room.seats[game.turn].kind != COMPUTER:
+        if not any(room.seats[s].kind == COMPUTER for s in room.game.waiting()):
             return
-        else:
-            work = self._computers
         if room.computer_task is None or room.computer_task.done():
-            room.computer_task = asyncio.get_running_loop().create_task(work(room))
+            room.computer_task = asyncio.get_running_loop().create_task(self._computers(room))
 
-    async def _hosted_computers(self, room: Room) -> None:
-        """Computer seats of a protocol game act, one at a time, at the server's pace."""
+    async def _computers(self, room: Room) -> None:
+        """Computer seats act, one at a time, at the server's pace; each thinks in a worker
+        thread from what its seat may know, taken on the event loop."""
         while True:
             session = room.game
             seats = [s for s in session.waiting() if room.seats[s].kind == COMPUTER]
@@ -793,34 +617,9 @@ class Hub:
                 return
             async with room.lock:
                 if room.version != version or room.game is not session:
-                    continue
+                    continue  # the game moved on meanwhile: think again
                 try:
-                    await self._apply_hosted(room, seat.seat, action)
-                except WebError as e:
-                    log.error("computer seat %d of %s: %s", seat.seat, room.id, e.message)
-                    return
-            await self.broadcast(room)
-
-    async def _computers(self, room: Room) -> None:
-        game = room.game
-        while not game.is_over and room.seats[game.turn].kind == COMPUTER:
-            if self.computer_delay:
-                await asyncio.sleep(self.computer_delay)
-            version, seat = room.version, room.seats[game.turn]
-            view = game.view(seat.seat)
-            try:
-                action = await self._think(seat.player.choose, view)
-            except Exception:
-                log.exception("computer seat %d of %s failed", seat.seat, room.id)
-                return
-            async with room.lock:
-                if room.version != version or game.turn != seat.seat:
-                    continue
-                claim = None
-                if isinstance(action, Play) and game.rules.joker:
-                    claim = seat.player.claim(view, ScoredPlay(action, game.check(action)))
-                try:
-                    await self._apply(room, action, claim)
+                    await self._apply(room, seat.seat, action)
                 except WebError as e:
                     log.error("computer seat %d of %s: %s", seat.seat, room.id, e.message)
                     return
@@ -828,165 +627,25 @@ class Hub:
 
     # ----- what each seat sees -------------------------------------------------
     async def broadcast(self, room: Room) -> None:
-        """Push what changed since the last push to every listener, as
-        ``{"type": "update", "update": ...}``: the public part is encoded once, then each
-        seat's rack is added (see :meth:`update_message`). Protocol games send each
-        listener its whole state."""
-        game = room.game
-        if room.kind != "kings":
-            for listener in list(room.listeners):
-                try:
-                    await listener.send(self.state_message(room, listener.seat))
-                except Exception:
-                    room.listeners.discard(listener)
-            return
-        if room.listeners:
-            base, start = room.sent_version, max(0, room.sent_turns - 1)
-            public = self._delta(room, base, start)
-            text = json.dumps(public, separators=(",", ":"))[:-1]
-            mover_sees = (game.history[-1].player if game.joker_open() else None)
-            for listener in list(room.listeners):
-                seat = listener.seat
-                if seat is None:
-                    message = '{"type":"update","update":' + text + ',"you":null}}'
-                elif seat == mover_sees:  # the mover sees the true value of their play
-                    data = dict(public, history=list(public["history"]))
-                    data["history"][-1] = turn_json(room, len(game.history) - 1, hide=False)
-                    data.update(you=seat, **self._private(room, seat))
-                    message = json.dumps({"type": "update", "update": data},
-                                         separators=(",", ":"))
-                else:
-                    extra = json.dumps(self._private(room, seat), separators=(",", ":"))
-                    message = ('{"type":"update","update":' + text + f',"you":{seat},'
-                               + extra[1:-1] + "}}")
-                try:
-                    await listener.send(message)
-                except Exception:
-                    room.listeners.discard(listener)
-        room.sent_version, room.sent_turns = room.version, len(game.history)
-
-    def _delta(self, room: Room, base: int, start: int) -> dict[str, Any]:
-        """The public fields of the game, with only turns ``start`` onwards (earlier ones are
-        unchanged since version ``base``: only the last turn sent can change, by a Joker
-        call or when its value is shown) and the squares those turns filled."""
-        game = room.game
-        n = len(game.history)
-        hide_last = game.joker_open()
-        history = [turn_json(room, i, hide=hide_last and i == n - 1) for i in range(start, n)]
-        board: dict[str, str] = {}
-        for t in history:
-            if t["action"] == "play":
-                board.update(t["tiles"])
-        online = self._online(room)
-        return {
-            "version": room.version,
-            "base": base,
-            "turn": None if game.is_over else game.turn,
-            "over": game.is_over,
-            "bag": game.tiles_in_bags,
-            "seats": [dict(s, online=o) for s, o in zip(seats_json(room), online)],
-            "board": board,
-            "last_play": last_play(game),
-            "history_from": start,
-            "history": history,
-            "joker_open": hide_last,
-            "servant": game.servant if game.rules.servant else None,
-            "end": end_json(game),
-        }
+        """Push what changed since the last push to every listener, as the game words it
+        (Kings: ``{"type": "update", "update": ...}`` with only what changed; other games
+        may send the whole state)."""
+        listeners = list(room.listeners)
+        messages = room.game.updates(room, [listener.seat for listener in listeners])
+        for listener, message in zip(listeners, messages):
+            try:
+                await listener.send(message)
+            except Exception:
+                room.listeners.discard(listener)
+        room.sent_version = room.version
 
     def state_message(self, room: Room, seat: int | None) -> str:
         """``{"type": "state", "state": ...}`` as JSON text for ``seat``."""
-        game = room.game
-        if room.kind != "kings":
-            return self._hosted_message(room, seat)
-        if seat is not None and game.joker_open() and game.history[-1].player == seat:
-            return json.dumps({"type": "state", "state": self.state(room, seat)},
-                              separators=(",", ":"))
-        online = tuple(self._online(room))
-        key = (room.version, online)
-        if room._encoded is None or room._encoded[0] != key:
-            data = self._public_of(room)
-            data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], online)]
-            room._encoded = (key, json.dumps(data, separators=(",", ":"))[:-1])
-        text = room._encoded[1]
-        if seat is None:
-            extra = ',"you":null'
-        else:
-            extra = json.dumps(self._private(room, seat), separators=(",", ":"))
-            extra = f',"you":{seat},' + extra[1:-1]
-        return '{"type":"state","state":' + text + extra + "}}"
-
-    def _public_of(self, room: Room) -> dict[str, Any]:
-        if room._public is None or room._public[0] != room.version:
-            room._public = (room.version, public_state(room))
-        return dict(room._public[1])
-
-    @staticmethod
-    def _online(room: Room) -> list[bool]:
-        online = [False] * len(room.seats)
-        for listener in room.listeners:
-            if listener.seat is not None:
-                online[listener.seat] = True
-        return online
-
-    @staticmethod
-    def _private(room: Room, seat: int) -> dict[str, Any]:
-        game = room.game
-        return {"rack": [str(t) for t in game.racks[seat]],
-                "can_exchange": 0 if game.is_over else
-                min(len(game.bag_of(seat)), len(game.racks[seat]))}
+        return room.game.state_message(room, seat)
 
     def state(self, room: Room, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` may see it (None: a spectator)."""
-        if room.kind != "kings":
-            return self._hosted_state(room, seat)
-        data = self._public_of(room)
-        online = self._online(room)
-        data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], online)]
-        data["you"] = seat
-        if seat is not None:
-            game = room.game
-            data.update(self._private(room, seat))
-            if game.joker_open() and data["history"] and game.history[-1].player == seat:
-                data["history"] = list(data["history"])
-                data["history"][-1] = turn_json(room, len(game.history) - 1, hide=False)
-        return data
-
-
-    def _hosted_message(self, room: Room, seat: int | None) -> str:
-        """The state message of a protocol game: the public part is encoded once a
-        version, each seat's private part spliced in."""
-        online = tuple(self._online(room))
-        key = (room.version, online)
-        if room._encoded is None or room._encoded[0] != key:
-            data = dict(room.game.public())
-            data.update(id=room.id, version=room.version)
-            data["seats"] = [dict(s, online=o) for s, o in zip(_seat_list(room), online)]
-            room._encoded = (key, json.dumps(data, separators=(",", ":"))[:-1])
-        if seat is None:
-            extra = ',"you":null'
-        else:
-            private = json.dumps(room.game.private(seat), separators=(",", ":"))
-            extra = f',"you":{seat},' + private[1:-1]
-        return '{"type":"state","state":' + room._encoded[1] + extra + "}}"
-
-    def _hosted_state(self, room: Room, seat: int | None) -> dict[str, Any]:
-        session = room.game
-        data = dict(session.public())
-        data.update(id=room.id, version=room.version, you=seat,
-                    hints_allowed=room.hints_allowed, hints=room.hints_on, closed=room.closed)
-        if data.get("end") is not None:  # the seed is disclosed once the game is over
-            data["end"] = dict(data["end"], seed=session.game.seed)
-        data["seats"] = [dict(s, online=o) for s, o in
-                         zip(_seat_list(room), self._online(room))]
-        if seat is not None:
-            data.update(session.private(seat))
-        return data
-
-
-def _seat_list(room: Room) -> list[dict[str, Any]]:
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
-             "joined": s.taken} for s in room.seats]
+        return room.game.state(room, seat)
 
 
 def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:

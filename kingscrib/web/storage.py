@@ -45,6 +45,7 @@ from sqlalchemy.engine import Engine
 
 from kingscrib.paths import data_dir
 from kingscrib.shuffle import Seed
+from kingscrib.web.games import DEFAULT_GAME
 
 metadata = MetaData()
 
@@ -57,7 +58,9 @@ games = Table(
     Column("seed", Integer, nullable=False),
     Column("invite_hash", String(64), nullable=False),
     Column("over", Boolean, nullable=False, default=False),
-    Column("game", String(16), nullable=False, default="kings", server_default="kings"),
+    # Games stored before there was a choice of game are of the default one.
+    Column("game", String(16), nullable=False, default=DEFAULT_GAME,
+           server_default=DEFAULT_GAME),
     # A secret seed (hex digits, see kingscrib.shuffle); ``seed`` holds 0 then. Integer
     # seeds (tests, benchmarks, games stored before secrets) stay in ``seed``.
     Column("secret", String(128), nullable=True),
@@ -93,7 +96,7 @@ rematches = Table(
     Column("invite", String(64), nullable=False),
 )
 
-# A finished game's analysis (``kingscrib.web.analysis``), computed once and kept.
+# A finished game's analysis (``kingscrib.web.games.kings_analysis``), computed once and kept.
 analyses = Table(
     "analyses", metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
@@ -172,7 +175,7 @@ class StoredGame:
     over: bool
     seats: list[StoredSeat]
     turns: list[dict[str, Any]]
-    game: str = "kings"
+    game: str = DEFAULT_GAME
     hints: bool = False
     closed: float | None = None
 
@@ -227,7 +230,7 @@ class Store:
         self.engine.dispose()
 
     def create_game(self, game_id: str, rules: dict[str, Any], seed: Seed, invite_hash: str,
-                    seat_rows: list[StoredSeat], game: str = "kings", hints: bool = False
+                    seat_rows: list[StoredSeat], game: str = DEFAULT_GAME, hints: bool = False
                     ) -> None:
         now = time.time()
         secret = seed if isinstance(seed, str) else None
@@ -406,7 +409,7 @@ class Store:
             id=row.id, rules=_json(row.rules), seed=row.secret or row.seed, invite_hash=row.invite_hash,
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
-            turns=[_json(r.data) for r in turn_rows], game=row.game or "kings",
+            turns=[_json(r.data) for r in turn_rows], game=row.game or DEFAULT_GAME,
             hints=bool(row.hints), closed=row.closed)
 
     def close_idle(self, before: float) -> list[str]:

@@ -9,7 +9,7 @@ applying them in order. What a seat sees is built in :mod:`.classic_view`.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,6 +20,7 @@ from kingscrib.players.classic import PLAYER_NAMES, make_player
 from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import classic_view
+from kingscrib.web.games.protocol import SessionBase
 
 ACTIONS = ("discard", "play", "go", "claim")
 
@@ -63,23 +64,34 @@ def turn_json(seat: int, action: Action) -> dict[str, Any]:
     return {"seat": seat, "action": "go"}
 
 
-class ClassicSession:
-    """One live classic game: the engine, the turns applied, the views."""
+# Kept as they were when only Kings Cribbage offered these.
+REFUSALS = {"preview": "a preview is for Kings Cribbage plays",
+            "hint": "hints are for Kings Cribbage",
+            "analysis": "analysis is for Kings Cribbage games"}
+
+
+class ClassicSession(SessionBase):
+    """One live classic game: the engine, the turns applied, the views. Its listeners get
+    the whole state on each change (:class:`SessionBase`)."""
 
     kind = "classic"
+    title = "Cribbage"
 
     def __init__(self, game: ClassicGame) -> None:
+        super().__init__()
         self.game = game
-        self.turns: list[dict[str, Any]] = []
         self._views = classic_view.ViewCache()
+
+    @property
+    def seed(self) -> Seed:
+        return self.game.seed
 
     @property
     def over(self) -> bool:
         return self.game.phase == "over"
 
-    @property
-    def turn_count(self) -> int:
-        return len(self.turns)
+    def refusal(self, what: str) -> WebError:
+        return WebError(400, REFUSALS[what]) if what in REFUSALS else super().refusal(what)
 
     def waiting(self) -> list[int]:
         return self.game.waiting_for()
@@ -150,12 +162,23 @@ class ClassicRules(BaseModel):
     muggins: bool = False
 
 
+class ClassicAction(BaseModel):
+    """A classic action as an HTTP request holds it."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: Literal["discard", "play", "go", "claim"]
+    cards: list[str] | None = Field(default=None, max_length=2)
+    card: str | None = Field(default=None, max_length=3)
+    points: int | None = Field(default=None, ge=0, le=29)
+
+
 class ClassicKind:
     """Classic Cribbage for 2, 3 or 4 seats (4: partners opposite)."""
 
     name = "classic"
     title = "Cribbage"
     rules_model = ClassicRules
+    action_model = ClassicAction
 
     def levels(self) -> list[str]:
         return list(PLAYER_NAMES)

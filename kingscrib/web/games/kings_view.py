@@ -2,8 +2,9 @@
 may see them (exchanges show only how many tiles; under the joker rule a play's value
 stays hidden while a Joker may be called), and reading actions from requests.
 
-``room`` is a Kings room of :mod:`kingscrib.web.rooms` (its ``game`` is the engine's
-``Game``; ``_turns`` caches the turns already turned into JSON).
+``session`` is a :class:`~kingscrib.web.games.kings_session.KingsSession` (its ``game``
+is the engine's ``Game``; ``_turns`` caches the turns already turned into JSON) and
+``table`` the room around it (:class:`~kingscrib.web.games.protocol.Table`).
 """
 
 from __future__ import annotations
@@ -17,36 +18,36 @@ from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.web.errors import WebError
 
 
-def public_state(room: Any) -> dict[str, Any]:
+def public_state(session: Any, table: Any) -> dict[str, Any]:
     """The part of a game everyone may see: never a rack nor the bag's order."""
-    game = room.game
+    game = session.game
     hide_last = game.joker_open()
     return {
-        "id": room.id,
-        "version": room.version,
+        "id": table.id,
+        "version": table.version,
         "rules": game.rules.to_json(),
         "turn": None if game.is_over else game.turn,
         "over": game.is_over,
         "bag": game.tiles_in_bags,
-        "seats": seats_json(room),
+        "seats": seats_json(session, table),
         "board": {square_name(s): str(t) for s, t in sorted(game.board.items())},
         "last_play": last_play(game),
-        "history": [turn_json(room, i, hide=hide_last and i == len(game.history) - 1)
+        "history": [turn_json(session, i, hide=hide_last and i == len(game.history) - 1)
                     for i in range(len(game.history))],
         "joker_open": game.joker_open(),
         "servant": game.servant if game.rules.servant else None,
         "end": end_json(game),
-        "hints_allowed": room.hints_allowed,
-        "hints": room.hints_on,
-        "closed": room.closed,
+        "hints_allowed": table.hints_allowed,
+        "hints": table.hints_on,
+        "closed": table.closed,
     }
 
 
-def seats_json(room: Any) -> list[dict[str, Any]]:
-    game = room.game
+def seats_json(session: Any, table: Any) -> list[dict[str, Any]]:
+    game = session.game
     return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
              "joined": s.taken, "score": game.scores[s.seat],
-             "rack_size": len(game.racks[s.seat])} for s in room.seats]
+             "rack_size": len(game.racks[s.seat])} for s in table.seats]
 
 
 def last_play(game: Game) -> list[str]:
@@ -64,12 +65,12 @@ def end_json(game: Game) -> dict[str, Any] | None:
             "scores": game.final_scores, "winners": game.winners(), "seed": game.seed}
 
 
-def turn_json(room: Any, index: int, hide: bool) -> dict[str, Any]:
+def turn_json(session: Any, index: int, hide: bool) -> dict[str, Any]:
     """A turn as anyone may see it: an exchange shows only how many tiles; under the joker
     rule a play's true value stays hidden while a Joker may still be called on it."""
-    t = room.game.history[index]
+    t = session.game.history[index]
     key = (index, hide, t.joker is not None)
-    cached = room._turns.get(key)
+    cached = session._turns.get(key)
     if cached is not None:
         return cached
     data: dict[str, Any] = {"n": index + 1, "seat": t.player, "action": t.action}
@@ -88,7 +89,7 @@ def turn_json(room: Any, index: int, hide: bool) -> dict[str, Any]:
         data["joker"] = dict(t.joker)
     if t.servant is not None:
         data["servant"] = t.servant
-    room._turns[key] = data
+    session._turns[key] = data
     return data
 
 

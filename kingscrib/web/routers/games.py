@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Body, Depends, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from kingscrib.web.deps import bearer, get_hub, seat_for
 from kingscrib.web.edge import client_address
-from kingscrib.web.models import ActionSpec, Created, CreateGame, Joined, JoinGame, Tiles
+from kingscrib.web.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
 from kingscrib.web.rooms import Hub, WebError
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -59,12 +61,17 @@ async def hint(game_id: str, request: Request, token: str | None = Depends(beare
 
 
 @router.post("/{game_id}/actions")
-async def act(game_id: str, body: ActionSpec, token: str | None = Depends(bearer),
+async def act(game_id: str, body: dict[str, Any] = Body(), token: str | None = Depends(bearer),
               hub: Hub = Depends(get_hub)) -> dict[str, Any]:
-    """Play, exchange, pass or call Joker; returns the game as the seat now sees it."""
+    """An action of the game (Kings: play, exchange, pass or call Joker; Cribbage:
+    discard, play, go or claim); returns the game as the seat now sees it."""
+    try:
+        action = action_spec().model_validate(body)
+    except ValidationError as e:
+        raise RequestValidationError(e.errors()) from None
     room = await hub.get(game_id)
     seat = await seat_for(hub, room, token)
-    await hub.act(room, seat, body.model_dump(exclude_none=True))
+    await hub.act(room, seat, action.model_dump(exclude_none=True))
     return hub.state(room, seat)
 
 
@@ -73,10 +80,9 @@ async def record(game_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
     """The game record (RULES.md Part 3), once the game is over or was closed for being
     left untouched (it shows every hand)."""
     room = await hub.get(game_id)
-    over = room.game.is_over if room.kind == "kings" else room.game.over
-    if not (over or room.closed):
+    if not (room.game.over or room.closed):
         raise WebError(409, "the record is available when the game is over")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
-    data = (room.game.to_record(seats) if room.kind == "kings" else room.game.record(seats))
+    data = room.game.record(seats)
     return JSONResponse(data, headers={
         "Content-Disposition": f'attachment; filename="{room.kind}-{room.id}.json"'})

@@ -6,10 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from kingscrib.kings.game import MAX_PLAYERS, MIN_PLAYERS
-from kingscrib.kings.rules import RuleSet
-from kingscrib.players.kings import PLAYERS
-from kingscrib.web.games import KINDS, game_kind
+from kingscrib.web.games import DEFAULT_GAME, game_kind, game_names
 from kingscrib.web.models import Levels
 
 router = APIRouter(prefix="/api", tags=["meta"])
@@ -17,15 +14,18 @@ router = APIRouter(prefix="/api", tags=["meta"])
 
 @router.get("/levels", response_model=Levels)
 def levels() -> Levels:
-    """The computer levels (read from the player registry) and the rule defaults."""
+    """Each game's computer levels (read from its player registry) and seats; at the top
+    level, the default game's levels, rule defaults and seats."""
     games = {}
-    for name in KINDS:
+    for name in game_names():
         kind = game_kind(name)
         low, high = kind.seats_allowed()
         games[name] = {"title": kind.title, "levels": kind.levels(),
                        "default_level": kind.default_level(), "seats": {"min": low, "max": high}}
-    return Levels(levels=list(PLAYERS), rules=RuleSet().to_json(),
-                  players={"min": MIN_PLAYERS, "max": MAX_PLAYERS}, games=games)
+    default = game_kind(DEFAULT_GAME)
+    low, high = default.seats_allowed()
+    return Levels(levels=default.levels(), rules=default.check_rules({}, low),
+                  players={"min": low, "max": high}, games=games)
 
 
 @router.get("/health")
