@@ -431,9 +431,10 @@ class Hub:
         await self.broadcast(room)
         self._kick(room)
 
-    async def refresh(self, room: Room) -> None:
+    async def refresh(self, room: Room, rebuild: bool = False) -> None:
         """Bring a room up to what the store holds (another process changed the game) and
-        send every listener the whole state again."""
+        send every listener the whole state again. ``rebuild``: replay the game whole
+        (the room may be half changed)."""
         async with room.lock:
             room.stale = False
             stored = await self._db_call(self.store.load, room.id)
@@ -441,7 +442,7 @@ class Hub:
                 return
             if room.computer_task and not room.computer_task.done():
                 room.computer_task.cancel()
-            caught_up = _catch_up(room, stored)
+            caught_up = not rebuild and _catch_up(room, stored)
             if not caught_up:  # more than new turns: replay it all
                 fresh = await self._rebuild(stored)
                 room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
