@@ -23,10 +23,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -44,6 +46,9 @@ for _limit in ("address_rate", "address_burst", "rate_per_second", "rate_burst",
     LIFTED += ["--limit", f"{_limit}=10000000"]
 
 
+IDLE_WINDOW = 5.0  # seconds with every game set up and no move, to measure idle CPU
+
+
 class Stats:
     def __init__(self) -> None:
         self.reply: list[float] = []
@@ -52,8 +57,8 @@ class Stats:
 
 
 async def play(urls: list[str], index: int, seed: int, actions: list[dict], think: float,
-               stats: Stats, gate: asyncio.Event, ready: list[int], until: float,
-               setting_up: asyncio.Semaphore) -> None:
+               stats: Stats, gate: asyncio.Event, ready: list[int], until: list[float],
+               setting_up: asyncio.Semaphore, soaking: bool) -> None:
     a, b = urls[index % len(urls)], urls[(index + 1) % len(urls)]
     first = True
     while True:
@@ -69,6 +74,8 @@ async def play(urls: list[str], index: int, seed: int, actions: list[dict], thin
             for n, action in enumerate(actions):
                 if think:
                     await asyncio.sleep(think)
+                if soaking and time.monotonic() >= until[0]:
+                    break  # the soak's time is up: stop mid-game
                 mover, other = sockets[turn], sockets[1 - turn]
                 sent = time.perf_counter()
                 await mover.send(json.dumps({"type": "action", "ref": n, **action}))
@@ -91,19 +98,27 @@ async def play(urls: list[str], index: int, seed: int, actions: list[dict], thin
         finally:
             for ws in sockets.values():
                 await ws.close()
-        if time.monotonic() >= until:
+        if time.monotonic() >= until[0]:
             return
+
+
+HTTP: dict[str, httpx.AsyncClient] = {}  # one client (its kept-alive connections) a server
+
+
+def http_for(url: str) -> httpx.AsyncClient:
+    if url not in HTTP:
+        HTTP[url] = httpx.AsyncClient(base_url=url, timeout=60,
+                                      limits=httpx.Limits(max_connections=32))
+    return HTTP[url]
 
 
 async def set_up(a: str, b: str, seed: int) -> tuple[dict, int]:
     """A game created through ``a``, joined through ``b``, a socket per seat on each."""
-    async with httpx.AsyncClient(base_url=a, timeout=60) as http:
-        created = (await http.post("/api/games", json={
-            "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})).json()
+    created = (await http_for(a).post("/api/games", json={
+        "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})).json()
     gid = created["game_id"]
-    async with httpx.AsyncClient(base_url=b, timeout=60) as http:
-        joined = (await http.post(f"/api/games/{gid}/join",
-                                  json={"invite": created["invite"]})).json()
+    joined = (await http_for(b).post(f"/api/games/{gid}/join",
+                                     json={"invite": created["invite"]})).json()
     tokens = {created["seat"]: (a, created["token"]), joined["seat"]: (b, joined["token"])}
     sockets = {}
     for seat, (url, token) in tokens.items():
@@ -119,19 +134,35 @@ def memory(pids: list[int]) -> int:
 
 
 async def drive(urls: list[str], games: list, think: float, pids: list[int],
-                soak: float) -> tuple[Stats, float, int, list[tuple[float, int]]]:
+                soak: float, db_pids: Callable[[], list[int]]
+                ) -> tuple[Stats, float, int, list[tuple[float, int]],
+                           tuple[float, float, float, float]]:
     stats, gate, ready = Stats(), asyncio.Event(), [0]
-    until = time.monotonic() + soak
-    setting_up = asyncio.Semaphore(32)
+    until = [float("inf")]  # set when play starts
+    setting_up = asyncio.Semaphore(64)
     tasks = [asyncio.create_task(play(urls, i, seed, actions, think, stats, gate, ready,
-                                      until, setting_up))
+                                      until, setting_up, soak > 0))
              for i, (seed, actions) in enumerate(games)]
+    setup_start, shown = time.perf_counter(), time.perf_counter()
     while ready[0] < len(tasks):
         await asyncio.sleep(0.2)
         for t in tasks:
             if t.done() and t.exception():
                 raise t.exception()
+        if time.perf_counter() - shown >= 30:
+            shown = time.perf_counter()
+            print(f"  {ready[0]} of {len(tasks)} games set up", flush=True)
+    print(f"{len(tasks)} games set up (created, joined, two sockets each) in"
+          f" {time.perf_counter() - setup_start:.0f} s; playing ...", flush=True)
+    # What the servers spend with every socket open and nobody moving (pings, timers).
+    idle_cpu = sum(cpu_seconds(p) for p in pids)
+    await asyncio.sleep(IDLE_WINDOW)
+    idle_cpu = (sum(cpu_seconds(p) for p in pids) - idle_cpu) / IDLE_WINDOW
+    # CPU is counted from here: setting games up (creating, joining, connecting) is not a move.
+    cpu = (sum(cpu_seconds(p) for p in pids), sum(cpu_seconds(p) for p in db_pids()))
+    client_cpu = time.process_time()
     started = time.perf_counter()
+    until[0] = time.monotonic() + soak
     gate.set()
     peak, samples, last = 0, [], time.monotonic()
     running = asyncio.gather(*tasks)
@@ -145,7 +176,35 @@ async def drive(urls: list[str], games: list, think: float, pids: list[int],
             print(f"  {samples[-1][0] / 60:5.1f} min: {rss / 1024:.0f} MB, "
                   f"{len(stats.reply)} moves", flush=True)
     await running
-    return stats, time.perf_counter() - started, peak, samples
+    elapsed = time.perf_counter() - started
+    cpu = (sum(cpu_seconds(p) for p in pids) - cpu[0],
+           sum(cpu_seconds(p) for p in db_pids()) - cpu[1], idle_cpu,
+           time.process_time() - client_cpu)
+    return stats, elapsed, peak, samples, cpu
+
+
+def postgres_pids(port: int) -> list[int]:
+    """The PostgreSQL server listening on ``port`` and its backends."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if cmdline and cmdline[0].endswith(b"postgres") and f"-p {port}".encode() in b" ".join(cmdline):
+            found.append(int(proc.name))
+            found += [int(c.name) for c in Path("/proc").iterdir() if c.name.isdigit()
+                      and _parent(c) == int(proc.name)]
+    return found
+
+
+def _parent(proc: Path) -> int:
+    try:
+        return int((proc / "stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
 
 
 def pct(values: list[float], q: float) -> float:
@@ -177,10 +236,10 @@ def main() -> None:
         try:
             pids = [s.process.pid for s in servers]
             idle = memory(pids)
-            cpu = sum(cpu_seconds(p) for p in pids)
-            stats, elapsed, peak, samples = asyncio.run(
-                drive([s.url for s in servers], games, args.think, pids, args.soak))
-            cpu = sum(cpu_seconds(p) for p in pids) - cpu
+            port = int(url.rsplit(":", 1)[1].split("/")[0])
+            stats, elapsed, peak, samples, (cpu, db_cpu, idle_cpu, client_cpu) = asyncio.run(
+                drive([s.url for s in servers], games, args.think, pids, args.soak,
+                      lambda: postgres_pids(port)))
         finally:
             for s in servers:
                 s.stop()
@@ -192,8 +251,15 @@ def main() -> None:
           f" p99 {pct(stats.reply, 0.99):.1f} ms")
     print(f"seen by the other seat (other process): median"
           f" {statistics.median(stats.seen) * 1000:.1f} ms, p99 {pct(stats.seen, 0.99):.1f} ms")
-    print(f"server memory, all processes: idle {idle / 1024:.0f} MB, peak {peak / 1024:.0f} MB;"
-          f" server CPU {cpu:.0f} s ({cpu / moves * 1000:.2f} ms a move)")
+    asked = args.games / args.think if args.think else float("nan")
+    print(f"moves/s asked {asked:.0f}, done {len(stats.reply) / elapsed:.0f};"
+          f" load average at the end {os.getloadavg()[0]:.2f}")
+    print(f"server memory, all processes: idle {idle / 1024:.0f} MB, peak {peak / 1024:.0f} MB")
+    print(f"CPU a move (while games play): server processes {cpu / moves * 1000:.2f} ms,"
+          f" PostgreSQL {db_cpu / moves * 1000:.2f} ms ({cpu:.0f} s and {db_cpu:.0f} s);"
+          f" servers idle with every socket open: {idle_cpu * 1000:.0f} ms a second, so"
+          f" {(cpu - idle_cpu * elapsed) / moves * 1000:.2f} ms a move over idle;"
+          f" the client (one process, both seats of every game) {client_cpu:.0f} s")
     if samples:
         first, last = samples[0][1], samples[-1][1]
         print(f"soak: {first / 1024:.0f} MB after the first minute, {last / 1024:.0f} MB at"

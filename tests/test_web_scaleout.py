@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Pass, Play
+from kingscrib.web.storage import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -201,6 +202,231 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
             assert len(other.game.game.history) == 1
             assert other.game.game.board == room.game.game.board
             assert other.game.game.racks == room.game.game.racks
+        finally:
+            for hub in (first, second):
+                await hub.close()
+                hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_turn_in_a_note_is_applied_without_reading_the_store_and_idle_rooms_go_stale(
+        postgres_url: str) -> None:  # noqa: F811
+    import asyncio
+
+    from kingscrib.web.rooms import Hub, Listener
+    from kingscrib.web.storage import Store
+
+    async def until(check, limit: float = 5.0) -> None:
+        deadline = time.monotonic() + limit
+        while not check():
+            assert time.monotonic() < deadline, "not in time"
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        first = Hub(Store(postgres_url), allow_seed=True)
+        second = Hub(Store(postgres_url), allow_seed=True)
+        first.start_listening()
+        second.start_listening()
+        loads: list[str] = []
+        load = second.store.load
+        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
+        try:
+            await asyncio.sleep(0.3)  # both listening
+            watched, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
+                                                  seed=SEED)
+            idle, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
+                                               seed=SEED + 1)
+            other, quiet = await second.get(watched.id), await second.get(idle.id)
+            seen: list[str] = []
+
+            async def send(message) -> None:
+                seen.append(message if isinstance(message, str) else json.dumps(message))
+
+            other.listeners.add(Listener(1, send))
+            loads.clear()
+            engine = Game.new(["a", "b"], seed=SEED)
+            for _ in range(4):  # moves through the first process
+                body = ({"action": "play", "tiles": best(engine)}
+                        if legal_plays(engine.board, engine.racks[engine.turn], engine.rules)
+                        else {"action": "pass"})
+                # Notes arrive in commit order: once the watched room has a turn, the
+                # idle game's note before it has been handled too.
+                await first.act(idle, idle.game.game.turn, {"action": "pass"})
+                await first.act(watched, engine.turn, body)
+                engine.play(Play.from_json(body["tiles"]) if "tiles" in body else Pass())
+                await until(lambda: len(other.game.game.history) == len(engine.history))
+            # The watched room followed the notes alone: no read of the store.
+            assert loads == []
+            assert other.game.game.board == engine.board and other.game.game.racks == engine.racks
+            assert other.version == watched.version
+            last = json.loads(seen[-1])["update"]
+            assert last["version"] == watched.version and last["you"] == 1
+            assert last["rack"] == [str(t) for t in engine.racks[1]]
+            # The room nobody here listens to was only marked stale ...
+            assert quiet.stale and quiet.game.game.history == [] and loads == []
+            # ... and is brought up to date when next touched.
+            assert await second.get(idle.id) is quiet
+            assert not quiet.stale and len(quiet.game.game.history) == 4 and loads == [idle.id]
+            assert quiet.game.game.racks == idle.game.game.racks and quiet.version == idle.version
+        finally:
+            for hub in (first, second):
+                await hub.close()
+                hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_batch_is_stored_in_one_statement_and_each_game_is_noted_once(
+        postgres_url: str) -> None:  # noqa: F811
+    import psycopg
+    from sqlalchemy.exc import IntegrityError
+
+    from kingscrib.web.storage import CHANNEL, StoredSeat, TurnWrite
+
+    store = Store(postgres_url)
+    seats = [StoredSeat(0, "a", "human", None, None), StoredSeat(1, "b", "human", None, None)]
+    ids = [f"batch{i}" for i in range(3)]
+    for gid in ids:
+        store.create_game(gid, {}, SEED, "x" * 64, seats)
+    with psycopg.connect(postgres_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        results = store.write_batch([
+            TurnWrite(ids[0], 0, {"action": "pass", "player": 0}),
+            TurnWrite(ids[1], 0, {"action": "pass", "player": 0}),
+            TurnWrite(ids[1], 1, {"action": "pass", "player": 1}, over=True),
+            TurnWrite(ids[2], 0, {"action": "pass", "player": 0}),
+            TurnWrite(ids[2], 0, {"action": "pass", "player": 0, "joker": 1}, new=False)])
+        assert results == [None] * 5
+        notes = sorted(n.payload.split(" ", 1)[1] for n in listener.notifies(timeout=1,
+                                                                                 stop_after=3))
+        # A game with one new turn gets it in its note; any other change, a bare note.
+        assert notes == [f'{ids[0]} 0 {{"action":"pass","player":0}}', ids[1], ids[2]]
+        # A turn already stored fails alone; the rest of its batch is stored.
+        results = store.write_batch([TurnWrite(ids[0], 0, {"action": "pass", "player": 1}),
+                                     TurnWrite(ids[0], 1, {"action": "pass", "player": 1})])
+        assert isinstance(results[0], IntegrityError) and results[1] is None
+    loaded = [store.load(gid) for gid in ids]
+    assert [len(g.turns) for g in loaded] == [2, 2, 1]
+    assert loaded[0].turns[0] == {"action": "pass", "player": 0}
+    assert [g.over for g in loaded] == [False, True, False]
+    assert loaded[2].turns[0]["joker"] == 1
+    store.close()
+
+
+def test_a_classic_game_follows_the_notes_too(postgres_url: str) -> None:  # noqa: F811
+    import asyncio
+
+    from kingscrib.web.rooms import Hub, Listener
+
+    async def scenario() -> None:
+        first = Hub(Store(postgres_url), allow_seed=True)
+        second = Hub(Store(postgres_url), allow_seed=True)
+        first.start_listening()
+        second.start_listening()
+        loads: list[str] = []
+        load = second.store.load
+        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
+        try:
+            await asyncio.sleep(0.3)
+            room, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
+                                               seed=SEED, game="classic")
+            other = await second.get(room.id)
+            seen: list[str] = []
+
+            async def send(message) -> None:
+                seen.append(message)
+
+            other.listeners.add(Listener(0, send))
+            loads.clear()
+            session = room.game
+            for _ in range(5):  # both discards, then the first cards of the play
+                seat = session.waiting()[0]
+                can = session.private(seat)
+                if can["can"]["discard"]:
+                    body = {"action": "discard", "cards": can["hand"][:can["can"]["discard"]]}
+                else:
+                    body = {"action": "play", "card": can["can"]["play"][0]}
+                await first.act(room, seat, body)
+                deadline = time.monotonic() + 5
+                while other.game.turn_count < session.turn_count:
+                    assert time.monotonic() < deadline
+                    await asyncio.sleep(0.01)
+            assert loads == []
+            assert other.game.public() == session.public() and other.version == room.version
+            assert [other.game.private(s) for s in (0, 1)] == [session.private(s)
+                                                               for s in (0, 1)]
+            assert json.loads(seen[-1])["state"]["version"] == room.version
+        finally:
+            for hub in (first, second):
+                await hub.close()
+                hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_process(
+        postgres_url: str) -> None:  # noqa: F811
+    import asyncio
+
+    from kingscrib.web import finish
+    from kingscrib.web.rooms import Hub, Listener
+
+    async def until(check, limit: float = 5.0) -> None:
+        deadline = time.monotonic() + limit
+        while not check():
+            assert time.monotonic() < deadline, "not in time"
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        first = Hub(Store(postgres_url), allow_seed=True)
+        second = Hub(Store(postgres_url), allow_seed=True)
+        first.start_listening()
+        second.start_listening()
+        loads: list[str] = []
+        load = second.store.load
+        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
+        try:
+            await asyncio.sleep(0.3)  # both listening
+            room, _, _, invite = await first.create([{"kind": "human"}, {"kind": "human"}],
+                                                    {}, seed=SEED, clock=(60, 0))
+            other = await second.get(room.id)
+            seen: list[dict] = []
+
+            async def send(message) -> None:
+                seen.append(json.loads(message if isinstance(message, str)
+                                       else json.dumps(message)))
+
+            other.listeners.add(Listener(1, send))
+            assert other.clock is not None and other.clock.running == []
+            await first.join(room, invite, 1, "b")  # the clocks start: read from the store
+            await until(lambda: other.clock.running != [])
+            assert other.clock.to_json() == room.clock.to_json()
+            loads.clear()
+            engine = room.game.game
+            for _ in range(3):
+                await asyncio.sleep(0.05)  # the mover's clock runs a little
+                before = other.clock.to_json()
+                mover = engine.turn
+                plays = legal_plays(engine.board, engine.racks[mover], engine.rules)
+                body = ({"action": "play", "tiles": plays[0].play.tiles_json()} if plays
+                        else {"action": "pass"})
+                await first.act(room, mover, body)
+                await until(lambda: len(other.game.game.history) == len(engine.history))
+                # The note brought the clocks as this turn charged them, not the old ones.
+                assert other.clock.to_json() == room.clock.to_json() != before
+                assert other.clock.remaining[mover] < 60
+            assert loads == []  # the turns and their clocks came in the notes alone
+            stored = first.store.load(room.id).clock  # the batch moved the row on too
+            assert stored["turn"] == len(engine.history) and stored["result"] is None
+            assert finish.clock_from_row(stored).to_json() == room.clock.to_json()
+            # A resignation is not a turn: the other process reads it from the store and
+            # tells its sockets how the game ended.
+            await finish.resign(first, room, engine.turn)
+            await until(lambda: other.result is not None)
+            assert other.result == room.result and loads == [room.id]
+            ended = json.dumps({"result": room.result})[1:-1]
+            await until(lambda: any(ended in json.dumps(m) for m in seen))
         finally:
             for hub in (first, second):
                 await hub.close()

@@ -24,6 +24,7 @@ from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.rooms import Hub, WebError
 from kingscrib.web.routers import aftergame, games, live, meta
+from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -47,7 +48,10 @@ class Settings:
     evict_after: float = 600.0  # seconds untouched before a room leaves memory
     sweep_every: float = 60.0  # seconds between two housekeeping passes
     clock_every: float = 1.0  # seconds between two looks for clocks that ran out
-    alive_every: float = 5.0  # seconds between two "this server is alive" notes
+    # Seconds between two "this process is alive" beats: the clocks are not charged for
+    # the time no process was alive; on PostgreSQL the beats also count the processes
+    # sharing the limits.
+    alive_every: float = 5.0
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -68,17 +72,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   settings.limits.hints_waiting)
         app.state.hub = hub
         hub.start_listening()  # PostgreSQL: other server processes' moves reach us
+        # PostgreSQL: websockets and games an hour counted for all processes together.
+        shared = share_limits(store, hub.db_call, app.state.limits, settings.alive_every)
+        beating = None
+        if shared is not None:
+            await shared.beat()
+            beating = asyncio.create_task(shared.keep_beating())
         if settings.resume:
             count = await hub.resume_all()
             if count:
                 log.info("resumed %d unfinished games", count)
         sweeping = asyncio.create_task(_housekeeping(hub, settings))
-        timing = asyncio.create_task(_clocks(hub, settings))
+        # On PostgreSQL the shared limits' beat says this process is alive.
+        timing = asyncio.create_task(_clocks(hub, settings, note_alive=shared is None))
         try:
             yield
         finally:
             sweeping.cancel()
             timing.cancel()
+            if shared is not None:
+                beating.cancel()
+                await shared.leave()
             await hub.close()
             store.stopping(time.time())
             store.close()
@@ -129,16 +143,16 @@ async def _housekeeping(hub: Hub, settings: Settings) -> None:
             log.exception("housekeeping failed")
 
 
-async def _clocks(hub: Hub, settings: Settings) -> None:
-    """End the games whose clock ran out, and note now and then that this server is alive
-    (after a restart the clocks are moved on by the time no server was)."""
+async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None:
+    """End the games whose clock ran out, and (``note_alive``) note now and then that this
+    server is alive (after a restart the clocks are moved on by the time no server was)."""
     noted = 0.0
     while True:
         await asyncio.sleep(settings.clock_every)
         try:
-            if time.time() - noted >= settings.alive_every:
+            if note_alive and time.time() - noted >= settings.alive_every:
                 noted = time.time()
-                await hub._db_call(hub.store.heartbeat, noted)
+                await hub._db_call(hub.store.note_alive, noted)
             ended = await check_clocks(hub)
             if ended:
                 log.info("%d games ended on time", len(ended))

@@ -1,6 +1,12 @@
 """Rate limits: a token bucket per connection, and per client address for everything
 a client can open or send (requests and websocket messages, open websockets, games
-created an hour), so that opening new connections does not reset a limit."""
+created an hour), so that opening new connections does not reset a limit.
+
+With several server processes on one PostgreSQL (:mod:`kingscrib.web.shared_limits`)
+open websockets and games created an hour are counted in the database, for all the
+processes together; the request rate stays per process, each allowing its share
+(the address limit divided by the number of live processes).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import Protocol
 
 
 class TokenBucket:
@@ -36,6 +43,13 @@ class Buckets:
         self.rate, self.burst, self.size = rate, burst, size
         self._buckets: OrderedDict[object, TokenBucket] = OrderedDict()
 
+    def rescale(self, rate: float, burst: float) -> None:
+        """New limits for every key (existing buckets keep their tokens, capped)."""
+        self.rate, self.burst = rate, burst
+        for bucket in self._buckets.values():
+            bucket.rate, bucket.burst = rate, burst
+            bucket.tokens = min(bucket.tokens, burst)
+
     def allow(self, key: object) -> bool:
         bucket = self._buckets.get(key)
         if bucket is None:
@@ -60,30 +74,57 @@ class LimitSettings:
     hints_waiting: int = 4  # hints one address may have asked for and not yet received
 
 
+class SharedCounts(Protocol):
+    """Counts kept for all server processes together (see kingscrib.web.shared_limits)."""
+
+    async def open_socket(self, address: str) -> bool: ...
+    async def close_socket(self, address: str) -> None: ...
+    async def allow_game(self, address: str) -> bool: ...
+
+
 class AddressLimits:
-    """The limits of each client address, shared by the HTTP edge and the websockets."""
+    """The limits of each client address, shared by the HTTP edge and the websockets.
+    ``shared`` (several processes on PostgreSQL) counts websockets and games for all
+    processes; :meth:`share_rate` gives this process its share of the request rate."""
 
     def __init__(self, settings: LimitSettings) -> None:
         self.settings = settings
         self.requests = Buckets(settings.address_rate, settings.address_burst)
         self.games = Buckets(settings.games_per_hour / 3600.0, float(settings.games_per_hour))
         self.sockets: Counter[str] = Counter()
+        self.shared: SharedCounts | None = None
+        self.processes = 1
+
+    def share_rate(self, processes: int) -> None:
+        """``processes`` server processes are serving: this one allows its share of an
+        address's request rate and burst (a balancer spreads an address's requests)."""
+        processes = max(1, processes)
+        if processes != self.processes:
+            self.processes = processes
+            self.requests.rescale(self.settings.address_rate / processes,
+                                  max(1.0, self.settings.address_burst / processes))
 
     def allow_request(self, address: str) -> bool:
         return self.requests.allow(address)
 
-    def allow_game(self, address: str) -> bool:
+    async def allow_game(self, address: str) -> bool:
+        if self.shared is not None:
+            return await self.shared.allow_game(address)
         return self.games.allow(address)
 
-    def open_socket(self, address: str) -> bool:
+    async def open_socket(self, address: str) -> bool:
         """Count a websocket opening; False (nothing counted) when the address has its
         limit open already."""
+        if self.shared is not None:
+            return await self.shared.open_socket(address)
         if self.sockets[address] >= self.settings.sockets_per_address:
             return False
         self.sockets[address] += 1
         return True
 
-    def close_socket(self, address: str) -> None:
+    async def close_socket(self, address: str) -> None:
+        if self.shared is not None:
+            return await self.shared.close_socket(address)
         self.sockets[address] -= 1
         if self.sockets[address] <= 0:
             del self.sockets[address]

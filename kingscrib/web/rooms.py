@@ -90,6 +90,9 @@ class Room:
     clock: Clock | None = None  # the game's clocks (kingscrib.web.clocks); None: no clock
     result: dict[str, Any] | None = None  # an ending beyond the rules (kingscrib.web.finish)
     guarded: bool = True  # has a stored clocks row (games stored before clocks have none)
+    # Changed through another server process while nobody here was watching: brought up
+    # to date from the store when next touched (see Hub._noted).
+    stale: bool = False
     touched: float = field(default_factory=time.monotonic)  # last looked at or played
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
@@ -160,6 +163,31 @@ def _take_clock(room: Room, stored: Any) -> None:
     room.version += room.result is not None
 
 
+def _apply_noted(room: Room, n: int, data: str) -> bool | None:
+    """Apply turn ``n`` (the stored turn as JSON text, then perhaps a newline and the
+    game's new clocks row) when it is the room's next turn: True when applied, None when
+    the room has it already, False when the room must be read from the store (a turn
+    missed, anything the session cannot apply as it stands)."""
+    try:
+        turn_text, _, clock_text = data.partition("\n")
+        turn = json.loads(turn_text)
+        row = json.loads(clock_text) if clock_text else None
+        if not isinstance(turn, dict) or not (row is None or isinstance(row, dict)):
+            return False
+        applied = room.game.apply_noted(n, turn)
+    except (WebError, KeyError, TypeError, ValueError):
+        return False
+    if not applied:
+        return applied
+    room.version += 1
+    if row is not None:  # the clocks as charged by this turn, and any ending it brought
+        room.guarded = True
+        room.clock = finish.clock_from_row(row)
+        room.result = row.get("result")
+        room.version += room.result is not None
+    return True
+
+
 def _refuse_closed(room: Room) -> None:
     if room.closed:
         raise WebError(409, "this game was closed after being left untouched; its record is"
@@ -204,6 +232,10 @@ class Hub:
     # ----- helpers ---------------------------------------------------------------
     async def _db_call(self, fn: Callable, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def db_call(self, fn: Callable, *args: Any) -> Any:
+        """Run a (blocking) store call in the store's thread."""
+        return await self._db_call(fn, *args)
 
     async def _store(self, write: TurnWrite) -> None:
         """Store a turn; returns once it is committed. Turns arriving while a batch is being
@@ -295,6 +327,8 @@ class Hub:
         room = self.rooms.get(game_id)
         if room is not None:
             room.touched = time.monotonic()
+            if room.stale:
+                await self.refresh(room)
             return room
         if not isinstance(game_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", game_id):
             raise WebError(404, "no such game")
@@ -342,31 +376,76 @@ class Hub:
         loop = asyncio.get_running_loop()
         self._stop_listening = threading.Event()
 
-        def on_note(game_id: str) -> None:
-            if not loop.is_closed():  # a note may still arrive while the server stops
-                loop.call_soon_threadsafe(self._noted, game_id)
+        stop = self._stop_listening
+
+        def on_note(game_id: str, turn: str) -> None:
+            try:
+                if not loop.is_closed():  # a note may still arrive while the server stops
+                    loop.call_soon_threadsafe(self._noted, game_id, turn)
+                    return
+            except RuntimeError:  # the event loop closed meanwhile
+                pass
+            stop.set()  # the event loop is gone (shutting down): stop listening
 
         self._listener = threading.Thread(target=self.store.listen, name="kingscrib-listen",
                                           args=(on_note, self._stop_listening), daemon=True)
         self._listener.start()
 
-    def _noted(self, game_id: str) -> None:
+    def _noted(self, game_id: str, turn: str = "") -> None:
+        """Another process changed a game (``turn``: "" or "<n> <turn as JSON>", the new
+        turn it stored, perhaps followed by a newline and the game's clocks row). A room nobody here listens to and no computer here plays is only
+        marked stale; otherwise the room applies the turn, or reads the store."""
         room = self.rooms.get(game_id)
-        if room is not None:
-            task = asyncio.ensure_future(self.refresh(room))
-            self._refreshing.add(task)
-            task.add_done_callback(self._refreshing.discard)
+        if room is None:
+            return
+        n = turn.partition(" ")[0]
+        if n.isdigit() and int(n) < room.game.turn_count:
+            return  # a turn this room has already (the note came late)
+        busy = room.computer_task is not None and not room.computer_task.done()
+        if not room.listeners and not busy:
+            room.stale = True
+            return
+        self._background(self._follow(room, turn))
 
-    async def refresh(self, room: Room) -> None:
-        """Bring a room up to what the store holds (another process changed the game) and
-        send every listener the whole state again."""
+    def _refresh_soon(self, room: Room) -> None:
+        """Bring a room up to date from the store, in the background (a move of ours was
+        refused because another process stored that turn first)."""
+        self._background(self.refresh(room))
+
+    def _background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def _follow(self, room: Room, note: str) -> None:
+        """Apply a turn stored through another process; any doubt (a turn missed, a Joker
+        call, a turn that does not follow) reads the whole game from the store instead."""
+        n_text, _, data = note.partition(" ")
         async with room.lock:
+            applied = (not room.stale and n_text.isdigit() and bool(data)
+                       and _apply_noted(room, int(n_text), data))
+        if applied is None:  # this room has that turn already
+            return
+        if not applied:
+            await self.refresh(room)
+            return
+        room.game.forget_views()
+        room._hints = {}
+        await self.broadcast(room)
+        self._kick(room)
+
+    async def refresh(self, room: Room, rebuild: bool = False) -> None:
+        """Bring a room up to what the store holds (another process changed the game) and
+        send every listener the whole state again. ``rebuild``: replay the game whole
+        (the room may be half changed)."""
+        async with room.lock:
+            room.stale = False
             stored = await self._db_call(self.store.load, room.id)
             if stored is None:
                 return
             if room.computer_task and not room.computer_task.done():
                 room.computer_task.cancel()
-            caught_up = _catch_up(room, stored)
+            caught_up = not rebuild and _catch_up(room, stored)
             if not caught_up:  # more than new turns: replay it all
                 fresh = await self._rebuild(stored)
                 room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
@@ -452,7 +531,7 @@ class Hub:
                 await self._db_call(self.store.take_seat, room.id, seat, new_name,
                                     hash_secret(token), started)
             except SeatTaken:
-                self._noted(room.id)
+                self._refresh_soon(room)
                 raise WebError(409, f"seat {seat + 1} was just taken") from None
             s.token_hash, s.name = hash_secret(token), new_name
             if started is not None:
@@ -491,7 +570,7 @@ class Hub:
             await self._store(write)
         except (IntegrityError, StaleGame):  # another process stored a turn or ending first
             session.take_back()
-            self._noted(room.id)
+            self._refresh_soon(room)
             raise WebError(409, _BEATEN) from None
         except Exception:
             session.take_back()

@@ -34,6 +34,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -116,7 +117,8 @@ clocks = Table(
 
 # When each server process last said it was alive ("stopped": the last clean stop): after
 # a restart the clocks are moved on by the time no process ran (a player is not charged
-# for the server's outage).
+# for the server's outage). On PostgreSQL the same beats count the live processes for
+# the shared limits (kingscrib.web.shared_limits).
 alive = Table(
     "alive", metadata,
     Column("name", String(16), primary_key=True),
@@ -128,6 +130,24 @@ analyses = Table(
     "analyses", metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("data", JSON, nullable=False),
+)
+
+# Limits shared by every server process on one PostgreSQL (kingscrib.web.shared_limits).
+# Client addresses are kept as SHA-256 hashes. Each process beats in ``alive``; the
+# websockets of a process not heard from for a while are no longer counted.
+
+address_sockets = Table(
+    "address_sockets", metadata,
+    Column("instance", String(32), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("n", Integer, nullable=False),
+)
+
+address_games = Table(
+    "address_games", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("at", Float, nullable=False),
 )
 
 
@@ -197,7 +217,12 @@ class SeatTaken(Exception):
     """Someone (through another server process) took the seat first."""
 
 
-CHANNEL = "kingscrib_games"  # PostgreSQL NOTIFY channel: "<process> <game id>"
+# PostgreSQL NOTIFY channel: "<process> <game id>", or "<process> <game id> <n> <turn>"
+# for a new turn (the turn as stored, as JSON, then a newline and the game's new
+# ``clocks`` row as JSON when the game has one). PostgreSQL caps a payload at 8,000 bytes:
+# a longer turn goes as a bare note and is read from the store.
+CHANNEL = "kingscrib_games"
+NOTE_LIMIT = 7900
 
 
 class Store:
@@ -269,29 +294,48 @@ class Store:
             conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
             self._notify(conn, [game_id])
 
-    def _notify(self, conn: Any, game_ids: Any) -> None:
-        """Tell the other server processes (PostgreSQL only) which games changed."""
-        if self.shared:
-            for game_id in sorted(set(game_ids)):
-                conn.execute(text("SELECT pg_notify(:channel, :note)"),
-                             {"channel": CHANNEL, "note": f"{self.instance} {game_id}"})
+    def _notify(self, conn: Any, game_ids: Any, turns: dict[str, TurnWrite] | None = None
+                ) -> None:
+        """Tell the other server processes (PostgreSQL only) which games changed, all in
+        one statement. A game whose one change is a new turn gets the turn in its note, so
+        that a process following it applies the turn without reading the store."""
+        if not self.shared:
+            return
+        notes = []
+        for game_id in sorted(set(game_ids)):
+            note = f"{self.instance} {game_id}"
+            write = (turns or {}).get(game_id)
+            if write is not None:
+                carried = f"{note} {write.n} " + _carried(json.dumps(write.data,
+                                                                     separators=(",", ":")),
+                                                          write.clock)
+                if len(carried.encode("utf-8")) <= NOTE_LIMIT:
+                    note = carried
+            notes.append(note)
+        conn.execute(text("SELECT pg_notify(:channel, note)"
+                          " FROM unnest(CAST(:notes AS text[])) AS note"),
+                     {"channel": CHANNEL, "notes": notes})
 
-    def listen(self, on_note: Callable[[str], None], stop: threading.Event) -> None:
-        """Pass the game id of each note another process sends to ``on_note`` until
-        ``stop`` is set (PostgreSQL only; runs in a thread of its own, reconnecting
-        after a lost connection)."""
+    def listen(self, on_note: Callable[[str, str], None], stop: threading.Event) -> None:
+        """Pass each note another process sends to ``on_note(game_id, rest)`` until ``stop``
+        is set (PostgreSQL only; runs in a thread of its own, reconnecting after a lost
+        connection). ``rest`` is "" or the new turn: "<n> <turn as JSON>"; the notes this
+        process sent itself are skipped before anything is parsed."""
         import psycopg
 
         url = "postgresql://" + self.url.split("://", 1)[1]
+        mine = self.instance + " "
         while not stop.is_set():
             try:
                 with psycopg.connect(url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     while not stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            origin, _, game_id = note.payload.partition(" ")
-                            if origin != self.instance:
-                                on_note(game_id)
+                            if note.payload.startswith(mine):
+                                continue
+                            _origin, _, rest = note.payload.partition(" ")
+                            game_id, _, rest = rest.partition(" ")
+                            on_note(game_id, rest)
             except psycopg.Error:
                 stop.wait(1.0)
 
@@ -331,16 +375,20 @@ class Store:
         return results
 
     def _write(self, conn: Any, writes: list[TurnWrite]) -> None:
+        if self.shared:
+            return self._write_postgres(conn, writes)
         now = time.time()
         added = [{"game_id": w.game_id, "n": w.n, "data": w.data} for w in writes if w.new]
         replaced = [{"b_game": w.game_id, "b_n": w.n, "b_data": w.data}
                     for w in writes if not w.new]
         over: dict[str, bool] = {}
         touched: set[str] = set()
+        changes: dict[str, list[TurnWrite]] = {}
         for w in writes:
             if w.new:
                 over[w.game_id] = w.over
             touched.add(w.game_id)
+            changes.setdefault(w.game_id, []).append(w)
         if added:
             conn.execute(insert(turns), added)
         for w in writes:
@@ -361,7 +409,67 @@ class Store:
         if touched - over.keys():
             conn.execute(update(games).where(games.c.id == bindparam("b_game"))
                          .values(updated=now), [{"b_game": g} for g in touched - over.keys()])
-        self._notify(conn, touched)
+        # A note carries the turn when it is the game's one change in this batch and new.
+        carried = {g: ws[0] for g, ws in changes.items() if len(ws) == 1 and ws[0].new}
+        self._notify(conn, touched, carried)
+
+    def _write_postgres(self, conn: Any, writes: list[TurnWrite]) -> None:
+        """The batch in one statement (one round trip): the new turns inserted, the games
+        touched, the notes sent. A turn already stored (another process won the race)
+        fails it all with IntegrityError, as the unique (game, turn) key says."""
+        added = [w for w in writes if w.new]
+        texts = {id(w): json.dumps(w.data, separators=(",", ":")) for w in added}
+        over: dict[str, bool | None] = {w.game_id: None for w in writes}
+        changes: dict[str, list[TurnWrite]] = {}
+        for w in writes:
+            if w.new:
+                over[w.game_id] = w.over
+            changes.setdefault(w.game_id, []).append(w)
+        notes = []
+        for game_id in sorted(changes):
+            note = f"{self.instance} {game_id}"
+            ws = changes[game_id]
+            if len(ws) == 1 and ws[0].new:  # the note carries the turn
+                carried = f"{note} {ws[0].n} " + _carried(texts[id(ws[0])], ws[0].clock)
+                if len(carried.encode("utf-8")) <= NOTE_LIMIT:
+                    note = carried
+            notes.append(note)
+        # The clocks row of each new turn's game moves on only from the turn before
+        # (see ``clocks``); a game with two new turns in one batch: a statement each.
+        timed = [w for w in added if w.clock is not None]
+        per_game = [w.game_id for w in timed]
+        one_each = len(set(per_game)) == len(per_game)
+        clocked = timed if one_each else []
+        full = [w.clock is not None and "seconds" in w.clock for w in clocked]
+        rows = conn.exec_driver_sql(_BATCH, {
+            "ag": [w.game_id for w in added], "an": [w.n for w in added],
+            "ad": [texts[id(w)] for w in added], "tg": list(over), "to": list(over.values()),
+            "now": time.time(), "channel": CHANNEL, "notes": notes,
+            "cg": per_game if one_each else [], "cn": [w.n for w in clocked], "cf": full,
+            **{f"c{key}": [(w.clock or {}).get(column) if f else None
+                           for w, f in zip(clocked, full)]
+               for key, column in (("s", "seconds"), ("o", "overtime"), ("st", "started"),
+                                   ("du", "due"))},
+            **{f"c{key}": [_json_text((w.clock or {}).get(column)) if f else None
+                           for w, f in zip(clocked, full)]
+               for key, column in (("rem", "remaining"), ("run", "running"))},
+            "cr": [_json_text((w.clock or {}).get("result")) for w in clocked]}).all()
+        moved = set(rows[0][0] or []) if rows else set()
+        for w in clocked:
+            if w.game_id not in moved:
+                raise StaleGame(w.game_id)
+        for w in ([] if one_each else timed):
+            done = conn.execute(update(clocks).where(
+                clocks.c.game_id == w.game_id, clocks.c.turn == w.n,
+                clocks.c.result.is_(None)).values(turn=w.n + 1, **(w.clock or {})))
+            if done.rowcount != 1:
+                raise StaleGame(w.game_id)
+        replaced = [w for w in writes if not w.new]
+        if replaced:  # Joker calls (on turns perhaps added just above): their own statement
+            conn.execute(update(turns).where(turns.c.game_id == bindparam("b_game"),
+                                             turns.c.n == bindparam("b_n"))
+                         .values(data=bindparam("b_data")),
+                         [{"b_game": w.game_id, "b_n": w.n, "b_data": w.data} for w in replaced])
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as conn:
@@ -411,7 +519,7 @@ class Store:
                 .order_by(clocks.c.due).limit(limit)).all()
         return [r.game_id for r in rows]
 
-    def heartbeat(self, now: float) -> None:
+    def note_alive(self, now: float) -> None:
         """This process is alive at ``now`` (see :meth:`restart_clocks`)."""
         with self.engine.begin() as conn:
             self._note_alive(conn, self.instance, now)
@@ -491,11 +599,125 @@ class Store:
             conn.execute(delete(seats).where(seats.c.game_id == game_id))
             conn.execute(delete(games).where(games.c.id == game_id))
 
+    # ----- limits shared by the server processes (PostgreSQL) ----------------------------
+    def heartbeat(self, now: float, dead_after: float) -> int:
+        """Say this process is alive; forget the processes (and their open websockets)
+        not heard from for ``dead_after`` seconds, and the game creations over an hour
+        old. Returns how many processes are alive."""
+        with self.engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO alive (name, at) VALUES (:i, :now)"
+                " ON CONFLICT (name) DO UPDATE SET at = :now"),
+                {"i": self.instance, "now": now})
+            dead = [r.name for r in conn.execute(
+                select(alive.c.name).where(alive.c.name != "stopped",
+                                           alive.c.at < now - dead_after))]
+            if dead:
+                conn.execute(delete(address_sockets)
+                             .where(address_sockets.c.instance.in_(dead)))
+                conn.execute(delete(alive).where(alive.c.name.in_(dead)))
+            conn.execute(delete(address_games).where(address_games.c.at < now - 3600))
+            return conn.execute(select(func.count()).select_from(alive)
+                                .where(alive.c.name != "stopped")).scalar_one()
+
+    def leave(self) -> None:
+        """This process stops: its open websockets are no longer counted."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(address_sockets)
+                         .where(address_sockets.c.instance == self.instance))
+            conn.execute(delete(alive).where(alive.c.name == self.instance))
+
+    def open_socket(self, address: str, limit: int) -> bool:
+        """Count a websocket of ``address`` opened here, unless the address has ``limit``
+        open through all processes together (False then, nothing counted)."""
+        key = _address_key(address)
+        with self.engine.begin() as conn:
+            _lock_address(conn, key)
+            opened = conn.execute(text(
+                "INSERT INTO address_sockets (instance, address, n)"
+                " SELECT CAST(:i AS VARCHAR), CAST(:a AS VARCHAR), 1"
+                " WHERE (SELECT coalesce(sum(n), 0) FROM address_sockets"
+                " WHERE address = :a) < :limit"
+                " ON CONFLICT (instance, address) DO UPDATE SET n = address_sockets.n + 1"
+                " RETURNING n"), {"i": self.instance, "a": key, "limit": limit}).first()
+        return opened is not None
+
+    def close_socket(self, address: str) -> None:
+        key = _address_key(address)
+        with self.engine.begin() as conn:
+            conn.execute(text("UPDATE address_sockets SET n = n - 1"
+                              " WHERE instance = :i AND address = :a"),
+                         {"i": self.instance, "a": key})
+            conn.execute(text("DELETE FROM address_sockets"
+                              " WHERE instance = :i AND address = :a AND n <= 0"),
+                         {"i": self.instance, "a": key})
+
+    def allow_game(self, address: str, per_hour: int, now: float) -> bool:
+        """Count a game created by ``address`` unless it created ``per_hour`` in the last
+        hour through all processes together (False then, nothing counted)."""
+        key = _address_key(address)
+        with self.engine.begin() as conn:
+            _lock_address(conn, key)
+            made = conn.execute(select(func.count()).select_from(address_games).where(
+                address_games.c.address == key, address_games.c.at > now - 3600)).scalar_one()
+            if made >= per_hour:
+                return False
+            conn.execute(insert(address_games).values(address=key, at=now))
+        return True
+
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(games.c.id).where(games.c.over.is_(False))
                                 .order_by(games.c.updated.desc()).limit(limit)).all()
         return [r.id for r in rows]
+
+
+# One batch of turns on PostgreSQL (psycopg's parameter style): data-modifying parts of a
+# WITH run once each, whether or not the final SELECT reads them. ``clocked``: the games
+# whose clocks row moved on (a row not moved: a resignation or time-out came first).
+_BATCH = (
+    "WITH added AS (INSERT INTO turns (game_id, n, data)"
+    " SELECT g, n, CAST(d AS json) FROM unnest(CAST(%(ag)s AS text[]), CAST(%(an)s AS int[]),"
+    " CAST(%(ad)s AS text[])) AS x(g, n, d)),"
+    " touched AS (UPDATE games SET updated = %(now)s, over = coalesce(x.o, games.over)"
+    " FROM unnest(CAST(%(tg)s AS text[]), CAST(%(to)s AS boolean[])) AS x(g, o)"
+    " WHERE games.id = x.g),"
+    " clocked AS (UPDATE clocks SET turn = x.n + 1, result = CAST(x.r AS json),"
+    " seconds = CASE WHEN x.f THEN x.s ELSE clocks.seconds END,"
+    " overtime = CASE WHEN x.f THEN x.o ELSE clocks.overtime END,"
+    " remaining = CASE WHEN x.f THEN CAST(x.rem AS json) ELSE clocks.remaining END,"
+    " running = CASE WHEN x.f THEN CAST(x.run AS json) ELSE clocks.running END,"
+    " started = CASE WHEN x.f THEN x.st ELSE clocks.started END,"
+    " due = CASE WHEN x.f THEN x.du ELSE clocks.due END"
+    " FROM unnest(CAST(%(cg)s AS text[]), CAST(%(cn)s AS int[]), CAST(%(cf)s AS boolean[]),"
+    " CAST(%(cs)s AS int[]), CAST(%(co)s AS int[]), CAST(%(crem)s AS text[]),"
+    " CAST(%(crun)s AS text[]), CAST(%(cst)s AS float8[]), CAST(%(cdu)s AS float8[]),"
+    " CAST(%(cr)s AS text[])) AS x(g, n, f, s, o, rem, run, st, du, r)"
+    " WHERE clocks.game_id = x.g AND clocks.turn = x.n AND clocks.result IS NULL"
+    " RETURNING clocks.game_id)"
+    " SELECT ARRAY(SELECT game_id FROM clocked), pg_notify(%(channel)s, note)"
+    " FROM unnest(CAST(%(notes)s AS text[])) AS note")
+
+
+def _carried(turn: str, clock: dict[str, Any] | None) -> str:
+    """A note's turn part: the turn as JSON, then (after a newline, which JSON text
+    never holds unescaped) the game's new ``clocks`` row when it has one."""
+    if clock is None or clock == {"result": None}:  # no clock, no ending: nothing to say
+        return turn
+    return turn + "\n" + json.dumps(clock, separators=(",", ":"))
+
+
+def _address_key(address: str) -> str:
+    return hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
+
+
+def _lock_address(conn: Any, key: str) -> None:
+    """Serialise the limit checks of one address across processes until the commit."""
+    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
+
+
+def _json_text(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
 def _json(value: Any) -> Any:

@@ -144,6 +144,26 @@ class KingsSession(SessionBase):
             return False
         return True
 
+    def apply_noted(self, n: int, turn: dict[str, Any]) -> bool | None:
+        """A new turn only: a Joker call (a rewritten turn) is read from the store."""
+        game = self.game
+        have = len(game.history)
+        if n < have:
+            return None
+        if n > have or "joker" in turn:
+            return False
+        try:
+            claim = turn.get("claimed") if game.rules.joker else None
+            played = game.play(record_action(turn, 0), claim)
+        except (IllegalAction, RecordError, KeyError, TypeError, ValueError):
+            return False
+        if [str(x) for x in played.drew] != list(turn.get("drew", [])):
+            game.undo()  # cannot happen with one seed; the store decides then
+            game.forget_undo()
+            return False
+        game.forget_undo()
+        return True
+
     def computer_input(self, seat: int) -> Any:
         return self.game.view(seat)
 

@@ -105,6 +105,11 @@ class Session(Protocol):
         """Apply the stored turns after those applied; False when the store holds anything
         else (the session may then be half changed: it is rebuilt)."""
 
+    def apply_noted(self, n: int, turn: dict[str, Any]) -> bool | None:
+        """Apply turn ``n`` as another server process stored it (it told us in a note):
+        True when applied, None when this session has it already, False (nothing
+        changed) when it cannot simply follow: the game is then read from the store."""
+
     def computer_input(self, seat: int) -> Any:
         """What a computer seat may know (taken on the event loop)."""
 
@@ -255,6 +260,15 @@ class SessionBase:
             return False
         for t in turns[have:]:
             self.apply(int(t["seat"]), t)
+        return True
+
+    def apply_noted(self, n: int, turn: dict[str, Any]) -> bool | None:
+        have = self.turn_count
+        if n < have:
+            return None
+        if n > have:
+            return False
+        self.apply(int(turn["seat"]), turn)  # WebError, nothing changed, when refused
         return True
 
     def people_played(self, people: set[int]) -> bool:

@@ -23,7 +23,7 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 async def create_game(body: CreateGame, request: Request,
                       hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat."""
-    if not request.app.state.limits.allow_game(client_address(request.scope)):
+    if not await request.app.state.limits.allow_game(client_address(request.scope)):
         raise WebError(429, "too many games created from your address: try again later")
     clock = check_clock(body.clock_seconds, body.clock_overtime, body.game)
     room, seat, token, invite = await hub.create(

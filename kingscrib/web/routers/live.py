@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -31,7 +32,8 @@ MAX_MESSAGE = 4096  # characters
 QUEUE_LIMIT = 64  # messages waiting for a slow client before it is dropped
 FLOOD = 20  # messages refused in a row for their rate before the socket is closed
 # Close codes (RFC 6455): the client broke a rule, sent binary, invalid text, too much.
-POLICY, UNSUPPORTED, INVALID_TEXT, TOO_BIG = 1008, 1003, 1007, 1009
+POLICY, UNSUPPORTED, INVALID_TEXT, TOO_BIG, TRY_AGAIN = 1008, 1003, 1007, 1009, 1013
+log = logging.getLogger("kingscrib.web")
 
 
 @router.websocket("/api/games/{game_id}/ws")
@@ -41,13 +43,19 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     limits: AddressLimits = websocket.app.state.limits
     address = websocket.client.host if websocket.client else "?"
     await websocket.accept()
-    if not limits.open_socket(address):
+    try:
+        allowed = await limits.open_socket(address)
+    except Exception:  # the shared count (PostgreSQL) could not be read
+        log.exception("could not count a websocket")
+        await websocket.close(code=TRY_AGAIN, reason="the server is busy: try again")
+        return
+    if not allowed:
         await websocket.close(code=POLICY, reason="too many open websockets from your address")
         return
     try:
         await _serve(websocket, hub, settings, limits, address, game_id)
     finally:
-        limits.close_socket(address)
+        await limits.close_socket(address)
 
 
 async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressLimits,

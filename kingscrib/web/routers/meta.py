@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Any
+
+from fastapi import APIRouter, Request
 
 from kingscrib.web.games import DEFAULT_GAME, game_kind, game_names
 from kingscrib.web.models import Levels
@@ -27,5 +29,7 @@ def levels() -> Levels:
 
 
 @router.get("/health")
-def health() -> dict[str, str]:
-    return {"status": "ok"}
+def health(request: Request) -> dict[str, Any]:
+    """``processes``: the server processes sharing this one's database and alive
+    (1 on SQLite)."""
+    return {"status": "ok", "processes": request.app.state.limits.processes}
