@@ -376,3 +376,60 @@ def test_clocks_and_resigning_work_for_any_registered_game(client):
         assert client.get(f"/api/games/{game_id}/record").json()["result"] == result
     finally:
         unregister("race")
+
+
+def _analysed(client: TestClient, game_id: str) -> list[dict]:
+    """Start the analysis of a finished game and wait for its rows."""
+    r = client.post(f"/api/games/{game_id}/analysis")
+    assert r.status_code in (200, 202), r.text
+    deadline = time.monotonic() + 120
+    while True:
+        status = client.get(f"/api/games/{game_id}/analysis").json()
+        if status["status"] == "done":
+            return status["turns"]
+        assert status["status"] == "running" and time.monotonic() < deadline, status
+        time.sleep(0.2)
+
+
+def _cli_json(tmp_path: Path, record: dict, *command: str) -> list[dict]:
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    out = subprocess.run([sys.executable, "-c", "from kingscrib.cli.main import main; main()",
+                          *command, str(path), "--json"], capture_output=True, text=True,
+                         check=True, timeout=300)
+    return json.loads(out.stdout)
+
+
+def test_a_resigned_kings_game_is_analysed_like_kingscrib_analyze(client, tmp_path):
+    game_id, tokens, _ = people(client, 2, seed=6)
+    before = client.post(f"/api/games/{game_id}/analysis")
+    assert before.status_code == 409  # not over yet: nothing to analyse
+    for _ in range(3):
+        s = state(client, game_id)
+        r = client.post(f"/api/games/{game_id}/actions", json={"action": "pass"},
+                        headers=auth(tokens[s["turn"]]))
+        assert r.status_code == 200, r.text
+    assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1])).status_code == 200
+    rows = _analysed(client, game_id)
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert len(rows) == len(record["turns"]) == 3
+    expected = _cli_json(tmp_path, record, "analyze")
+    assert [{k: v for k, v in row.items() if k != "best_tiles"} for row in rows] == expected
+
+
+def test_a_resigned_cribbage_game_is_analysed_like_kingscrib_classic_analyze(client, tmp_path):
+    game_id, tokens, _ = people(client, 2, "classic", seed=9)
+    for seat in (0, 1):
+        hand = state(client, game_id, tokens[seat])["hand"]
+        r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),
+                        json={"action": "discard", "cards": hand[:2]})
+        assert r.status_code == 200, r.text
+    assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[0])).status_code == 200
+    rows = _analysed(client, game_id)
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert [row["decision"] for row in rows] == ["discard", "discard"], rows
+    assert rows == _cli_json(tmp_path, record, "classic", "analyze")

@@ -28,12 +28,13 @@ def _jobs(hub: Hub) -> dict[str, Job]:
 
 
 def _input(room: Room) -> tuple[int, Any]:
-    """Steps and input of the analysis, for games that offer one (once the game is over)."""
+    """Steps and input of the analysis, for games that offer one (once the game is over,
+    by its rules or by a resignation or a clock)."""
     session = room.game
     if "analysis" not in session.offers:
         raise session.refusal("analysis")
     seats = [{"kind": s.kind, **({"level": s.level} if s.level else {})} for s in room.seats]
-    return session.analysis_input(seats)
+    return session.analysis_input(seats, ended=room.result is not None)
 
 
 async def status(hub: Hub, room: Room) -> dict[str, Any]:

@@ -154,10 +154,11 @@ class ClassicSession(SessionBase):
         """The game up to now, step by step (:mod:`.classic_replay`; a worker thread)."""
         return classic_replay.replay_of_session(inputs)
 
-    def analysis_input(self, seats: list[dict[str, Any]]) -> tuple[int, Any]:
-        """The finished game's record; its steps (the decisions with a choice) are counted
-        once the analysis runs."""
-        if not self.over:
+    def analysis_input(self, seats: list[dict[str, Any]], ended: bool = False
+                       ) -> tuple[int, Any]:
+        """The finished game's record (or, ended early, the deals played so far); its
+        steps (the decisions with a choice) are counted once the analysis runs."""
+        if not (self.over or ended):
             raise WebError(409, "a game is analysed once it is over")
         if self.game.rules.players != 2:
             raise WebError(400, "the coach judges two-player Cribbage games only")

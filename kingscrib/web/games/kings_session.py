@@ -320,8 +320,9 @@ class KingsSession(SessionBase):
     def hint_from(self, inputs: Any) -> dict[str, Any]:
         return analysis.hint_from(inputs)
 
-    def analysis_input(self, seats: list[dict[str, Any]]) -> tuple[int, Any]:
-        if not self.game.is_over:
+    def analysis_input(self, seats: list[dict[str, Any]], ended: bool = False
+                       ) -> tuple[int, Any]:
+        if not (self.game.is_over or ended):
             raise WebError(409, "a game is analysed once it is over")
         record = self.game.to_record(seats)
         return len(record["turns"]), record

@@ -156,8 +156,11 @@ class Session(Protocol):
     def hint_from(self, inputs: Any) -> dict[str, Any]:
         """The hint (run in a worker thread)."""
 
-    def analysis_input(self, seats: list[dict[str, Any]]) -> tuple[int, Any]:
-        """Steps and input of the finished game's analysis (offered: "analysis")."""
+    def analysis_input(self, seats: list[dict[str, Any]], ended: bool = False
+                       ) -> tuple[int, Any]:
+        """Steps and input of the finished game's analysis (offered: "analysis");
+        ``ended``: the game ended early (a resignation or a clock), so the turns played
+        so far are analysed."""
 
     def analyse(self, inputs: Any, progress: Progress) -> Any:
         """The analysis (run in a worker thread); ``progress(done, total)`` may also
@@ -329,7 +332,8 @@ class SessionBase:
     def hint_from(self, inputs: Any) -> dict[str, Any]:
         raise self.refusal("hint")
 
-    def analysis_input(self, seats: list[dict[str, Any]]) -> tuple[int, Any]:
+    def analysis_input(self, seats: list[dict[str, Any]], ended: bool = False
+                       ) -> tuple[int, Any]:
         raise self.refusal("analysis")
 
     def analyse(self, inputs: Any, progress: Progress) -> Any:
