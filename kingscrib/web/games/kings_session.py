@@ -221,17 +221,7 @@ class KingsSession(SessionBase):
     def state_message(self, table: Table, seat: int | None) -> str:
         if self._sees_hidden(seat):
             return compact({"type": "state", "state": self.state(table, seat)})
-        online = tuple(table.online())
-        key = (table.version, online)
-        if self._encoded is None or self._encoded[0] != key:
-            data = self._public_of(table)
-            data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], online)]
-            self._encoded = (key, compact(data)[:-1])
-        if seat is None:
-            extra = ',"you":null'
-        else:
-            extra = f',"you":{seat},' + compact(self.private(seat))[1:-1]
-        return '{"type":"state","state":' + self._encoded[1] + extra + "}}"
+        return super().state_message(table, seat)
 
     def updates(self, table: Table, seats: list[int | None]) -> list[str]:
         """``{"type": "update", "update": ...}`` for each seat: the public part of

@@ -296,14 +296,19 @@ class SessionBase:
             data.update(self.private(seat))
         return data
 
+    def _public_of(self, table: Table) -> dict[str, Any]:
+        """The public part of a state message (without who is online)."""
+        data = dict(self.public())
+        data.update(id=table.id, version=table.version, seats=seat_list(table))
+        return data
+
     def state_message(self, table: Table, seat: int | None) -> str:
         """The public part is encoded once a version, each seat's private part spliced in."""
         online = tuple(table.online())
         key = (table.version, online)
         if self._encoded is None or self._encoded[0] != key:
-            data = dict(self.public())
-            data.update(id=table.id, version=table.version)
-            data["seats"] = [dict(s, online=o) for s, o in zip(seat_list(table), online)]
+            data = self._public_of(table)
+            data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], online)]
             self._encoded = (key, compact(data)[:-1])
         if seat is None:
             extra = ',"you":null'
