@@ -185,7 +185,8 @@ def test_a_record_file_and_a_live_game_on_a_phone(browser, server, finished,
         page.click("#c-replay-link")
         page.wait_for_selector("#r-list li")
         steps = page.locator("#r-list li").all_inner_texts()
-        assert "Ann lays away 2 cards." in steps
+        # (the dealer's step also tells "his heels" when the starter is a jack)
+        assert any(step.startswith("Ann lays away 2 cards.") for step in steps), steps
         assert not any(pretty(card) in " ".join(steps) for card in hand[:2])
     finally:
         context.close()

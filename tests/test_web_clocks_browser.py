@@ -99,6 +99,11 @@ def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, 
         record = httpx.get(server.url + page.get_attribute("#record-link", "href")).json()
         assert record["result"] == state["result"]
         (check_record if game == "kings" else replay_classic)(record)
+        # A resigned game is finished: its replay offers the analysis, which completes.
+        page.goto(f"{server.url}/?replay={game_id}")
+        page.click("#r-analyse")
+        page.wait_for_selector("#r-analysis[data-done]", timeout=60_000)
+        assert httpx.get(f"{server.url}/api/games/{game_id}/analysis").json()["status"] == "done"
         assert errors == []
     finally:
         context.close()

@@ -2,6 +2,7 @@
 // opened from a file (checked by the server, which sends back each turn's breakdown).
 // The chosen turn's tiles are outlined; the link names the turn, so it can be shared.
 
+import { watchAnalysis } from "./analysis.js";
 import { request } from "./api.js";
 import { buildBoard, tileElement } from "./board.js";
 import { spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
@@ -36,7 +37,7 @@ export async function startReplay(source, turn) {
       return;
     }
     load({ ...state, id: source }, turn);
-    if (state.over) watchAnalysis(source);
+    if (state.over) watchAnalysis(source, { unit: "turn", done: showAnalysis });
     $("r-game").hidden = false;
     $("r-game").href = `/?game=${source}`;
   } catch (error) { $("r-message").textContent = error.message; }
@@ -157,42 +158,11 @@ function show(n) {
   }
 }
 
-// ----- analysis: started on request, computed by the server in the background --------
-async function watchAnalysis(id) {
-  $("r-analysis").hidden = false;
-  $("r-analyse").onclick = async () => {
-    $("r-analyse").disabled = true;
-    try { poll(id, await request("POST", `/api/games/${id}/analysis`)); } catch (error) {
-      $("r-progress-text").textContent = error.message; $("r-analyse").disabled = false;
-    }
-  };
-  try { poll(id, await request("GET", `/api/games/${id}/analysis`)); } catch { /* the button stays */ }
-}
-
-function poll(id, reply) {
-  const bar = $("r-progress");
-  if (reply.status === "done") {
-    analysis = reply.turns;
-    $("r-analyse").hidden = true;
-    bar.hidden = true;
-    $("r-progress-text").textContent = "Engine analysis: the best option by equity at each turn.";
-    $("r-analysis").dataset.done = "1";
-    show(at);
-    return;
-  }
-  if (reply.status === "running") {
-    $("r-analyse").disabled = true;
-    bar.hidden = false;
-    bar.max = reply.total || 1;
-    bar.value = reply.done;
-    $("r-progress-text").textContent = `Analysing: turn ${reply.done} of ${reply.total}`;
-    setTimeout(async () => {
-      try { poll(id, await request("GET", `/api/games/${id}/analysis`)); } catch { setTimeout(() => poll(id, reply), 2000); }
-    }, 500);
-    return;
-  }
-  if (reply.status === "failed") $("r-progress-text").textContent = `The analysis failed: ${reply.error}`;
-  $("r-analyse").disabled = false;
+// ----- analysis: the engine's best option by equity at each turn (./analysis.js) -----
+function showAnalysis(turns) {
+  analysis = turns;
+  $("r-progress-text").textContent = "Engine analysis: the best option by equity at each turn.";
+  show(at);
 }
 
 function renderBest(row) {

@@ -4,6 +4,7 @@
 // /api/games/{id}/replay, or POST /api/games/replay for a record file); the link names
 // the step, so it can be shared.
 
+import { watchAnalysis } from "../analysis.js";
 import { request } from "../api.js";
 import { pretty } from "./cards.js";
 import { showStill } from "./table.js";
@@ -85,7 +86,9 @@ export function stop() {
 export async function startStored(id, turn) {
   const replay = await request("GET", `/api/games/${id}/replay`);
   load({ ...replay, id }, turn);
-  if (replay.end) watchAnalysis(id);
+  // Over by the rules, or by a resignation or a clock (the game's state has its result).
+  const over = replay.end || (await request("GET", `/api/games/${id}`)).result;
+  if (over) watchAnalysis(id, { unit: "decision", done: showAnalysis, active: () => active });
 }
 
 // A record opened from a file, already checked by the server.
@@ -146,51 +149,19 @@ export function show(n) {
   } else $("r-share").hidden = true;
 }
 
-// ----- analysis: the coach's judgement of each discard and card, computed by the server
-async function watchAnalysis(id) {
-  $("r-analysis").hidden = false;
-  $("r-analyse").onclick = async () => {
-    $("r-analyse").disabled = true;
-    try { poll(id, await request("POST", `/api/games/${id}/analysis`)); } catch (error) {
-      $("r-progress-text").textContent = error.message; $("r-analyse").disabled = false;
-    }
-  };
-  try { poll(id, await request("GET", `/api/games/${id}/analysis`)); } catch { /* the button stays */ }
-}
-
-function poll(id, reply) {
-  if (!active) return;
-  const bar = $("r-progress");
-  if (reply.status === "done") {
-    analysis = new Map(reply.turns.map((row) => [row.turn, row]));
-    $("r-analyse").hidden = true;
-    bar.hidden = true;
-    const slips = reply.turns.filter((row) => row.slip).length;
-    $("r-progress-text").textContent = `The coach judged ${reply.turns.length} decisions`
-      + ` (discards, and cards where the hand gave a choice): ${slips} fell short of its best,`
-      + " marked ✗ in the list.";
-    $("r-analysis").dataset.done = "1";
-    for (const [i, li] of [...$("r-list").children].entries()) {
-      const row = analysis.get(i + 1);
-      li.classList.toggle("slip", Boolean(row?.slip));
-      if (row?.slip) li.querySelector("button").setAttribute("aria-label", `${li.textContent} Worse than the coach's best.`);
-    }
-    show(at);
-    return;
+// ----- analysis: the coach's judgement of each discard and card (../analysis.js) -----
+function showAnalysis(turns) {
+  analysis = new Map(turns.map((row) => [row.turn, row]));
+  const slips = turns.filter((row) => row.slip).length;
+  $("r-progress-text").textContent = `The coach judged ${turns.length} decisions`
+    + ` (discards, and cards where the hand gave a choice): ${slips} fell short of its best,`
+    + " marked ✗ in the list.";
+  for (const [i, li] of [...$("r-list").children].entries()) {
+    const row = analysis.get(i + 1);
+    li.classList.toggle("slip", Boolean(row?.slip));
+    if (row?.slip) li.querySelector("button").setAttribute("aria-label", `${li.textContent} Worse than the coach's best.`);
   }
-  if (reply.status === "running") {
-    $("r-analyse").disabled = true;
-    bar.hidden = false;
-    bar.max = reply.total || 1;
-    bar.value = reply.done;
-    $("r-progress-text").textContent = `Analysing: decision ${reply.done} of ${reply.total}`;
-    setTimeout(async () => {
-      try { poll(id, await request("GET", `/api/games/${id}/analysis`)); } catch { setTimeout(() => poll(id, reply), 2000); }
-    }, 500);
-    return;
-  }
-  if (reply.status === "failed") $("r-progress-text").textContent = `The analysis failed: ${reply.error}`;
-  $("r-analyse").disabled = false;
+  show(at);
 }
 
 const percent = (p) => `${(100 * p).toFixed(1)}%`;
