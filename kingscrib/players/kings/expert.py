@@ -24,9 +24,9 @@ from __future__ import annotations
 import time
 
 from kingscrib.kings.game import PlayerView
-from kingscrib.kings.moves import Action, Pass
+from kingscrib.kings.moves import Action
 from kingscrib.players.kings.defence import DEFENCE_RACKS, DEFENCE_WEIGHT
-from kingscrib.players.kings.equity import candidates, defend, distinct, materialise
+from kingscrib.players.kings.equity import defend, distinct, materialise
 from kingscrib.players.kings.leaves import LeaveTable
 from kingscrib.players.kings.sim import SimPlayer, SimStats
 
@@ -53,16 +53,9 @@ class ExpertPlayer(SimPlayer):
 
     def choose(self, view: PlayerView) -> Action:
         start = time.perf_counter()
-        options = candidates(view, self.table)
-        if not options:
-            return Pass()
-        bag = view.position.bag or 0
-        if bag == 0 and view.players == 2 and self.endgame:
-            action = self._endgame(view, start)
-            if action is not None:
-                return action
-        if bag == 0 or len(options) == 1:
-            return materialise(options[0])
+        action, options = self.settled(view, start)
+        if action is not None:
+            return action
         pool = distinct(options, self.pool)
         if len(pool) > 1:
             pool = defend(view, pool, self.rng, DEFENCE_WEIGHT, len(pool), DEFENCE_RACKS)

@@ -100,18 +100,26 @@ class SimPlayer(ComputerPlayer):
         self.endgame_nodes = endgame_nodes
         self.last: list[SimStats] = []
 
-    def choose(self, view: PlayerView) -> Action:
-        start = time.perf_counter()
+    def settled(self, view: PlayerView, start: float) -> tuple[Action | None, list]:
+        """The move when there is nothing to simulate (no option, the exact endgame, one
+        option, an empty bag), else None; and the candidates."""
         options = candidates(view, self.table)
         if not options:
-            return Pass()
+            return Pass(), options
         bag = view.position.bag or 0
         if bag == 0 and view.players == 2 and self.endgame:
             action = self._endgame(view, start)
             if action is not None:
-                return action
+                return action, options
         if bag == 0 or len(options) == 1:
-            return materialise(options[0])
+            return materialise(options[0]), options
+        return None, options
+
+    def choose(self, view: PlayerView) -> Action:
+        start = time.perf_counter()
+        action, options = self.settled(view, start)
+        if action is not None:
+            return action
         stats = self.simulate(view, distinct(options, self.width), start + self.time_budget)
         best = max(stats, key=lambda s: (s.mean, -s.candidate.order))
         return materialise(best.candidate)
