@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kingscrib.backends import backend_from_options, backend_options, use_backend
+from kingscrib.cli.json_argument import read_json_argument
 
 COMMANDS: list[click.Command] = []
 
@@ -102,18 +103,7 @@ def analyze(source: str, top: int, sim_seconds: float, as_json: bool) -> None:
     from kingscrib.kings.position import Position, PositionError
     from kingscrib.players.kings.analysis import analyse_position, review_game
 
-    text = source
-    path = Path(source)
-    if source == "-":
-        text = sys.stdin.read()
-    elif not source.lstrip().startswith("{"):
-        if not path.is_file():
-            raise click.BadParameter(f"{source!r} is neither JSON nor a file", param_hint="SOURCE")
-        text = path.read_text()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise click.BadParameter(f"not JSON: {e}", param_hint="SOURCE") from None
+    data = read_json_argument(source, "SOURCE", inline=True)
     if isinstance(data, dict) and "turns" in data:
         try:
             reviews = review_game(data)

@@ -20,6 +20,7 @@ from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
+from kingscrib.cli.json_argument import read_json_argument
 from kingscrib.cli.terminal.classic_session import ClassicSession
 from kingscrib.cli.terminal.session import Reply
 
@@ -175,17 +176,7 @@ def analyze(as_json: bool, record_file: str) -> None:
     from kingscrib.classic.record import RecordError
     from kingscrib.players.classic.review import review_record
 
-    if record_file == "-":
-        text = sys.stdin.read()
-    else:
-        path = Path(record_file)
-        if not path.is_file():
-            raise click.BadParameter(f"{record_file!r} is not a file", param_hint="RECORD")
-        text = path.read_text()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise click.BadParameter(f"not JSON: {e}", param_hint="RECORD") from None
+    data = read_json_argument(record_file, "RECORD")
     try:
         rows = review_record(data)
     except RecordError as e:
