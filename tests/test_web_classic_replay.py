@@ -23,6 +23,8 @@ from kingscrib.classic.rules import RuleSet
 SCORES = """() => [...document.querySelectorAll('#c-scores tr[data-side] .score')]
   .map((td) => Number(td.textContent))"""
 SERIES = """() => [...document.querySelectorAll('#c-series .laid .card')].map((c) => c.dataset.card)"""
+HELD = """() => [...document.querySelectorAll('#c-seats .c-seat')]
+  .map((seat) => [...seat.querySelectorAll('.backs .card')].map((c) => c.dataset.card ?? 'back'))"""
 SHOWN = """() => [...document.querySelectorAll('#c-show .show-hand[data-kind]')]
   .map((h) => [...h.querySelectorAll('.card:not(.starter)')].map((c) => c.dataset.card).sort())"""
 
@@ -81,6 +83,27 @@ def test_the_steps_follow_the_record(server, finished) -> None:
             (s["seat"], s["cards"], s["score"]) for s in shown["show"]]
 
 
+def test_a_finished_game_shows_every_hand_and_the_crib(finished) -> None:
+    """Each step of a finished game lays the hands and the crib face up: the record's
+    dealt hands, less the cards laid away and laid in the play so far."""
+    _, record, replay = finished
+    number = 0
+    for step in [{"state": replay["start"]}] + replay["steps"]:
+        state = step["state"]
+        if state["deal"] != number:  # a new deal: the hands as dealt
+            number = state["deal"]
+            deal = record["deals"][number - 1]
+            held = [list(hand) for hand in deal["hands"]]
+        if step.get("action") == "discard":
+            held[step["seat"]] = [c for c in held[step["seat"]] if c not in step["cards"]]
+        elif step.get("action") == "play":
+            held[step["seat"]].remove(step["card"])
+        assert [sorted(h) for h in state["held"]] == [sorted(h) for h in held]
+        crib = [c for seat, cards in enumerate(deal["discards"])  # two players: no deck card
+                if state["phase"] != "discard" or state["discarded"][seat] for c in cards]
+        assert sorted(state["crib_cards"]) == sorted(crib)
+
+
 def test_a_record_file_replays_like_the_stored_game(server, finished) -> None:
     _, record, replay = finished
     from_file = httpx.post(f"{server.url}/api/games/replay", json=record)
@@ -128,6 +151,7 @@ def test_stepping_through_on_the_page(browser, server, finished) -> None:
             assert page.get_attribute("#r-at", "data-at") == str(n)
             state = step["state"]
             assert page.evaluate(SCORES) == state["scores"]
+            assert page.evaluate(HELD) == state["held"]
             if state["phase"] == "play":
                 assert page.evaluate(SERIES) == [s["card"] for s in state["series"]]
                 assert page.inner_text("#c-count") == f"Count: {state['count']}"

@@ -4,13 +4,16 @@ or live up to now) or a classic record opened from a file.
 Each step is one action (a discard, a card laid, a go, a claim) with the table as
 everyone saw it just after it: :func:`kingscrib.web.games.classic_view.public`, the same
 view spectators get, so a live game's replay shows no card that was not face up (no
-hand before its show, no crib before the show, never the deck). The cards laid away are
-named only once the game is over (the record says them then anyway)."""
+hand before its show, no crib before the show, never the deck). Once the game is over
+(the record says every card then anyway) the cards laid away are named and each step
+also lays every hand and the crib face up (``held`` and ``crib_cards``), so a finished
+game can be followed card by card."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from kingscrib.classic.cards import Card, card_list
 from kingscrib.classic.game import (
     Claim,
     ClassicGame,
@@ -50,18 +53,31 @@ def step_json(seat: int, action: Any, events: list[Any], reveal: bool) -> dict[s
     return out
 
 
+def face_up(game: ClassicGame) -> dict[str, Any]:
+    """Every hand as it is held now and the crib's cards (those laid away so far while
+    players discard): for a finished game's replay only."""
+    if game.phase == "discard":
+        crib = [c for cards in game.deals[-1]["discards"] if cards for c in cards]
+    else:
+        crib = card_list(game.crib)
+    return {"held": [card_list(sorted(game.hand(s))) for s in range(game.rules.players)],
+            "crib_cards": sorted(crib, key=Card.parse)}
+
+
 def steps(rules: RuleSet, seed: Seed, names: list[str],
           actions: list[tuple[int, Any]], reveal: bool) -> dict[str, Any]:
     """``{"game", "rules", "cut", "lines", "seats", "start", "steps", "deals", "end"}``: the
     table before the first action (``start``) and after each one (``steps[i]["state"]``,
     without the parts in ``SHARED`` and without ``previous``: ``deals[state.deal - 2]``)."""
     game = ClassicGame(rules, seed, list(names), explicit_go=True)
-    start = public(game)
+    start = public(game) | (face_up(game) if reveal else {})
     shared = {key: start[key] for key in SHARED}
     finished: list[dict[str, Any]] = []  # each finished deal's face-up part, once
 
     def table() -> dict[str, Any]:
         state = public(game, finished[-1] if finished else None)
+        if reveal:
+            state.update(face_up(game))
         return {key: value for key, value in state.items() if key not in SHARED + ("previous",)}
 
     out = []

@@ -159,7 +159,12 @@ function renderSeats() {
     div.querySelector(".team").style.background = SIDE_COLOURS[sideOf(seat.seat)];
     const backs = document.createElement("div");
     backs.className = "backs";
-    if (seat.seat !== state.you) {
+    if (state.held) { // a finished game's replay: every hand face up
+      backs.classList.add("face-up");
+      backs.setAttribute("role", "group");
+      backs.setAttribute("aria-label", `${seat.name} holds`);
+      for (const card of state.held[seat.seat]) backs.append(cardElement(card, { small: true }));
+    } else if (seat.seat !== state.you) {
       for (let i = 0; i < state.cards_left[seat.seat]; i++) backs.append(backElement({ small: true }));
     }
     const status = document.createElement("div");
@@ -186,7 +191,8 @@ function renderTable() {
   $("c-starter-label").textContent = state.starter ? "Starter" : "Deck";
   const crib = $("c-crib");
   crib.replaceChildren();
-  for (let i = 0; i < state.crib_size; i++) crib.append(backElement({ small: true }));
+  if (state.crib_cards) for (const card of state.crib_cards) crib.append(cardElement(card, { small: true }));
+  else for (let i = 0; i < state.crib_size; i++) crib.append(backElement({ small: true }));
   $("c-crib-label").textContent = `${possessive(state.dealer)[0].toUpperCase()}${possessive(state.dealer).slice(1)} crib`;
   $("c-count").textContent = state.phase === "play" ? `Count: ${state.count}` : "";
   // the latest score, announced where it happens
