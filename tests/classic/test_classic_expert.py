@@ -233,3 +233,22 @@ def test_the_crib_in_the_play_counts_the_known_starter_and_not_the_cards_laid() 
     rest = [c for c in unseen_cards([*thrown, starter]) if c != Card.parse("JS")]
     got = crib_with_starter(thrown, starter, rest, "own", {"own": uniform})
     assert got == pytest.approx(_brute_crib(thrown, starter, rest, uniform))
+
+
+def test_the_discards_pegging_is_the_same_play_seen_from_either_seat() -> None:
+    """The discard's pegging value is mine less theirs with the pone leading: as the
+    dealer it is the pone's value with the sign turned, and it is the game's own play."""
+    from kingscrib.players.classic.expert import _peg_net
+    from kingscrib.players.classic.pegsearch import solve
+
+    rng = random.Random(13)
+    for _ in range(20):
+        cards = rng.sample(range(52), 8)
+        mine = tuple(sorted(c % 13 + 1 for c in cards[:4]))
+        theirs = tuple(sorted(c % 13 + 1 for c in cards[4:]))
+        as_dealer = _peg_net(mine, theirs, 1)  # the opponent (the pone) leads
+        assert as_dealer == -solve((theirs, mine), (), 0)
+        assert _peg_net(theirs, mine, 0) == -as_dealer
+    # a pone holding four fives against a dealer's four tens: every ten the dealer lays
+    # on a five makes fifteen, so the pone's pegging is negative
+    assert _peg_net((5, 5, 5, 5), (10, 10, 10, 10), 0) < 0
