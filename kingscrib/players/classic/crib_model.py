@@ -159,6 +159,7 @@ def crib_with_starter(thrown: Sequence[Card], starter: Card, unseen: Sequence[Ca
         by_rank.setdefault(c.rank, []).append(c)
     known = [c.rank for c in thrown] + [starter.rank]
     nobs_jack = Card(JACK, starter.suit)
+    nob_thrown, nob_unseen = nobs_jack in thrown, nobs_jack in unseen
     total_w = total = 0.0
     for a in RANKS:
         for b in range(a, 14):
@@ -168,9 +169,9 @@ def crib_with_starter(thrown: Sequence[Card], starter: Card, unseen: Sequence[Ca
             if not w:
                 continue
             pts = rank_points(tuple(sorted(known + [a, b])))
-            if nobs_jack in thrown:
+            if nob_thrown:
                 pts += 1
-            elif nobs_jack in unseen and JACK in (a, b):
+            elif nob_unseen and JACK in (a, b):
                 # the chance that a jack drawn at random among the unseen ones is his nob
                 pts += (2 if a == b else 1) / len(by_rank[JACK])
             total_w += w
@@ -223,5 +224,5 @@ def _ranks_ev(known: tuple[int, ...], counts: tuple[int, ...],
     return total / total_w if total_w else 0.0
 
 
-__all__ = ["crib_with_starter", "deal_means", "dealer_pegs_at_least", "likely_crib", "save_prior", "shipped_prior", "train_means",
-           "train_prior"]
+__all__ = ["crib_with_starter", "deal_means", "dealer_pegs_at_least", "likely_crib", "save_prior",
+           "shipped_prior", "train_means", "train_prior"]

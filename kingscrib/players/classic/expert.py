@@ -323,5 +323,5 @@ class ExpertPlayer:
         return Play(play_choices(view, self.rng, self.samples)[0].card)
 
 
-__all__ = ["NEAR_END", "DiscardChoice", "ExpertPlayer", "PlayChoice", "crib_in_play", "go_floor", "near_end",
-           "play_choices", "rank_discards", "win_values"]
+__all__ = ["NEAR_END", "DiscardChoice", "ExpertPlayer", "PlayChoice", "crib_in_play", "go_floor",
+           "near_end", "play_choices", "rank_discards", "win_values"]
