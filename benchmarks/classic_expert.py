@@ -73,10 +73,11 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None, help="stop after this long")
     ap.add_argument("--a", default="expert")
     ap.add_argument("--b", default="expert-v1")
-    ap.add_argument("--games", type=int, default=6, help="games timed for decision times")
+    ap.add_argument("--games", type=int, default=6, help="games timed for decision times (0: none)")
     ap.add_argument("--time-only", action="store_true")
     args = ap.parse_args()
-    decision_times(args.games, args.seed)
+    if args.games:
+        decision_times(args.games, args.seed)
     if not args.time_only:
         strength(args.a, args.b, args.pairs, args.seed, args.minutes)
 

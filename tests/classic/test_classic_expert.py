@@ -15,6 +15,7 @@ from kingscrib.classic.discard import expected_crib, expected_hand, unseen_cards
 from kingscrib.classic.game import ClassicGame, Discard, Play
 from kingscrib.classic.pegging import peg_score
 from kingscrib.classic.rules import RuleSet
+from kingscrib.classic.show import score_show
 from kingscrib.cli.classic import classic
 from kingscrib.players.classic import make_player, play_game
 from kingscrib.players.classic.coach import coach_discard, coach_play
@@ -192,3 +193,62 @@ def test_a_sure_show_wins_unless_the_dealer_pegs_out_first() -> None:
     out = sum(p for k, p in dist.items() if int(k) >= 9)
     assert 0 < out == dealer_pegs_at_least(9) < 0.1
     assert best.win == pytest.approx(1 - out)
+
+
+def _brute_crib(thrown, starter, unseen, table) -> float:
+    """The crib over every pair of unseen cards, each weighted by the prior of its ranks."""
+    total_w = total = 0.0
+    for x, y in combinations(unseen, 2):
+        w = table.get(tuple(sorted((x.rank, y.rank))), 0.0)
+        total_w += w
+        total += w * score_show([*thrown, x, y], starter, crib=True).total
+    return total / total_w
+
+
+def test_the_crib_in_the_play_counts_the_known_starter_and_not_the_cards_laid() -> None:
+    """Once the starter is cut, the crib is worth its show with that starter, its other two
+    cards drawn by the prior from the cards still unseen (never a card laid in the play)."""
+    from kingscrib.players.classic.crib_model import crib_with_starter
+    from kingscrib.players.classic.expert import crib_in_play
+    from kingscrib.players.classic.levels import unseen_by
+
+    # seat 0 deals and threw KH QH; the starter is 2C; the opponent has laid 5S and 5C
+    played = [(1, "5S"), (0, "TS"), (1, "5C")]
+    view = play_view("AH 3D 4C", "5S TS 5C", played, cards_left=(3, 2), dealer=0)
+    view = dataclasses.replace(view, discards=tuple(parse_cards("5H 5D")),
+                               starter=Card.parse("JC"))
+    unseen = unseen_by(view)
+    assert not {Card.parse("5S"), Card.parse("5C"), Card.parse("JC")} & set(unseen)
+    brute = _brute_crib(view.discards, view.starter, unseen, shipped_prior()["theirs"])
+    assert crib_in_play(view) == pytest.approx(brute)
+    # the same with the nob jack among the unseen and the opponent's own crib
+    view = dataclasses.replace(view, dealer=1, discards=tuple(parse_cards("9C 6D")),
+                               starter=Card.parse("3S"))
+    unseen = unseen_by(view)
+    brute = _brute_crib(view.discards, view.starter, unseen, shipped_prior()["own"])
+    assert crib_in_play(view) == pytest.approx(brute)
+    # with every pair as likely, a five-card flush counts too
+    uniform = {(a, b): 1.0 for a in range(1, 14) for b in range(a, 14)}
+    thrown, starter = parse_cards("2S 9S"), Card.parse("4S")
+    rest = [c for c in unseen_cards([*thrown, starter]) if c != Card.parse("JS")]
+    got = crib_with_starter(thrown, starter, rest, "own", {"own": uniform})
+    assert got == pytest.approx(_brute_crib(thrown, starter, rest, uniform))
+
+
+def test_the_discards_pegging_is_the_same_play_seen_from_either_seat() -> None:
+    """The discard's pegging value is mine less theirs with the pone leading: as the
+    dealer it is the pone's value with the sign turned, and it is the game's own play."""
+    from kingscrib.players.classic.expert import _peg_net
+    from kingscrib.players.classic.pegsearch import solve
+
+    rng = random.Random(13)
+    for _ in range(20):
+        cards = rng.sample(range(52), 8)
+        mine = tuple(sorted(c % 13 + 1 for c in cards[:4]))
+        theirs = tuple(sorted(c % 13 + 1 for c in cards[4:]))
+        as_dealer = _peg_net(mine, theirs, 1)  # the opponent (the pone) leads
+        assert as_dealer == -solve((theirs, mine), (), 0)
+        assert _peg_net(theirs, mine, 0) == -as_dealer
+    # a pone holding four fives against a dealer's four tens: every ten the dealer lays
+    # on a five makes fifteen, so the pone's pegging is negative
+    assert _peg_net((5, 5, 5, 5), (10, 10, 10, 10), 0) < 0

@@ -24,6 +24,7 @@ from typing import Any
 
 from kingscrib.classic.cards import Card, deck
 from kingscrib.classic.discard import analyse_discards, expected_crib, rank_points
+from kingscrib.counting import JACK
 
 PRIOR_FILE = Path(__file__).with_name("data") / "crib_prior.json"
 RANKS = range(1, 14)
@@ -146,6 +147,44 @@ def likely_crib(thrown: Sequence[Card], unseen: Sequence[Card], owner_throws: st
     return expected_crib(thrown, unseen) + weighted - uniform
 
 
+def crib_with_starter(thrown: Sequence[Card], starter: Card, unseen: Sequence[Card],
+                      owner_throws: str, prior: dict[str, dict[Pair, float]] | None = None) -> float:
+    """The crib's expected points once the starter is known (in the play): ``thrown`` are
+    this player's two cards, the other two are drawn by the prior (as in
+    :func:`likely_crib`) from ``unseen``, the cards this player has not seen and that may
+    still be in the crib - not the starter, nor a card laid in the play."""
+    table = (prior or shipped_prior())[owner_throws]
+    by_rank: dict[int, list[Card]] = {}
+    for c in unseen:
+        by_rank.setdefault(c.rank, []).append(c)
+    known = [c.rank for c in thrown] + [starter.rank]
+    nobs_jack = Card(JACK, starter.suit)
+    nob_thrown, nob_unseen = nobs_jack in thrown, nobs_jack in unseen
+    total_w = total = 0.0
+    for a in RANKS:
+        for b in range(a, 14):
+            ca, cb = len(by_rank.get(a, ())), len(by_rank.get(b, ()))
+            ways = comb(ca, 2) if a == b else ca * cb
+            w = ways * table.get((a, b), 0.0)
+            if not w:
+                continue
+            pts = rank_points(tuple(sorted(known + [a, b])))
+            if nob_thrown:
+                pts += 1
+            elif nob_unseen and JACK in (a, b):
+                # the chance that a jack drawn at random among the unseen ones is his nob
+                pts += (2 if a == b else 1) / len(by_rank[JACK])
+            total_w += w
+            total += w * pts
+    expected = total / total_w if total_w else 0.0
+    # a five-card flush: both thrown of the starter's suit and the other two as well
+    # (as likely as for two cards drawn at random: the prior is over ranks)
+    if all(c.suit == starter.suit for c in thrown):
+        same = sum(1 for c in unseen if c.suit == starter.suit)
+        expected += 5 * comb(same, 2) / comb(len(unseen), 2)
+    return expected
+
+
 _FROZEN: dict[int, tuple[dict, tuple[tuple[Pair, float], ...]]] = {}
 
 
@@ -185,5 +224,5 @@ def _ranks_ev(known: tuple[int, ...], counts: tuple[int, ...],
     return total / total_w if total_w else 0.0
 
 
-__all__ = ["deal_means", "dealer_pegs_at_least", "likely_crib", "save_prior", "shipped_prior", "train_means",
-           "train_prior"]
+__all__ = ["crib_with_starter", "deal_means", "dealer_pegs_at_least", "likely_crib", "save_prior",
+           "shipped_prior", "train_means", "train_prior"]

@@ -40,7 +40,12 @@ from kingscrib.classic.show import score_show
 from kingscrib.counting import JACK, card_points
 from kingscrib.players.classic import winprob
 from kingscrib.players.classic.base import perfect_claim
-from kingscrib.players.classic.crib_model import deal_means, dealer_pegs_at_least, likely_crib
+from kingscrib.players.classic.crib_model import (
+    crib_with_starter,
+    deal_means,
+    dealer_pegs_at_least,
+    likely_crib,
+)
 from kingscrib.players.classic.levels import LevelPlayer, unseen_by
 from kingscrib.players.classic.pegsearch import SAMPLES, Ranks, Value, card_values, solve
 
@@ -251,9 +256,7 @@ def win_values(view: PlayerView, mine: Ranks, pile: Ranks, unseen: list[int], la
     me, them = view.scores[view.side], view.scores[1 - view.side]
     i_deal = view.is_dealer
     my_show = score_show(view.kept, view.starter).total
-    crib = round(likely_crib(view.discards, unseen_cards(list(view.kept) + list(view.discards)
-                                                         + [view.starter]),
-                             "theirs" if i_deal else "own"))
+    crib = round(crib_in_play(view))
     starter = view.starter.rank
     needs = (WINNING_SCORE - me, WINNING_SCORE - them)
 
@@ -266,6 +269,13 @@ def win_values(view: PlayerView, mine: Ranks, pile: Ranks, unseen: list[int], la
 
     return card_values(mine, pile, unseen, view.cards_left[1 - view.seat], laid,
                        go_floor(view), rng, needs=needs, value_for=value_for, **kwargs)
+
+
+def crib_in_play(view: PlayerView) -> float:
+    """The crib's expected points during the play (two players), seen by this seat."""
+    assert view.starter is not None
+    return crib_with_starter(view.discards, view.starter, unseen_by(view),
+                             "theirs" if view.is_dealer else "own")
 
 
 def _leaf(me: int, them: int, i_deal: bool, my_show: int, their_show: int, crib: int) -> Value:
@@ -313,5 +323,5 @@ class ExpertPlayer:
         return Play(play_choices(view, self.rng, self.samples)[0].card)
 
 
-__all__ = ["NEAR_END", "DiscardChoice", "ExpertPlayer", "PlayChoice", "go_floor", "near_end",
-           "play_choices", "rank_discards", "win_values"]
+__all__ = ["NEAR_END", "DiscardChoice", "ExpertPlayer", "PlayChoice", "crib_in_play", "go_floor",
+           "near_end", "play_choices", "rank_discards", "win_values"]
