@@ -26,7 +26,7 @@ import time
 from kingscrib.kings.game import PlayerView
 from kingscrib.kings.moves import Action
 from kingscrib.players.kings.defence import DEFENCE_RACKS, DEFENCE_WEIGHT
-from kingscrib.players.kings.equity import defend, distinct, materialise
+from kingscrib.players.kings.equity import best_static_native, defend, distinct, materialise
 from kingscrib.players.kings.leaves import LeaveTable
 from kingscrib.players.kings.sim import SimPlayer, SimStats
 
@@ -39,6 +39,7 @@ class ExpertPlayer(SimPlayer):
     """Monte Carlo simulation of the best options by defended equity, with exact endgames."""
 
     name = "expert"
+    best_reply = staticmethod(best_static_native)  # the same replies, only the best one built
 
     def __init__(self, seed: int | None = None, time_budget: float = 1.5,
                  candidates: int = EXPERT_WIDTH, pool: int = EXPERT_POOL,
