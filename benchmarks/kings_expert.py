@@ -71,10 +71,13 @@ def summary(a: str, b: str, budget: float | None, pair_points: list[float],
             f" {1000 * statistics.median(b_times):.0f} ms")
 
 
+EXPERT_OPTIONS: dict[str, float] = {}  # --set: the expert's parameters, for screening
+
+
 def build(name: str, seed: int, budget: float):
     """A player by name; the two experts with ``budget`` seconds a move."""
     if name == "expert":
-        return ExpertPlayer(seed, time_budget=budget)
+        return ExpertPlayer(seed, time_budget=budget, **EXPERT_OPTIONS)
     if name == "expert-v1":
         p = SimPlayer(seed, time_budget=budget)
         p.name = "expert-v1"
@@ -134,7 +137,7 @@ def strength(a: str, b: str, pairs: int, seed: int, budget: float,
         b_times += pair_b
         if out:
             out.write(json.dumps({"pair": first_pair + i, "seed": s, "a": a, "b": b,
-                                  "time": budget, "points": got, "spread": pair_spread,
+                                  "time": budget, "set": EXPERT_OPTIONS, "points": got, "spread": pair_spread,
                                   "a_times": [round(t, 4) for t in pair_a],
                                   "b_times": [round(t, 4) for t in pair_b]}) + "\n")
             out.flush()
@@ -160,10 +163,13 @@ def combine(paths: list[str]) -> None:
     rows = [pairs[k] for k in sorted(pairs)]
     if not rows:
         raise SystemExit("no pairs recorded")
-    names = {(r["a"], r["b"], r["time"]) for r in rows}
+    names = {(r["a"], r["b"], r["time"], json.dumps(r.get("set", {}), sort_keys=True))
+             for r in rows}
     if len(names) != 1:
         raise SystemExit(f"the files record different matches: {sorted(names)}")
-    a, b, budget = names.pop()
+    a, b, budget, options = names.pop()
+    if options != "{}":
+        print(f"expert options: {options}")
     print(summary(a, b, budget, [r["points"] / 2 for r in rows], sum(r["spread"] for r in rows),
                   [t for r in rows for t in r["a_times"]], [t for r in rows for t in r["b_times"]]))
     missing = sorted(set(range(rows[0]["pair"], rows[-1]["pair"] + 1)) - set(pairs))
@@ -184,7 +190,12 @@ def main() -> None:
     ap.add_argument("--record", help="append one JSON line a pair to this file")
     ap.add_argument("--combine", nargs="+", metavar="FILE",
                     help="summarise the pairs recorded in these files and stop")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="an ExpertPlayer parameter for this run (e.g. near_end=12)")
     args = ap.parse_args()
+    for item in args.set:
+        key, _, value = item.partition("=")
+        EXPERT_OPTIONS[key] = int(value) if value.lstrip("-").isdigit() else float(value)
     if args.combine:
         combine(args.combine)
         return
