@@ -196,10 +196,21 @@ def _subset_leaves(held: tuple[int, ...], bag: int, opp_penalty: int,
         if len(cache) >= 100_000:  # racks seen in play-outs: keep the cache bounded
             cache.clear()
         rk = tuple((f >> 1, "D" if f & 1 == 0 else "L") for f in held)
-        leave_value = _leave_values(rk, bag, table, opp_penalty)
         n = len(held)
-        values = cache[key] = [leave_value(tuple(held[i] for i in range(n) if m >> i & 1))
-                               for m in range(1 << n)]
+        value = table.value_key
+        values = []
+        for m in range(1 << n):  # as _leave_values values them, operation for operation
+            leave = tuple(rk[i] for i in range(n) if not m >> i & 1)
+            if bag == 0:
+                lv = opp_penalty + GOING_OUT_BONUS if not leave else \
+                    -float(sum(_penalty(x) for x, _ in leave))
+            else:
+                lv = value(leave)
+                played = n - len(leave)
+                if bag < played:
+                    lv *= bag / played
+            values.append(lv)
+        cache[key] = values
     return values
 
 
