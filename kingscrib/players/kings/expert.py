@@ -32,6 +32,7 @@ seed.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from kingscrib.kings.game import PlayerView
 from kingscrib.kings.moves import Action
@@ -95,14 +96,19 @@ class ExpertPlayer(SimPlayer):
         chosen = pool[: self.width]
         if len(chosen) == 1:
             return materialise(chosen[0])
-        # the lead decides whether a play-out that ends the game is won
+        stats = self.simulate(view, chosen, start + self.time_budget)
+        best = max(stats, key=lambda s: (self.value(s), -s.candidate.order))
+        return materialise(best.candidate)
+
+    def simulate(self, view: PlayerView, options: Sequence[Candidate],
+                 deadline: float) -> list[SimStats]:
+        # the lead decides whether a play-out that ends the game is won; the bag, how far
+        # the play-outs go
         mine = view.scores[view.seat]
         self._lead = mine - max(s for k, s in enumerate(view.scores) if k != view.seat)
         bag = view.position.bag or 0
         self._rounds = self.end_rounds if bag <= self.near_end else self.rounds
-        stats = self.simulate(view, chosen, start + self.time_budget)
-        best = max(stats, key=lambda s: (self.value(s), -s.candidate.order))
-        return materialise(best.candidate)
+        return super().simulate(view, options, deadline)
 
     def _playout(self, p, cand: Candidate, racks: dict[int, list[Tile]], bag: list[Tile],
                  others: list[int]) -> float:
