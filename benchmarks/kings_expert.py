@@ -9,6 +9,9 @@
     python benchmarks/kings_expert.py --pairs 250 --first-pair 250 --time 0.1 --record b.jsonl
     python benchmarks/kings_expert.py --combine a.jsonl b.jsonl
 
+    # a screening run of another setting of the expert's parameters
+    python benchmarks/kings_expert.py --pairs 60 --time 0.1 --seed 11 --set near_end=12
+
 Two-player mirrored pairs (the same seed, so the same bag, with the seats swapped),
 played one game after another in this process (one core). Both simulating sides get
 the same budget, ``--time`` seconds a move (the levels' own is 1.5 s). A running
