@@ -112,8 +112,9 @@ class ExpertPlayer(SimPlayer):
 
     def _playout(self, p, cand: Candidate, racks: dict[int, list[Tile]], bag: list[Tile],
                  others: list[int]) -> float:
-        """The candidate, then ``rounds`` rounds of best static-equity replies (the others',
-        then ours; our last one valued at its equity, score plus leave). It stops at the end
+        """The candidate, then this move's rounds (``rounds``, or ``end_rounds`` near the
+        end) of best static-equity replies (the others', then ours; our last one valued at
+        its equity, score plus leave). It stops at the end
         of the game (the bag empty and a rack played out, or everyone passing with an empty
         bag): the racks left lose their points, and a won game earns ``win_bonus``. Its
         value: our points less the best other's over the play-out."""
