@@ -182,3 +182,16 @@ def test_near_the_end_the_play_out_ends_the_game_as_the_engine_does() -> None:
             assert got == change + bonus, (seed, i, got, change, final)
             checked += 1
     assert checked >= 10
+
+
+def test_the_play_outs_go_to_the_end_only_near_the_end() -> None:
+    """The depth and the lead are the position's, however the simulation is reached."""
+    expert = quick_expert(near_end=7)
+    for until_bag, deep in ((25, False), (6, True)):
+        game = _greedy_game(3, until_bag)
+        view = game.view(game.turn)
+        assert (view.position.bag or 0) <= 7 if deep else view.position.bag > 7
+        expert.simulate(view, distinct(candidates(view, expert.table), 3), float("inf"))
+        assert expert._rounds == (expert.end_rounds if deep else expert.rounds)
+        me = game.turn
+        assert expert._lead == game.scores[me] - game.scores[1 - me]
