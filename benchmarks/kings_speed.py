@@ -11,6 +11,9 @@ Measures, on one core:
   and faces laid from every square in both directions, each checked by the rules);
 - the first play on an empty board (rack 5 5 5 J T: 40,542 plays);
 - greedy-vs-greedy self-play, full games per second;
+- a play-out reply (the best play by score + leave, bag not empty) on the mid-game
+  positions, as ``sim`` finds it (every play built, each leave valued in Python) and as
+  the expert does (the C core's best-equity mode); both must find the same play;
 - the equity player's time per move in equity-v-equity games, with the defence's best
   replies found by the best-score mode and, for comparison, by building every play and
   taking the top score (the old path); both must choose the same actions.
@@ -34,6 +37,8 @@ from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import parse_tiles
 from kingscrib.players.kings import make_player
 from kingscrib.players.kings.driver import play_game
+from kingscrib.players.kings.equity import best_static, best_static_native
+from kingscrib.players.kings.leaves import shipped
 
 
 def brute_force(board, rack, rules=None):
@@ -137,6 +142,24 @@ def main() -> None:
         ratios.append(slow / fast)
     print(f"  brute force / fastgen (cold), median over {len(ratios)} positions:"
           f" {statistics.median(ratios):.0f}x")
+
+    if fastgen._core is not None:
+        table = shipped()
+        full_c, native_c = [], []
+        for board, rack in pos:  # warm the leave caches first, as in a game under way
+            best_static_native(board, rack, 30, RuleSet(), table)
+            best_static(board, rack, 30, RuleSet(), table)
+        for board, rack in pos:
+            rules = RuleSet()
+            _, c, want = clock(best_static, board, rack, 30, rules, table)
+            full_c.append(c)
+            _, c, got = clock(best_static_native, board, rack, 30, rules, table)
+            native_c.append(c)
+            assert got == want, "the best-equity mode found another play"
+        full, native = statistics.median(full_c), statistics.median(native_c)
+        print(f"  play-out reply (best by score + leave), median over {len(pos)} positions:"
+              f" every play built {full * ms:.3f} ms CPU (caches warm), best-equity mode {native * ms:.3f} ms"
+              f" ({full / native:.1f}x); same plays")
 
     rack = parse_tiles("5L 5D 5L JD TL")
     clear_caches()

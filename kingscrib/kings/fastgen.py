@@ -271,6 +271,26 @@ def best_score(board: Mapping[Square, Tile], rack: Sequence[Tile],
     return best if best >= 0 else None
 
 
+def held_faces(rack: Sequence[Tile]) -> tuple[int, ...]:
+    """The rack as held face indexes (a 6/9 tile as its 6), ascending: the order that
+    :func:`best_equity`'s leave masks refer to."""
+    return tuple(sorted((SIX if t.rank == NINE else t.rank) * 2 + _COLOUR_INDEX[t.colour]
+                        for t in rack))
+
+
+def best_equity(board: Mapping[Square, Tile], rack: Sequence[Tile],
+                leaves: Sequence[float]) -> tuple[float, RawPlay] | None:
+    """The play with the highest total plus leave value as (equity, raw play), or None when
+    there is none, found in the C core without building the other plays. Only for a board
+    that is not empty and with the core built (``NATIVE``); else use :func:`generate`.
+    ``leaves[mask]`` is the value of
+    keeping what is left once the tiles of ``mask`` are played (bit i: the i-th tile of
+    :func:`held_faces`). Ties go to the play :func:`generate`'s sort order puts first."""
+    if not board or _core is None:
+        raise ValueError("best_equity needs the C core and a board that is not empty")
+    return _core.best_equity(*_core_args(board, rack), leaves)
+
+
 def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
           one_span: bool, out: list[RawPlay] | None) -> int:
     """The pure-Python generator: appends every legal play to ``out``. With ``out`` None it
@@ -536,5 +556,6 @@ def face_index(tile: Tile) -> int:
     return tile.rank * 2 + _COLOUR_INDEX[tile.colour]
 
 
-__all__ = ["NATIVE", "FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_plays", "best_score",
-           "face_index", "face_tile", "generate", "legal_plays", "rack_info", "to_play"]
+__all__ = ["NATIVE", "FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_equity", "best_plays",
+           "best_score", "face_index", "face_tile", "generate", "held_faces", "legal_plays", "rack_info",
+           "to_play"]

@@ -130,6 +130,34 @@ static PyObject *out_list;
 static int out_error;
 /* best-score mode: keep only the highest total, build no Python objects */
 static int best_mode, best_total;
+/* best-equity mode: keep only the play with the highest total + leave value (the leave
+ * indexed by the mask of rack tiles used), ties to the smallest sort code */
+static int eq_mode, eq_found, eq_total, eq_n, eq_sq[RACK], eq_faces[RACK];
+static unsigned long long eq_code;
+static double eq_best, eq_leave[1 << RACK];
+
+static unsigned long long code_of(int n, const int *sq, const int *faces) {
+    unsigned long long code = 0;
+    for (int k = 0; k < n; k++) code += (unsigned long long)(sq[k] * 28 + faces[k]) * base_pow[n][k];
+    return code;
+}
+
+static void emit_equity(int total, int n, const int *sq, const int *faces, int mask) {
+    double eq = (double)total + eq_leave[mask];
+    if (eq_found) {
+        if (eq < eq_best) return;
+        if (eq == eq_best) { /* the sort code: total down, then tiles up, then placement */
+            if (total < eq_total) return;
+            if (total == eq_total) {
+                if (n > eq_n) return;
+                if (n == eq_n && code_of(n, sq, faces) >= eq_code) return;
+            }
+        }
+    }
+    eq_found = 1; eq_best = eq; eq_total = total; eq_n = n;
+    eq_code = code_of(n, sq, faces);
+    for (int k = 0; k < n; k++) { eq_sq[k] = sq[k]; eq_faces[k] = faces[k]; }
+}
 
 static void emit(int total, int n, const int *sq, const int *faces) {
     if (best_mode) { if (total > best_total) best_total = total; return; }
@@ -170,6 +198,12 @@ static void dfs(int k, int cross_total) {
         if (v < 0) return;
         int total = v + w_bonus + cross_total;
         if (n == MAX_HAND && cols != 3) total += BONUS;
+        if (eq_mode) {
+            int mask = 0;
+            for (int i = 0; i < nrack; i++) mask |= used[i] << i;
+            emit_equity(total, w_e, w_sq, cur_f, mask);
+            return;
+        }
         emit(total, w_e, w_sq, cur_f);
         return;
     }
@@ -277,7 +311,8 @@ static int scan(int five_bonus) {
                     if (a) { if (a[f] < 0) continue; x += a[f]; }
                     if (dn) { if (dn[f] < 0) continue; x += dn[f]; }
                     int sq1[1] = {q}, f1[1] = {f};
-                    emit(x, 1, sq1, f1);
+                    if (eq_mode) emit_equity(x, 1, sq1, f1, 1 << i);
+                    else emit(x, 1, sq1, f1);
                 }
             }
         }
@@ -308,6 +343,47 @@ static PyObject *py_best(PyObject *self, PyObject *args) {
     scan(five_bonus);
     best_mode = 0;
     return PyLong_FromLong(best_total);
+}
+
+/* The play with the highest total + leave value: arguments as generate, then a sequence
+ * of 2 ** len(held) leave values indexed by the mask of the tiles used, bit i for the
+ * i-th tile of the held faces sorted ascending. Returns (equity, raw play), or None
+ * when there is no play. Ties go to the smallest sort code, as sorted() would order them. */
+static PyObject *py_best_equity(PyObject *self, PyObject *args) {
+    int five_bonus, any;
+    PyObject *head, *leaves;
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    if (nargs != 5) { PyErr_SetString(PyExc_TypeError, "best_equity takes 5 arguments"); return NULL; }
+    head = PyTuple_GetSlice(args, 0, 4);
+    if (!head) return NULL;
+    int ok = load(head, &five_bonus, &any);
+    Py_DECREF(head);
+    if (!ok) return NULL;
+    if (!any) { PyErr_SetString(PyExc_ValueError, "the first play is laid by Python"); return NULL; }
+    leaves = PySequence_Fast(PyTuple_GET_ITEM(args, 4), "leave values must be a sequence");
+    if (!leaves) return NULL;
+    if (PySequence_Fast_GET_SIZE(leaves) != (1 << nrack)) {
+        Py_DECREF(leaves);
+        PyErr_SetString(PyExc_ValueError, "need 2 ** len(held) leave values");
+        return NULL;
+    }
+    for (int m = 0; m < (1 << nrack); m++) {
+        eq_leave[m] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(leaves, m));
+    }
+    Py_DECREF(leaves);
+    if (PyErr_Occurred()) return NULL;
+    out_error = 0; best_mode = 0; eq_mode = 1; eq_found = 0;
+    scan(five_bonus);
+    eq_mode = 0;
+    if (!eq_found) Py_RETURN_NONE;
+    out_list = PyList_New(0);
+    if (!out_list) return NULL;
+    emit(eq_total, eq_n, eq_sq, eq_faces);
+    if (out_error) { Py_DECREF(out_list); return NULL; }
+    PyObject *raw = PyList_GET_ITEM(out_list, 0);
+    PyObject *res = Py_BuildValue("(dO)", eq_best, raw);
+    Py_DECREF(out_list);
+    return res;
 }
 
 /* init(nsq, lanes_across, lanes_down, base): lanes are sequences of square sequences. */
@@ -377,6 +453,8 @@ static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, "Set the board geometry."},
     {"generate", py_generate, METH_VARARGS, "Every legal play of a non-empty board."},
     {"best", py_best, METH_VARARGS, "The highest score of any play of a non-empty board, or -1."},
+    {"best_equity", py_best_equity, METH_VARARGS,
+     "The play with the highest total + leave value of a non-empty board, or None."},
     {"hand", py_hand, METH_VARARGS, "A hand's total, or -1 when it is not a valid hand."},
     {NULL, NULL, 0, NULL}};
 

@@ -14,11 +14,11 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 
-from kingscrib.kings.fastgen import RawPlay, generate, to_play
+from kingscrib.kings.fastgen import NATIVE, RawPlay, best_equity, generate, held_faces, to_play
 from kingscrib.kings.game import PlayerView
 from kingscrib.kings.moves import Action, Exchange, Pass
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK
-from kingscrib.kings.tiles import NINE, SIX, Tile
+from kingscrib.kings.tiles import NINE, RACK_SIZE, SIX, Tile
 from kingscrib.players.kings.base import ComputerPlayer
 from kingscrib.players.kings.defence import (
     DEFENCE_RACKS,
@@ -164,6 +164,56 @@ def best_static(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
     return best_eq, best
 
 
+def best_static_native(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
+                       opp_penalty: int = 0) -> tuple[float, RawPlay | None]:
+    """:func:`best_static`, the same answer, but with the C core only the best play is
+    built: the leave of each subset of the rack is valued once and the core keeps the
+    running best of score + leave (:func:`~kingscrib.kings.fastgen.best_equity`)."""
+    if not board or not NATIVE:
+        return best_static(board, rack, bag, rules, table, opp_penalty)
+    bag_key = min(bag, RACK_SIZE)  # a bag of the rack's size or more refills any play
+    leaves = _subset_leaves(held_faces(rack), bag_key, opp_penalty if bag == 0 else 0, table)
+    found = best_equity(board, rack, leaves)
+    return found if found is not None else (0.0, None)
+
+
+# id(table) -> (table, {(held, bag, opp_penalty): leave values by mask}); the table is kept
+# so that its id stays its own
+_SUBSET_LEAVES: dict[int, tuple[LeaveTable, dict[tuple, list[float]]]] = {}
+
+
+def _subset_leaves(held: tuple[int, ...], bag: int, opp_penalty: int,
+                   table: LeaveTable) -> list[float]:
+    """The leave value after playing each subset of ``held`` (by mask), as
+    :func:`_leave_values` values it; cached per table."""
+    entry = _SUBSET_LEAVES.get(id(table))
+    if entry is None or entry[0] is not table:
+        entry = _SUBSET_LEAVES[id(table)] = (table, {})
+    cache = entry[1]
+    key = (held, bag, opp_penalty)
+    values = cache.get(key)
+    if values is None:
+        if len(cache) >= 100_000:  # racks seen in play-outs: keep the cache bounded
+            cache.clear()
+        rk = tuple((f >> 1, "D" if f & 1 == 0 else "L") for f in held)
+        n = len(held)
+        value = table.value_key
+        values = []
+        for m in range(1 << n):  # as _leave_values values them, operation for operation
+            leave = tuple(rk[i] for i in range(n) if not m >> i & 1)
+            if bag == 0:
+                lv = opp_penalty + GOING_OUT_BONUS if not leave else \
+                    -float(sum(_penalty(x) for x, _ in leave))
+            else:
+                lv = value(leave)
+                played = n - len(leave)
+                if bag < played:
+                    lv *= bag / played
+            values.append(lv)
+        cache[key] = values
+    return values
+
+
 def distinct(options: Sequence[Candidate], width: int) -> list[Candidate]:
     """The best ``width`` options, keeping one of the plays that only reorder the same tiles
     on the same squares for the same score (they are nearly always equivalent)."""
@@ -235,5 +285,5 @@ def _pass_equity(view: PlayerView) -> float:
     return -float(sum(_penalty(t.rank) for t in view.position.rack))
 
 
-__all__ = ["Candidate", "EquityPlayer", "best_static", "candidates", "defend", "distinct",
+__all__ = ["Candidate", "EquityPlayer", "best_static", "best_static_native", "candidates", "defend", "distinct",
            "leave_of", "materialise", "rack_key", "rank_options"]

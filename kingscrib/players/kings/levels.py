@@ -6,7 +6,8 @@
 - ``hard``: equity, score now plus the learned value of the tiles kept, less a share of
   what the play opens for the next player.
 - ``expert``: simulation of the best candidates by defended equity (score, leave and
-  what the play opens) against the unseen tiles, exact endgames with an empty bag
+  what the play opens) against the unseen tiles, play-outs to the end of the game once
+  the bag is nearly empty (aiming to win), exact endgames with an empty bag
   (:mod:`kingscrib.players.kings.expert`); thinks about 1.5 seconds a move (never much
   more than 2).
 - ``expert-v1``: the expert before it, kept to measure against: the same simulation of

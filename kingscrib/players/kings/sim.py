@@ -85,6 +85,7 @@ class SimPlayer(ComputerPlayer):
     """Monte Carlo simulation of the top candidates, with exact endgames."""
 
     name = "sim"
+    best_reply = staticmethod(best_static)  # the play-outs' policy: the best by static equity
 
     def __init__(self, seed: int | None = None, time_budget: float = 1.0,
                  candidates: int = 8, max_iterations: int = 400, min_iterations: int = 8,
@@ -178,14 +179,14 @@ class SimPlayer(ComputerPlayer):
             orack = list(racks[o])
             if not orack:
                 continue
-            _, reply = best_static(board, orack, len(bag), p.rules, self.table)
+            _, reply = self.best_reply(board, orack, len(bag), p.rules, self.table)
             got = _apply_raw(board, orack, bag, reply) if reply else 0
             best_other = max(best_other, got)
         if best_other == -math.inf:
             best_other = 0
         if not rack:
             return mine - best_other
-        eq, again = best_static(board, rack, len(bag), p.rules, self.table)
+        eq, again = self.best_reply(board, rack, len(bag), p.rules, self.table)
         follow = eq if again else self.table.value_key(
             tuple(sorted((t.rank, t.colour) for t in rack)))
         return mine - best_other + follow
