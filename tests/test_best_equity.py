@@ -4,17 +4,15 @@ leave table give independently."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kings_positions import position_after
+from test_best_score import scattered_board
 
 from kingscrib.kings import fastgen, movegen
-from kingscrib.kings.board import PLAYABLE
 from kingscrib.kings.play import check_play
-from kingscrib.kings.tiles import NINE, SIX, full_set
+from kingscrib.kings.tiles import NINE, SIX
 from kingscrib.players.kings.equity import best_static, best_static_native
 from kingscrib.players.kings.leaves import shipped
 
@@ -71,12 +69,7 @@ def test_best_equity_finds_the_play_the_full_generator_ranks_first(
        bag=st.sampled_from([0, 3, 30]))
 def test_best_equity_on_scattered_boards(seed: int, tiles: int, rack_size: int, bag: int) -> None:
     """Tiles dropped anywhere (lines need not be valid hands), racks of any size."""
-    rng = random.Random(seed)
-    pool = full_set()
-    rng.shuffle(pool)
-    squares = rng.sample(sorted(PLAYABLE), tiles)
-    board = {q: pool.pop().faces()[0] for q in squares}
-    rack = [pool.pop() for _ in range(rack_size)]
+    board, rack = scattered_board(seed, tiles, rack_size)
     check(board, rack, position_after(0, 0).rules, bag, 9)
 
 

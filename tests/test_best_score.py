@@ -39,13 +39,18 @@ def test_best_score_is_the_generators_maximum_in_game_positions(seed: int, turns
 def test_best_score_is_the_generators_maximum_on_scattered_boards(
         seed: int, tiles: int, rack_size: int, reduced: bool) -> None:
     """Tiles dropped anywhere (lines need not be valid hands), racks of any size."""
+    board, rack = scattered_board(seed, tiles, rack_size)
+    check(board, rack, RuleSet(reduced_first_bonus=reduced))
+
+
+def scattered_board(seed: int, tiles: int, rack_size: int) -> tuple[dict, list]:
+    """``tiles`` tiles dropped on random squares and a rack of ``rack_size`` from the rest."""
     rng = random.Random(seed)
     pool = full_set()
     rng.shuffle(pool)
     squares = rng.sample(sorted(PLAYABLE), tiles)
     board = {q: pool.pop().faces()[0] for q in squares}
-    rack = [pool.pop() for _ in range(rack_size)]
-    check(board, rack, RuleSet(reduced_first_bonus=reduced))
+    return board, [pool.pop() for _ in range(rack_size)]
 
 
 @pytest.mark.parametrize("seed", range(3))
