@@ -4,10 +4,12 @@ turn give exactly one winner, and killing a process loses nothing."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
@@ -18,6 +20,7 @@ from websockets.sync.client import connect
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Pass, Play
+from kingscrib.web.rooms import Hub
 from kingscrib.web.storage import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -46,6 +49,36 @@ def new_game(a: Server, b: Server) -> tuple[str, list[str], Game]:
                         json={"invite": created["invite"], "name": "Bob"})
     assert joined.status_code == 200, joined.text
     return gid, [created["token"], joined.json()["token"]], Game.new(["Ann", "Bob"], seed=SEED)
+
+
+@contextlib.asynccontextmanager
+async def two_hubs(url: str, listening: bool) -> AsyncIterator[tuple[Hub, Hub, list[str]]]:
+    """Two hubs on one database, as two processes; listening: both follow the notes (and
+    have started to), and the list gathers the ids of games the second reads from the
+    store."""
+    first = Hub(Store(url), allow_seed=True)
+    second = Hub(Store(url), allow_seed=True)
+    loads: list[str] = []
+    if listening:
+        first.start_listening()
+        second.start_listening()
+        load = second.store.load
+        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
+    try:
+        if listening:
+            await asyncio.sleep(0.3)
+        yield first, second, loads
+    finally:
+        for hub in (first, second):
+            await hub.close()
+            hub.store.close()
+
+
+async def until(check, limit: float = 5.0) -> None:
+    deadline = time.monotonic() + limit
+    while not check():
+        assert time.monotonic() < deadline, "not in time"
+        await asyncio.sleep(0.01)
 
 
 def best(engine: Game) -> dict[str, str]:
@@ -177,14 +210,11 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
         postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.rooms import Hub, WebError
-    from kingscrib.web.storage import Store
+    from kingscrib.web.rooms import WebError
 
     async def scenario() -> None:
         # Two hubs on one database, as two processes whose notes are late (not listening).
-        first = Hub(Store(postgres_url), allow_seed=True)
-        second = Hub(Store(postgres_url), allow_seed=True)
-        try:
+        async with two_hubs(postgres_url, listening=False) as (first, second, _):
             room, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
                                                seed=SEED)
             other = await second.get(room.id)
@@ -202,10 +232,6 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
             assert len(other.game.game.history) == 1
             assert other.game.game.board == room.game.game.board
             assert other.game.game.racks == room.game.game.racks
-        finally:
-            for hub in (first, second):
-                await hub.close()
-                hub.store.close()
 
     asyncio.run(scenario())
 
@@ -214,25 +240,10 @@ def test_a_turn_in_a_note_is_applied_without_reading_the_store_and_idle_rooms_go
         postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.rooms import Hub, Listener
-    from kingscrib.web.storage import Store
-
-    async def until(check, limit: float = 5.0) -> None:
-        deadline = time.monotonic() + limit
-        while not check():
-            assert time.monotonic() < deadline, "not in time"
-            await asyncio.sleep(0.01)
+    from kingscrib.web.rooms import Listener
 
     async def scenario() -> None:
-        first = Hub(Store(postgres_url), allow_seed=True)
-        second = Hub(Store(postgres_url), allow_seed=True)
-        first.start_listening()
-        second.start_listening()
-        loads: list[str] = []
-        load = second.store.load
-        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
-        try:
-            await asyncio.sleep(0.3)  # both listening
+        async with two_hubs(postgres_url, listening=True) as (first, second, loads):
             watched, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
                                                   seed=SEED)
             idle, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
@@ -269,10 +280,6 @@ def test_a_turn_in_a_note_is_applied_without_reading_the_store_and_idle_rooms_go
             assert await second.get(idle.id) is quiet
             assert not quiet.stale and len(quiet.game.game.history) == 4 and loads == [idle.id]
             assert quiet.game.game.racks == idle.game.game.racks and quiet.version == idle.version
-        finally:
-            for hub in (first, second):
-                await hub.close()
-                hub.store.close()
 
     asyncio.run(scenario())
 
@@ -317,18 +324,10 @@ def test_a_batch_is_stored_in_one_statement_and_each_game_is_noted_once(
 def test_a_classic_game_follows_the_notes_too(postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.rooms import Hub, Listener
+    from kingscrib.web.rooms import Listener
 
     async def scenario() -> None:
-        first = Hub(Store(postgres_url), allow_seed=True)
-        second = Hub(Store(postgres_url), allow_seed=True)
-        first.start_listening()
-        second.start_listening()
-        loads: list[str] = []
-        load = second.store.load
-        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
-        try:
-            await asyncio.sleep(0.3)
+        async with two_hubs(postgres_url, listening=True) as (first, second, loads):
             room, _, _, _ = await first.create([{"kind": "human"}, {"kind": "human"}], {},
                                                seed=SEED, game="classic")
             other = await second.get(room.id)
@@ -348,19 +347,12 @@ def test_a_classic_game_follows_the_notes_too(postgres_url: str) -> None:  # noq
                 else:
                     body = {"action": "play", "card": can["can"]["play"][0]}
                 await first.act(room, seat, body)
-                deadline = time.monotonic() + 5
-                while other.game.turn_count < session.turn_count:
-                    assert time.monotonic() < deadline
-                    await asyncio.sleep(0.01)
+                await until(lambda: other.game.turn_count >= session.turn_count)
             assert loads == []
             assert other.game.public() == session.public() and other.version == room.version
             assert [other.game.private(s) for s in (0, 1)] == [session.private(s)
                                                                for s in (0, 1)]
             assert json.loads(seen[-1])["state"]["version"] == room.version
-        finally:
-            for hub in (first, second):
-                await hub.close()
-                hub.store.close()
 
     asyncio.run(scenario())
 
@@ -370,24 +362,10 @@ def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_pro
     import asyncio
 
     from kingscrib.web import finish
-    from kingscrib.web.rooms import Hub, Listener
-
-    async def until(check, limit: float = 5.0) -> None:
-        deadline = time.monotonic() + limit
-        while not check():
-            assert time.monotonic() < deadline, "not in time"
-            await asyncio.sleep(0.01)
+    from kingscrib.web.rooms import Listener
 
     async def scenario() -> None:
-        first = Hub(Store(postgres_url), allow_seed=True)
-        second = Hub(Store(postgres_url), allow_seed=True)
-        first.start_listening()
-        second.start_listening()
-        loads: list[str] = []
-        load = second.store.load
-        second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
-        try:
-            await asyncio.sleep(0.3)  # both listening
+        async with two_hubs(postgres_url, listening=True) as (first, second, loads):
             room, _, _, invite = await first.create([{"kind": "human"}, {"kind": "human"}],
                                                     {}, seed=SEED, clock=(60, 0))
             other = await second.get(room.id)
@@ -427,9 +405,5 @@ def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_pro
             assert other.result == room.result and loads == [room.id]
             ended = json.dumps({"result": room.result})[1:-1]
             await until(lambda: any(ended in json.dumps(m) for m in seen))
-        finally:
-            for hub in (first, second):
-                await hub.close()
-                hub.store.close()
 
     asyncio.run(scenario())
