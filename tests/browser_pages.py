@@ -59,3 +59,17 @@ def start_from_lobby(page, url: str, seats: list[str], game: str = "kings") -> N
         else:
             row.locator(".name").fill(f"Person {i + 1}")
     page.click("#start")
+
+
+def open_step_link(page, context, url: str, game: str, step: int):
+    """Steps the replay page to ``step`` from the start, checks that its link names that
+    step, and opens the link in another page of ``context`` (returned, at that step)."""
+    page.click("#r-first")
+    for _ in range(step):
+        page.click("#r-next")
+    link = page.get_attribute("#r-share", "href")
+    assert link == f"/?replay={game}&turn={step}"
+    other = context.new_page()
+    other.goto(url + link)
+    other.wait_for_selector(f'#r-at[data-at="{step}"]')
+    return other

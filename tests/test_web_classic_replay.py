@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot
+from browser_pages import SIZES, open_step_link, outside_viewport, screenshot
 from test_web_keyboard import serious_violations
 
 from kingscrib.classic.game import ClassicGame
@@ -160,14 +160,7 @@ def test_stepping_through_on_the_page(browser, server, finished) -> None:
                 assert page.evaluate(SHOWN) == [sorted(s["cards"]) for s in shown]
                 assert shown[0]["said"] in page.inner_text("#c-show")
         assert "Game over" in page.inner_text("#c-end")
-        page.click("#r-first")
-        for _ in range(7):
-            page.click("#r-next")
-        link = page.get_attribute("#r-share", "href")
-        assert link == f"/?replay={game}&turn=7"
-        other = context.new_page()
-        other.goto(server.url + link)
-        other.wait_for_selector('#r-at[data-at="7"]')
+        other = open_step_link(page, context, server.url, game, 7)
         assert other.evaluate(SCORES) == page.evaluate(SCORES)
         screenshot(page, "classic-replay-desktop")
         assert outside_viewport(page) == []

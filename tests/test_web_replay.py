@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby
+from browser_pages import SIZES, open_step_link, outside_viewport, screenshot, start_from_lobby
 from test_web_keyboard import serious_violations
 
 BOARD = """() => Object.fromEntries([...document.querySelectorAll('#r-board .sq')]
@@ -67,14 +67,7 @@ def test_stepping_through_a_stored_game_matches_its_record(browser, server, fini
         page.click("#r-prev")
         assert page.get_attribute("#r-at", "data-at") == str(len(record["turns"]) - 1)
         # The link names the turn: opened elsewhere it shows that turn.
-        page.click("#r-first")
-        for _ in range(5):
-            page.click("#r-next")
-        link = page.get_attribute("#r-share", "href")
-        assert link == f"/?replay={game}&turn=5"
-        other = context.new_page()
-        other.goto(server.url + link)
-        other.wait_for_selector('#r-at[data-at="5"]')
+        other = open_step_link(page, context, server.url, game, 5)
         assert other.evaluate(BOARD) == page.evaluate(BOARD)
     finally:
         context.close()
