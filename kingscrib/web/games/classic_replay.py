@@ -70,15 +70,18 @@ def steps(rules: RuleSet, seed: Seed, names: list[str],
     table before the first action (``start``) and after each one (``steps[i]["state"]``,
     without the parts in ``SHARED`` and without ``previous``: ``deals[state.deal - 2]``)."""
     game = ClassicGame(rules, seed, list(names), explicit_go=True)
-    start = public(game) | (face_up(game) if reveal else {})
-    shared = {key: start[key] for key in SHARED}
     finished: list[dict[str, Any]] = []  # each finished deal's face-up part, once
 
-    def table() -> dict[str, Any]:
+    def seen() -> dict[str, Any]:
+        """The table now, as the replay shows it (every hand too, once the game is over)."""
         state = public(game, finished[-1] if finished else None)
-        if reveal:
-            state.update(face_up(game))
-        return {key: value for key, value in state.items() if key not in SHARED + ("previous",)}
+        return state | face_up(game) if reveal else state
+
+    def table() -> dict[str, Any]:
+        return {key: value for key, value in seen().items() if key not in SHARED + ("previous",)}
+
+    start = seen()
+    shared = {key: start[key] for key in SHARED}
 
     out = []
     for seat, action in actions:
