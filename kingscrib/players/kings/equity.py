@@ -285,5 +285,5 @@ def _pass_equity(view: PlayerView) -> float:
     return -float(sum(_penalty(t.rank) for t in view.position.rack))
 
 
-__all__ = ["Candidate", "EquityPlayer", "best_static", "best_static_native", "candidates", "defend", "distinct",
-           "leave_of", "materialise", "rack_key", "rank_options"]
+__all__ = ["Candidate", "EquityPlayer", "best_static", "best_static_native", "candidates",
+           "defend", "distinct", "leave_of", "materialise", "rack_key", "rank_options"]

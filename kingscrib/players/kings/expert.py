@@ -38,6 +38,7 @@ from kingscrib.kings.game import PlayerView
 from kingscrib.kings.moves import Action
 from kingscrib.kings.tiles import Tile
 from kingscrib.players.kings.defence import DEFENCE_RACKS, DEFENCE_WEIGHT
+from kingscrib.players.kings.endgame import penalty as rack_penalty
 from kingscrib.players.kings.equity import (
     Candidate,
     best_static_native,
@@ -55,9 +56,6 @@ WIN_BONUS = 10.0  # points for a play-out that ends the game won (less for one l
 EXPERT_POOL = 12  # options given the defence term before the best are simulated
 EXPERT_WIDTH = 8  # candidates simulated
 PRIOR_WEIGHT = 2.0  # the defended equity counts as this many play-outs
-
-
-_PENALTY = [0] + [min(r, 10) for r in range(1, 14)]  # card points of a held rank (6/9 as 6)
 
 
 class ExpertPlayer(SimPlayer):
@@ -137,8 +135,7 @@ class ExpertPlayer(SimPlayer):
             rack = held[seat]
             if not rack:
                 continue
-            penalty = 0 if bag else sum(_PENALTY[t.rank] for s, r in held.items()
-                                        if s != seat for t in r)
+            penalty = 0 if bag else sum(rack_penalty(r) for s, r in held.items() if s != seat)
             eq, raw = self.best_reply(board, rack, len(bag), p.rules, self.table, penalty)
             if ply == plies - 1:  # our last reply: its equity stands for the rest
                 tail = eq if raw is not None else self.table.value_key(
@@ -153,7 +150,7 @@ class ExpertPlayer(SimPlayer):
             over = not bag and not rack
         if over:
             for seat, rack in held.items():
-                gained[seat] -= sum(_PENALTY[t.rank] for t in rack)
+                gained[seat] -= rack_penalty(rack)
         best_other = max(gained[o] for o in others)
         value = gained[me] - best_other + tail
         if over and self.win_bonus:
