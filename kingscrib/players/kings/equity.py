@@ -121,13 +121,23 @@ def rank_options(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable
     return out
 
 
-def _leave_values(rk, bag: int, table: LeaveTable, opp_penalty: int):
-    """A function: the faces a play uses -> the value of the tiles it keeps (cached).
+def _leave_value(leave, played: int, bag: int, value, opp_penalty: int) -> float:
+    """What the tiles kept after playing ``played`` are worth: with the bag empty, going
+    out earns the others' penalty and a bonus and tiles kept cost their penalty;
+    otherwise the leave table (``value``) decides, weighed down when the bag cannot
+    refill the rack."""
+    if bag == 0:
+        return opp_penalty + GOING_OUT_BONUS if not leave else \
+            -float(sum(_penalty(x) for x, _ in leave))
+    lv = value(leave)
+    if bag < played:
+        lv *= bag / played  # the bag cannot refill the rack: the leave matters less
+    return lv
 
-    With the bag empty, going out earns the opponent's penalty and a bonus, and
-    tiles kept cost their penalty; otherwise the leave table decides, weighed down
-    when the bag cannot refill the rack.
-    """
+
+def _leave_values(rk, bag: int, table: LeaveTable, opp_penalty: int):
+    """A function: the faces a play uses -> the value of the tiles it keeps
+    (:func:`_leave_value`, cached)."""
     cache: dict[tuple, float] = {}
     value = table.value_key
 
@@ -135,15 +145,8 @@ def _leave_values(rk, bag: int, table: LeaveTable, opp_penalty: int):
         key = tuple(sorted(faces))
         lv = cache.get(key)
         if lv is None:
-            leave = leave_of(rk, faces)
-            if bag == 0:
-                lv = opp_penalty + GOING_OUT_BONUS if not leave else \
-                    -float(sum(_penalty(x) for x, _ in leave))
-            else:
-                lv = value(leave)
-                if bag < len(faces):
-                    lv *= bag / len(faces)  # the bag cannot refill the rack: the leave matters less
-            cache[key] = lv
+            lv = cache[key] = _leave_value(leave_of(rk, faces), len(faces), bag, value,
+                                           opp_penalty)
         return lv
 
     return leave_value
@@ -199,17 +202,9 @@ def _subset_leaves(held: tuple[int, ...], bag: int, opp_penalty: int,
         n = len(held)
         value = table.value_key
         values = []
-        for m in range(1 << n):  # as _leave_values values them, operation for operation
+        for m in range(1 << n):
             leave = tuple(rk[i] for i in range(n) if not m >> i & 1)
-            if bag == 0:
-                lv = opp_penalty + GOING_OUT_BONUS if not leave else \
-                    -float(sum(_penalty(x) for x, _ in leave))
-            else:
-                lv = value(leave)
-                played = n - len(leave)
-                if bag < played:
-                    lv *= bag / played
-            values.append(lv)
+            values.append(_leave_value(leave, n - len(leave), bag, value, opp_penalty))
         cache[key] = values
     return values
 
