@@ -19,7 +19,13 @@ play), ``crib=uniform`` (the crib over a uniform draw of the other two cards),
 ``pegwidth=N`` (options whose pegging is searched at the discard; 0: none),
 ``peghands=N``, ``gofloor=off``, ``samples=N``, ``dw=X`` (the weight of a holding's own
 points in the play's model of the opponent's hand), ``nearend=N`` (the score from which
-choices are made by the chance to win; 200: never).
+choices are made by the chance to win; 200: never), ``read=off`` (the play's model of
+the opponent's hand without :mod:`kingscrib.players.classic.reader`: by its points only),
+``greed=X`` (how sharply the reader takes a player to lay the card that scores most at
+once; 0: the plays say nothing), ``keep=off`` (the reader without what the discard says),
+``discread=off`` (the discard's pegging against hands dealt at random),
+``pegtable=X`` (the discard's pegging from :mod:`kingscrib.players.classic.pegtable`
+for every option, times X, instead of searched for the best few).
 """
 
 from __future__ import annotations
@@ -86,14 +92,20 @@ class Variant:
                 if width == 0:
                     width, hands = 1, 1  # one option searched: the floor for all, no effect
                 best = ex.rank_discards(view.hand, view.is_dealer, me, them, self.expert.rng,
-                                        peg_width=width, peg_hands=hands)[0]
+                                        peg_width=width, peg_hands=hands,
+                                        read=p.get("discread") != "off",
+                                        peg_share=float(p["pegtable"]) if "pegtable" in p
+                                        else None)[0]
                 return Discard(best.discard)
             if p.get("play") == "v1":
                 return self.v1.choose(view)
             plays = [a for a in view.legal if isinstance(a, Play)]
             if len(plays) == 1:
                 return plays[0]
-            return Play(ex.play_choices(view, self.expert.rng, self.expert.samples)[0].card)
+            return Play(ex.play_choices(view, self.expert.rng, self.expert.samples,
+                                        read=p.get("read") != "off",
+                                        greed=float(p.get("greed", ex.GREED)),
+                                        keep=p.get("keep") != "off")[0].card)
 
 
 def player(spec: str, seed: int):  # noqa: ANN201

@@ -206,14 +206,22 @@ def analyze(as_json: bool, record_file: str) -> None:
               help="Random hands whose discards build the crib prior.")
 @click.option("--means-games", type=click.IntRange(1), default=300, show_default=True,
               help="Self-play games for a deal's average pegging and crib.")
+@click.option("--peg-hands", type=click.IntRange(1), default=320, show_default=True,
+              help="Opponent hands each kept hand's pegging is searched against.")
 @click.option("--seed", type=int, default=1, show_default=True)
-def train_expert(games: int, hands: int, means_games: int, seed: int) -> None:
+def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed: int) -> None:
     """Rebuild the expert's shipped data: the deals and win-probability table, the crib
-    prior and a deal's averages (single core; about ten minutes with the defaults)."""
-    from kingscrib.players.classic import crib_model, winprob
+    prior, a deal's averages and the kept hands' pegging table (single core; about half
+    an hour with the defaults)."""
+    from kingscrib.players.classic import crib_model, pegtable, winprob
 
     command = (f"kingscrib classic train-expert --games {games} --hands {hands} "
-               f"--means-games {means_games} --seed {seed}")
+               f"--means-games {means_games} --peg-hands {peg_hands} --seed {seed}")
+    with click.progressbar(length=2 * len(pegtable.kept_hands()),
+                           label="pegging of kept hands") as bar:
+        table = pegtable.build(peg_hands, seed, progress=lambda done, total: bar.update(1))
+    pegtable.save(table, command)
+    click.echo(f"pegging table -> {pegtable.TABLE_FILE}")
     deals, table = winprob.train(games, seed)
     winprob.save(deals, table, command)
     click.echo(f"{len(deals)} deals -> {winprob.TABLE_FILE}")

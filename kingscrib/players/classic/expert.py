@@ -47,11 +47,14 @@ from kingscrib.players.classic.crib_model import (
     likely_crib,
 )
 from kingscrib.players.classic.levels import LevelPlayer, unseen_by
+from kingscrib.players.classic.pegtable import kept_pegging
+from kingscrib.players.classic.reader import GREED, holding_weigher, keep_ratios
 from kingscrib.players.classic.pegsearch import SAMPLES, Ranks, Value, card_values, solve
 
 NEAR_END = 81  # from this score (either player) choices are made by the chance to win
 PEG_WIDTH = 4  # options whose pegging is searched at the discard (docs/classic.md: why 4)
 PEG_HANDS = 16  # opponent hands they are searched against (8 left the choice to chance)
+HAND_POOL = 8  # those are drawn from this many times as many hands dealt at random
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,8 @@ def near_end(me: int, opponent: int) -> bool:
 # ----- discards --------------------------------------------------------------------
 def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int = 0,
                   rng: random.Random | None = None, peg_width: int = PEG_WIDTH,
-                  peg_hands: int = PEG_HANDS) -> list[DiscardChoice]:
+                  peg_hands: int = PEG_HANDS, read: bool = True,
+                  peg_share: float | None = None) -> list[DiscardChoice]:
     """Every way to lay away two of six cards (two players), best first: by the chance to
     win near the end of a game, by expected points otherwise."""
     hand = sorted(hand)
@@ -103,13 +107,17 @@ def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int
         crib = likely_crib(throw, unseen, thrower)
         base.append((throw, keep, expected_hand(keep, unseen), sign * crib))
     base.sort(key=lambda t: -(t[2] + t[3]))
-    # pegging: the best few by hand and crib, against the same opponent hands
-    opp_hands = [tuple(sorted(c.rank for c in rng.sample(unseen, 4))) for _ in range(peg_hands)]
-    to_move = 1 if i_deal else 0  # the pone leads
     pegging: dict[tuple, float] = {}
-    for throw, keep, _, _ in base[:peg_width]:
-        mine = tuple(sorted(c.rank for c in keep))
-        pegging[throw] = sum(_peg_net(mine, o, to_move) for o in opp_hands) / len(opp_hands)
+    if peg_share is not None:  # every option by the table
+        for throw, keep, _, _ in base:
+            pegging[throw] = peg_share * kept_pegging(tuple(sorted(c.rank for c in keep)), i_deal)
+    else:
+        # pegging: the best few by hand and crib, against the same opponent hands
+        opp_hands = _likely_hands(unseen, not i_deal, peg_hands, rng, read)
+        to_move = 1 if i_deal else 0  # the pone leads
+        for throw, keep, _, _ in base[:peg_width]:
+            mine = tuple(sorted(c.rank for c in keep))
+            pegging[throw] = sum(_peg_net(mine, o, to_move) for o in opp_hands) / len(opp_hands)
     floor = min(pegging.values())  # options not searched count as the worst searched
     means = deal_means()
     out = []
@@ -122,6 +130,18 @@ def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int
     else:
         out.sort(key=lambda c: (-c.points, -c.win))
     return out
+
+
+def _likely_hands(unseen: Sequence[Card], they_deal: bool, n: int, rng: random.Random,
+                  read: bool = True) -> list[Ranks]:
+    """``n`` hands of four ranks the opponent may keep: drawn from the unseen cards, then
+    (``read``) drawn again by how likely a discarder keeps each (:mod:`.reader`)."""
+    drawn = [tuple(sorted(c.rank for c in rng.sample(unseen, 4)))
+             for _ in range(n * (HAND_POOL if read else 1))]
+    if not read:
+        return drawn
+    ratio = keep_ratios(they_deal)
+    return rng.choices(drawn, weights=[ratio[h] for h in drawn], k=n)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -225,7 +245,8 @@ def go_floor(view: PlayerView) -> int:
 
 
 def play_choices(view: PlayerView, rng: random.Random | None = None,
-                 samples: int = SAMPLES) -> list[PlayChoice]:
+                 samples: int = SAMPLES, read: bool = True, greed: float = GREED,
+                 keep: bool = True) -> list[PlayChoice]:
     """Each card this seat may lay now, best first (two players)."""
     rng = rng or random.Random(0)
     plays = [a.card for a in view.legal if isinstance(a, Play)]
@@ -237,6 +258,8 @@ def play_choices(view: PlayerView, rng: random.Random | None = None,
     by_win = near_end(me, them)
     mine = tuple(c.rank for c in view.hand)
     kwargs: dict = {"samples": samples}
+    if read:
+        kwargs["weigh"] = holding_weigher(view, greed, keep)
     if by_win:
         values = win_values(view, mine, pile, unseen, laid, rng, kwargs)
     else:

@@ -156,14 +156,17 @@ def move_values(hands: tuple[Ranks, Ranks], pile: Ranks, value: Value = net_poin
 def opponent_holdings(unseen: Sequence[int], k: int, laid: Sequence[int], above: int,
                       rng: random.Random, exact_limit: int = EXACT_LIMIT,
                       samples: int = SAMPLES,
-                      discard_weight: float = DISCARD_WEIGHT) -> list[tuple[Ranks, float]]:
+                      discard_weight: float = DISCARD_WEIGHT,
+                      weigh: Callable[[Ranks], float] | None = None) -> list[tuple[Ranks, float]]:
     """Rank multisets of ``k`` cards the opponent may hold, with weights summing to 1.
 
     ``unseen`` are the ranks of the cards this seat has not seen, ``laid`` the ranks the
     opponent has laid this deal, ``above``: every card they hold is worth more than this
     (from a go; 0 when none). A multiset's weight is the number of ways the deal gives it
     (a product of binomials) times ``exp(discard_weight * points)``, the points of the
-    hand it makes with ``laid`` (fifteens, pairs, runs): players keep good hands.
+    hand it makes with ``laid`` (fifteens, pairs, runs): players keep good hands. With
+    ``weigh`` (:func:`kingscrib.players.classic.reader.holding_weigher`) that factor is
+    ``weigh(multiset)`` instead: what the opponent's discard and plays say of it.
     """
     if k == 0:
         return [((), 1.0)]
@@ -172,14 +175,17 @@ def opponent_holdings(unseen: Sequence[int], k: int, laid: Sequence[int], above:
     if sum(counts.values()) < k:
         raise ValueError("fewer unseen cards than the opponent holds")
 
+    def quality(multiset: Ranks) -> float:
+        if weigh is not None:
+            return weigh(multiset)
+        kept = tuple(sorted(tuple(laid) + multiset))
+        return math.exp(discard_weight * _hand_points(kept)) if discard_weight else 1.0
+
     def weight(multiset: Ranks) -> float:
         ways = 1
         for r, m in Counter(multiset).items():
             ways *= math.comb(counts[r], m)
-        if not ways:
-            return 0.0
-        kept = tuple(sorted(tuple(laid) + multiset))
-        return ways * math.exp(discard_weight * _hand_points(kept)) if discard_weight else ways
+        return ways * quality(multiset) if ways else 0.0
 
     total_multisets = math.comb(len(ranks) + k - 1, k)
     found: dict[Ranks, float] = {}
@@ -194,10 +200,10 @@ def opponent_holdings(unseen: Sequence[int], k: int, laid: Sequence[int], above:
         # hand-quality factor is applied as a weight
         for _ in range(samples):
             multiset = tuple(sorted(rng.sample(pool, k)))
-            kept = tuple(sorted(tuple(laid) + multiset))
-            w = math.exp(discard_weight * _hand_points(kept)) if discard_weight else 1.0
-            found[multiset] = found.get(multiset, 0.0) + w
+            found[multiset] = found.get(multiset, 0.0) + quality(multiset)
     norm = sum(found.values())
+    if not norm:  # every holding left is one no discarder keeps: fall back to the deal
+        return opponent_holdings(unseen, k, laid, above, rng, exact_limit, samples, 0.0)
     return [(m, w / norm) for m, w in found.items()]
 
 

@@ -1,0 +1,147 @@
+"""Reading the other player's hand from their discard: which four ranks a player keeps.
+
+A player does not keep four random cards of their six: they keep the four that score
+best with the starter, and lay away what suits the crib (good cards into their own, poor
+ones into the opponent's). :func:`keep_ratios` says, for every multiset of four ranks,
+how much likelier a player makes it their kept hand than the deal alone does: the chance
+that the kept four are those ranks, over the chance that four cards dealt at random are.
+The play's search weighs the hands the opponent may hold by it
+(:func:`kingscrib.players.classic.pegsearch.opponent_holdings`).
+
+It is worked out exactly over every deal of six ranks (suits aside: flushes and his nobs
+rarely decide a discard), with a discarder that keeps the four of best expected show
+over the starters plus or minus the crib's expected value of the two laid away; a
+softmax over the options (``TEMPERATURE`` points) stands for the players who weigh the
+options a little differently.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from functools import cache
+from collections.abc import Callable, Sequence
+from itertools import combinations, combinations_with_replacement
+
+from kingscrib.classic.discard import expected_crib, rank_points
+from kingscrib.classic.cards import SUITS, Card
+from kingscrib.classic.game import PlayerView
+from kingscrib.classic.pegging import MAX_COUNT, peg_score
+
+Ranks = tuple[int, ...]
+RANKS = range(1, 14)
+TEMPERATURE = 0.5  # points: how sharply a discarder prefers its best option
+GREED = 1.0  # how sharply a player in the play prefers the card that scores most at once
+
+
+def _crib_by_pair() -> dict[tuple[int, int], float]:
+    """A thrown rank pair's expected crib (two more cards and the starter drawn from the
+    rest of the deck), with suits chosen to make no flush."""
+    out = {}
+    for a, b in combinations_with_replacement(RANKS, 2):
+        thrown = (Card(a, SUITS[0]), Card(b, SUITS[1]))
+        unseen = [Card(r, s) for r in RANKS for s in SUITS if Card(r, s) not in thrown]
+        out[(a, b)] = expected_crib(thrown, unseen)
+    return out
+
+
+def _hand_ev(keep: Ranks, left: list[int]) -> float:
+    n = sum(left)
+    return sum(left[s] * rank_points(tuple(sorted(keep + (s,)))) for s in RANKS if left[s]) / n
+
+
+@cache
+def keep_ratios(dealer: bool, temperature: float = TEMPERATURE) -> dict[Ranks, float]:
+    """For each sorted multiset of four ranks: P(a player kept it) / P(four cards dealt at
+    random make it), the player dealing (the crib theirs) or not."""
+    crib = _crib_by_pair()
+    sign = 1.0 if dealer else -1.0
+    kept: Counter[Ranks] = Counter()
+    for six in combinations_with_replacement(RANKS, 6):
+        counts = Counter(six)
+        if max(counts.values()) > 4:
+            continue
+        p_six = math.prod(math.comb(4, m) for m in counts.values())
+        left = [4 - counts.get(r, 0) for r in range(14)]
+        left[0] = 0
+        options: dict[Ranks, float] = {}
+        for idx in combinations(range(6), 2):
+            throw = (six[idx[0]], six[idx[1]])
+            keep = tuple(r for i, r in enumerate(six) if i not in idx)
+            value = _hand_ev(keep, left) + sign * crib[throw]
+            options[keep] = max(options.get(keep, -math.inf), value)
+        best = max(options.values())
+        weights = {k: math.exp((v - best) / temperature) for k, v in options.items()}
+        norm = sum(weights.values())
+        for k, w in weights.items():
+            kept[k] += p_six * w / norm
+    total_six = sum(kept.values())
+    out = {}
+    for four in combinations_with_replacement(RANKS, 4):
+        counts = Counter(four)
+        if max(counts.values()) > 4:
+            continue
+        p_four = math.prod(math.comb(4, m) for m in counts.values()) / math.comb(52, 4)
+        out[four] = (kept[four] / total_six) / p_four
+    return out
+
+
+def opponent_turns(played: Sequence[tuple[int, int]], opponent: int) -> list[tuple[Ranks, int]]:
+    """Each card the opponent laid in this deal's play: the ranks laid since the count
+    was reset before it (the pile it was laid on) and its rank. ``played`` is every
+    (seat, rank) laid so far, in order (two players: the count starts again at 31, or
+    when the next card would take it over)."""
+    out = []
+    pile: list[int] = []
+    for seat, rank in played:
+        if sum(_pts(r) for r in pile) + _pts(rank) > MAX_COUNT:
+            pile = []
+        if seat == opponent:
+            out.append((tuple(pile), rank))
+        pile.append(rank)
+        if sum(_pts(r) for r in pile) == MAX_COUNT:
+            pile = []
+    return out
+
+
+def play_likelihood(turns: Sequence[tuple[Ranks, int]], holding: Ranks,
+                    greed: float = GREED) -> float:
+    """How likely the opponent laid what they did, had they held ``holding`` now: at each
+    of their ``turns`` (:func:`opponent_turns`) they held the cards laid from then on and
+    ``holding``, and chose among the ranks that fit with a chance that grows as
+    ``exp(greed * points it scores at once)``: players take the points they see."""
+    if not greed:
+        return 1.0
+    likelihood = 1.0
+    for i, (pile, laid) in enumerate(turns):
+        room = MAX_COUNT - sum(_pts(r) for r in pile)
+        hand_then = list(holding) + [rank for _, rank in turns[i:]]
+        options = {r for r in hand_then if _pts(r) <= room}
+        weights = {r: math.exp(greed * peg_score(pile + (r,)).total) for r in options}
+        likelihood *= weights[laid] / sum(weights.values())
+    return likelihood
+
+
+def holding_weigher(view: PlayerView, greed: float = GREED,
+                    keep: bool = True) -> Callable[[Ranks], float]:
+    """How much likelier than the deal alone makes it the opponent holds each multiset of
+    ranks now (two players): their kept four (the holding and what they have laid) by
+    :func:`keep_ratios`, times :func:`play_likelihood` of the cards they laid."""
+    opponent = 1 - view.seat
+    ratio = keep_ratios(view.dealer == opponent) if keep else None
+    laid = tuple(c.rank for s, c in view.played if s == opponent)
+    turns = opponent_turns([(s, c.rank) for s, c in view.played], opponent)
+
+    def weigh(holding: Ranks) -> float:
+        kept = tuple(sorted(laid + holding))
+        prior = ratio.get(kept, 0.0) if ratio is not None else 1.0
+        return prior * play_likelihood(turns, holding, greed)
+
+    return weigh
+
+
+def _pts(rank: int) -> int:
+    return rank if rank < 10 else 10
+
+
+__all__ = ["GREED", "TEMPERATURE", "holding_weigher", "keep_ratios", "opponent_turns", "play_likelihood"]
