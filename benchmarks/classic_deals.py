@@ -14,18 +14,18 @@ sample is A's wins of the two games (0, 1/2 or 1), where the win-probability dec
 matter.
 
 Player specs: ``expert``, ``expert-v1`` or ``expert:`` with comma-separated parts to
-change (ablations): ``discard=v1`` (the expert-v1 discard), ``play=v1`` (the expert-v1
-play), ``crib=uniform`` (the crib over a uniform draw of the other two cards),
-``pegwidth=N`` (options whose pegging is searched at the discard; 0: none),
-``peghands=N``, ``gofloor=off``, ``samples=N``, ``dw=X`` (the weight of a holding's own
-points in the play's model of the opponent's hand), ``nearend=N`` (the score from which
-choices are made by the chance to win; 200: never), ``read=off`` (the play's model of
-the opponent's hand without :mod:`kingscrib.players.classic.reader`: by its points only),
-``greed=X`` (how sharply the reader takes a player to lay the card that scores most at
-once; 0: the plays say nothing), ``keep=off`` (the reader without what the discard says),
-``discread=off`` (the discard's pegging against hands dealt at random),
-``pegtable=X`` (the discard's pegging from :mod:`kingscrib.players.classic.pegtable`
-for every option, times X, instead of searched for the best few).
+change (ablations):
+
+- the discard: ``discard=v1`` (the expert-v1 discard), ``crib=uniform`` (the crib over
+  a uniform draw of the other two cards), ``pegshare=X`` (the share of the pegging
+  table counted; 0: none);
+- the play: ``play=v1`` (the expert-v1 play), ``samples=N`` (holdings searched),
+  ``pool=N`` (they are drawn by the reader from N times as many dealt; 1: weighed
+  instead), ``read=off`` (the opponent's hand weighed by its points alone, ``dw=X``
+  the weight), ``keep=off`` (the reader without what the discard says), ``greed=X``
+  (how sharply the reader takes a player to lay the card that scores most at once; 0:
+  the plays say nothing), ``gofloor=off``;
+- ``nearend=N`` (the score from which choices are made by the chance to win; 200: never).
 """
 
 from __future__ import annotations
@@ -81,21 +81,16 @@ class Variant:
             if "dw" in p:
                 stack.enter_context(patched(ex, "card_values", functools.partial(
                     pegsearch.card_values, discard_weight=float(p["dw"]))))
+            if "pool" in p:
+                stack.enter_context(patched(ex, "HOLDING_POOL", int(p["pool"])))
             if "nearend" in p:
                 stack.enter_context(patched(ex, "NEAR_END", int(p["nearend"])))
             if view.phase == "discard":
                 if p.get("discard") == "v1":
                     return self.v1.choose(view)
                 me, them = view.scores[view.side], view.scores[1 - view.side]
-                width = int(p.get("pegwidth", ex.PEG_WIDTH))
-                hands = int(p.get("peghands", ex.PEG_HANDS))
-                if width == 0:
-                    width, hands = 1, 1  # one option searched: the floor for all, no effect
-                best = ex.rank_discards(view.hand, view.is_dealer, me, them, self.expert.rng,
-                                        peg_width=width, peg_hands=hands,
-                                        read=p.get("discread") != "off",
-                                        peg_share=float(p["pegtable"]) if "pegtable" in p
-                                        else None)[0]
+                share = float(p.get("pegshare", ex.PEG_SHARE))
+                best = ex.rank_discards(view.hand, view.is_dealer, me, them, peg_share=share)[0]
                 return Discard(best.discard)
             if p.get("play") == "v1":
                 return self.v1.choose(view)

@@ -213,10 +213,13 @@ def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed:
     """Rebuild the expert's shipped data: the deals and win-probability table, the crib
     prior, a deal's averages and the kept hands' pegging table (single core; about half
     an hour with the defaults)."""
-    from kingscrib.players.classic import crib_model, pegtable, winprob
+    from kingscrib.players.classic import crib_model, pegtable, reader, winprob
 
     command = (f"kingscrib classic train-expert --games {games} --hands {hands} "
                f"--means-games {means_games} --peg-hands {peg_hands} --seed {seed}")
+    reader.save_keep_ratios(command)  # the pegging table draws opponent hands by them
+    reader.keep_ratios.cache_clear()
+    click.echo(f"keep ratios -> {reader.RATIOS_FILE}")
     with click.progressbar(length=2 * len(pegtable.kept_hands()),
                            label="pegging of kept hands") as bar:
         table = pegtable.build(peg_hands, seed, progress=lambda done, total: bar.update(1))

@@ -235,20 +235,15 @@ def test_the_crib_in_the_play_counts_the_known_starter_and_not_the_cards_laid() 
     assert got == pytest.approx(_brute_crib(thrown, starter, rest, uniform))
 
 
-def test_the_discards_pegging_is_the_same_play_seen_from_either_seat() -> None:
-    """The discard's pegging value is mine less theirs with the pone leading: as the
-    dealer it is the pone's value with the sign turned, and it is the game's own play."""
-    from kingscrib.players.classic.expert import _peg_net
-    from kingscrib.players.classic.pegsearch import solve
+def test_the_discards_pegging_is_the_tables_share_for_the_seat() -> None:
+    """Each option's pegging is PEG_SHARE of the table's value of the four kept ranks for
+    the seat, and the table sees the play from the seat: the pone's four fives against
+    any dealer peg worse than the dealer's."""
+    from kingscrib.players.classic.expert import PEG_SHARE
+    from kingscrib.players.classic.pegtable import kept_pegging
 
-    rng = random.Random(13)
-    for _ in range(20):
-        cards = rng.sample(range(52), 8)
-        mine = tuple(sorted(c % 13 + 1 for c in cards[:4]))
-        theirs = tuple(sorted(c % 13 + 1 for c in cards[4:]))
-        as_dealer = _peg_net(mine, theirs, 1)  # the opponent (the pone) leads
-        assert as_dealer == -solve((theirs, mine), (), 0)
-        assert _peg_net(theirs, mine, 0) == -as_dealer
-    # a pone holding four fives against a dealer's four tens: every ten the dealer lays
-    # on a five makes fifteen, so the pone's pegging is negative
-    assert _peg_net((5, 5, 5, 5), (10, 10, 10, 10), 0) < 0
+    for i_deal in (True, False):
+        for c in rank_discards(HAND, i_deal=i_deal):
+            ranks = tuple(sorted(card.rank for card in c.keep))
+            assert c.pegging == pytest.approx(PEG_SHARE * kept_pegging(ranks, i_deal))
+    assert kept_pegging((5, 5, 5, 5), False) < kept_pegging((5, 5, 5, 5), True)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from kingscrib.classic.cards import Card
 from kingscrib.classic.discard import expected_crib
 from kingscrib.counting import count_hand
-from kingscrib.players.classic import pegtable
+from kingscrib.players.classic import pegtable, reader
 from kingscrib.players.classic.pegsearch import opponent_holdings, solve
 from kingscrib.players.classic.reader import (
     TEMPERATURE,
@@ -64,6 +64,11 @@ def test_keep_ratio_is_the_keep_chance_over_the_deals_chance(four, dealer) -> No
     p_dealt = math.prod(math.comb(4, m) for m in Counter(four).values()) / math.comb(52, 4)
     assert keep_ratios(dealer)[four] == pytest.approx(_keep_chance(four, dealer) / p_dealt,
                                                       rel=1e-9)
+
+
+def test_shipped_keep_ratios_are_the_computed_ones() -> None:
+    for dealer in (True, False):
+        assert reader.keep_ratios(dealer) == pytest.approx(reader.compute_keep_ratios(dealer))
 
 
 def test_keep_ratios_are_a_distribution_over_kept_hands() -> None:

@@ -1,4 +1,5 @@
-"""The classic ``expert``: discards and pegging by search, decided by win probability near
+"""The classic ``expert``: discards by expected points, pegging by search over what the
+opponent's discard and plays say they hold, decided by win probability near
 the end of a game (two players; with three or four it plays as ``expert-v1``).
 
 Discards: for each of the 15 ways to lay away two cards,
@@ -6,9 +7,9 @@ Discards: for each of the 15 ways to lay away two cards,
 - the kept hand's exact expected show over the 46 starters;
 - the crib's expected value with the other player's two cards drawn as a real player
   throws them (:mod:`.crib_model`), counted for or against the player;
-- the pegging value of the four kept: the play searched exactly
-  (:func:`.pegsearch.solve`) against a few hands the opponent may keep, for the best few
-  options by hand and crib.
+- the pegging value of the four kept, from a table by their ranks and the seat
+  (:mod:`.pegtable`: the play searched with both hands known against the hands a
+  player keeps), of which ``PEG_SHARE`` counts.
 
 Far from the end the option with the most expected points is laid away. Once either
 player is on ``NEAR_END`` or more, each option's chance to win is worked out from the
@@ -16,7 +17,8 @@ distribution of what the kept hand scores over the starters, the other player's 
 deal (from the deals behind :mod:`.winprob`) and the win-probability table for the next
 deal, and the best chance wins.
 
-Pegging: :func:`.pegsearch.card_values` over the opponent's possible holdings, valued in
+Pegging: :func:`.pegsearch.card_values` over the opponent's possible holdings, each as
+likely as the deal, their discard and their plays make it (:mod:`.reader`), valued in
 points pegged (mine less theirs), or near the end in the chance to win: pegging out ends
 the game at once, and at the end of the play the shows are counted in order (the pone's
 hand first) before the table takes over.
@@ -47,14 +49,13 @@ from kingscrib.players.classic.crib_model import (
     likely_crib,
 )
 from kingscrib.players.classic.levels import LevelPlayer, unseen_by
-from kingscrib.players.classic.pegtable import kept_pegging
-from kingscrib.players.classic.reader import GREED, holding_weigher, keep_ratios
-from kingscrib.players.classic.pegsearch import SAMPLES, Ranks, Value, card_values, solve
+from kingscrib.players.classic.pegsearch import SAMPLES, Ranks, Value, card_values
+from kingscrib.players.classic.pegtable import kept_pegging, seat_pegging
+from kingscrib.players.classic.reader import GREED, holding_weigher
 
 NEAR_END = 81  # from this score (either player) choices are made by the chance to win
-PEG_WIDTH = 4  # options whose pegging is searched at the discard (docs/classic.md: why 4)
-PEG_HANDS = 16  # opponent hands they are searched against (8 left the choice to chance)
-HAND_POOL = 8  # those are drawn from this many times as many hands dealt at random
+PEG_SHARE = 0.5  # the share of the pegging table a discard counts (docs/classic.md: why)
+HOLDING_POOL = 8  # the play searches holdings drawn by the reader from 8x as many dealt
 
 
 @dataclass(frozen=True)
@@ -89,64 +90,33 @@ def near_end(me: int, opponent: int) -> bool:
 
 # ----- discards --------------------------------------------------------------------
 def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int = 0,
-                  rng: random.Random | None = None, peg_width: int = PEG_WIDTH,
-                  peg_hands: int = PEG_HANDS, read: bool = True,
-                  peg_share: float | None = None) -> list[DiscardChoice]:
+                  rng: random.Random | None = None,
+                  peg_share: float = PEG_SHARE) -> list[DiscardChoice]:
     """Every way to lay away two of six cards (two players), best first: by the chance to
-    win near the end of a game, by expected points otherwise."""
+    win near the end of a game, by expected points otherwise. (``rng`` is not used: the
+    choice is exact; it is kept for callers that pass one.)"""
     hand = sorted(hand)
     if len(hand) != 6 or len(set(hand)) != 6:
         raise ValueError("give six different cards")
-    rng = rng or random.Random(0)
     unseen = unseen_cards(hand)
     thrower = "theirs" if i_deal else "own"  # whose crib it is, seen by the other player
     sign = 1.0 if i_deal else -1.0
-    base = []
-    for throw in combinations(hand, 2):
-        keep = tuple(c for c in hand if c not in throw)
-        crib = likely_crib(throw, unseen, thrower)
-        base.append((throw, keep, expected_hand(keep, unseen), sign * crib))
-    base.sort(key=lambda t: -(t[2] + t[3]))
-    pegging: dict[tuple, float] = {}
-    if peg_share is not None:  # every option by the table
-        for throw, keep, _, _ in base:
-            pegging[throw] = peg_share * kept_pegging(tuple(sorted(c.rank for c in keep)), i_deal)
-    else:
-        # pegging: the best few by hand and crib, against the same opponent hands
-        opp_hands = _likely_hands(unseen, not i_deal, peg_hands, rng, read)
-        to_move = 1 if i_deal else 0  # the pone leads
-        for throw, keep, _, _ in base[:peg_width]:
-            mine = tuple(sorted(c.rank for c in keep))
-            pegging[throw] = sum(_peg_net(mine, o, to_move) for o in opp_hands) / len(opp_hands)
-    floor = min(pegging.values())  # options not searched count as the worst searched
     means = deal_means()
     out = []
-    for throw, keep, hand_ev, crib in base:
-        peg = pegging.get(throw, floor)
-        win = _discard_win(me, opponent, i_deal, keep, unseen, abs(crib), peg, means)
+    for throw in combinations(hand, 2):
+        keep = tuple(c for c in hand if c not in throw)
+        hand_ev = expected_hand(keep, unseen)
+        crib = sign * likely_crib(throw, unseen, thrower)
+        peg = peg_share * kept_pegging(tuple(sorted(c.rank for c in keep)), i_deal)
+        # the chance to win takes the seat's usual pegging from the deals (``means``)
+        above_usual = peg - peg_share * seat_pegging(i_deal)
+        win = _discard_win(me, opponent, i_deal, keep, unseen, abs(crib), above_usual, means)
         out.append(DiscardChoice(throw, keep, hand_ev, crib, peg, win))
     if near_end(me, opponent):
         out.sort(key=lambda c: (-c.win, -c.points))
     else:
         out.sort(key=lambda c: (-c.points, -c.win))
     return out
-
-
-def _likely_hands(unseen: Sequence[Card], they_deal: bool, n: int, rng: random.Random,
-                  read: bool = True) -> list[Ranks]:
-    """``n`` hands of four ranks the opponent may keep: drawn from the unseen cards, then
-    (``read``) drawn again by how likely a discarder keeps each (:mod:`.reader`)."""
-    drawn = [tuple(sorted(c.rank for c in rng.sample(unseen, 4)))
-             for _ in range(n * (HAND_POOL if read else 1))]
-    if not read:
-        return drawn
-    ratio = keep_ratios(they_deal)
-    return rng.choices(drawn, weights=[ratio[h] for h in drawn], k=n)
-
-
-@lru_cache(maxsize=1 << 16)
-def _peg_net(mine: Ranks, theirs: Ranks, to_move: int) -> float:
-    return solve((mine, theirs), (), to_move)
 
 
 def _show_by_starter(keep: Sequence[Card], unseen: Sequence[Card]) -> list[int]:
@@ -169,7 +139,8 @@ def _show_by_starter(keep: Sequence[Card], unseen: Sequence[Card]) -> list[int]:
 def _discard_win(me: int, opponent: int, i_deal: bool, keep: Sequence[Card],
                  unseen: Sequence[Card], crib: float, peg: float, means: dict) -> float:
     """The chance to win with this discard: my points this deal are my pegging (the
-    average for my seat, moved by half the searched difference), my hand over each starter
+    average for my seat, moved by half of how much this option's ``peg`` is above the
+    seat's usual), my hand over each starter
     and, if I deal, the crib; the opponent's are their seat's points in the sampled deals,
     moved by how this crib and this pegging differ from the average. The pone counts
     first, unless the dealer pegs out in the play (how often the dealer pegs that many in
@@ -257,7 +228,7 @@ def play_choices(view: PlayerView, rng: random.Random | None = None,
     me, them = view.scores[view.side], view.scores[1 - view.side]
     by_win = near_end(me, them)
     mine = tuple(c.rank for c in view.hand)
-    kwargs: dict = {"samples": samples}
+    kwargs: dict = {"samples": samples, "pool": HOLDING_POOL}
     if read:
         kwargs["weigh"] = holding_weigher(view, greed, keep)
     if by_win:

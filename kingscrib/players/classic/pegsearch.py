@@ -157,7 +157,8 @@ def opponent_holdings(unseen: Sequence[int], k: int, laid: Sequence[int], above:
                       rng: random.Random, exact_limit: int = EXACT_LIMIT,
                       samples: int = SAMPLES,
                       discard_weight: float = DISCARD_WEIGHT,
-                      weigh: Callable[[Ranks], float] | None = None) -> list[tuple[Ranks, float]]:
+                      weigh: Callable[[Ranks], float] | None = None,
+                      pool: int = 1) -> list[tuple[Ranks, float]]:
     """Rank multisets of ``k`` cards the opponent may hold, with weights summing to 1.
 
     ``unseen`` are the ranks of the cards this seat has not seen, ``laid`` the ranks the
@@ -167,6 +168,11 @@ def opponent_holdings(unseen: Sequence[int], k: int, laid: Sequence[int], above:
     hand it makes with ``laid`` (fifteens, pairs, runs): players keep good hands. With
     ``weigh`` (:func:`kingscrib.players.classic.reader.holding_weigher`) that factor is
     ``weigh(multiset)`` instead: what the opponent's discard and plays say of it.
+
+    When there are too many multisets to search them all, ``samples`` are searched: with
+    ``pool`` above 1, ``pool`` times as many are dealt and ``samples`` drawn from them by
+    their factor (so that the search goes to the likely holdings), else the factor
+    weighs the ``samples`` dealt.
     """
     if k == 0:
         return [((), 1.0)]
@@ -195,12 +201,15 @@ def opponent_holdings(unseen: Sequence[int], k: int, laid: Sequence[int], above:
             if w:
                 found[multiset] = w
     else:
-        pool = [r for r in ranks for _ in range(counts[r])]
+        cards = [r for r in ranks for _ in range(counts[r])]
         # draws of cards are already as likely as the deal makes them: only the
         # hand-quality factor is applied as a weight
-        for _ in range(samples):
-            multiset = tuple(sorted(rng.sample(pool, k)))
-            found[multiset] = found.get(multiset, 0.0) + quality(multiset)
+        dealt = [tuple(sorted(rng.sample(cards, k))) for _ in range(samples * pool)]
+        factors = [quality(m) for m in dealt]
+        if pool > 1 and sum(factors):
+            dealt, factors = rng.choices(dealt, weights=factors, k=samples), [1.0] * samples
+        for multiset, factor in zip(dealt, factors):
+            found[multiset] = found.get(multiset, 0.0) + factor
     norm = sum(found.values())
     if not norm:  # every holding left is one no discarder keeps: fall back to the deal
         return opponent_holdings(unseen, k, laid, above, rng, exact_limit, samples, 0.0)

@@ -14,6 +14,7 @@ rebuilds it (:func:`build`).
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -78,4 +79,17 @@ def kept_pegging(keep: Ranks, dealer: bool) -> float:
     return shipped_table()["dealer" if dealer else "pone"][keep]
 
 
-__all__ = ["build", "kept_hands", "kept_pegging", "save", "shipped_table"]
+@cache
+def seat_pegging(dealer: bool) -> float:
+    """The table's average over the hands a player keeps (by the deal and
+    :func:`.reader.keep_ratios`): the seat's usual net pegging by this measure."""
+    ratio = keep_ratios(dealer)
+    total = norm = 0.0
+    for hand, value in shipped_table()["dealer" if dealer else "pone"].items():
+        w = math.prod(math.comb(4, hand.count(r)) for r in set(hand)) * ratio[hand]
+        total += w * value
+        norm += w
+    return total / norm
+
+
+__all__ = ["build", "kept_hands", "kept_pegging", "save", "seat_pegging", "shipped_table"]

@@ -12,22 +12,26 @@ It is worked out exactly over every deal of six ranks (suits aside: flushes and 
 rarely decide a discard), with a discarder that keeps the four of best expected show
 over the starters plus or minus the crib's expected value of the two laid away; a
 softmax over the options (``TEMPERATURE`` points) stands for the players who weigh the
-options a little differently.
+options a little differently. The ratios are shipped in ``data/keep_ratios.json``;
+``kingscrib classic train-expert`` rebuilds them.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
-from functools import cache
 from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import combinations, combinations_with_replacement
+from pathlib import Path
 
-from kingscrib.classic.discard import expected_crib, rank_points
 from kingscrib.classic.cards import SUITS, Card
+from kingscrib.classic.discard import expected_crib, rank_points
 from kingscrib.classic.game import PlayerView
 from kingscrib.classic.pegging import MAX_COUNT, peg_score
 
+RATIOS_FILE = Path(__file__).with_name("data") / "keep_ratios.json"
 Ranks = tuple[int, ...]
 RANKS = range(1, 14)
 TEMPERATURE = 0.5  # points: how sharply a discarder prefers its best option
@@ -51,9 +55,26 @@ def _hand_ev(keep: Ranks, left: list[int]) -> float:
 
 
 @cache
-def keep_ratios(dealer: bool, temperature: float = TEMPERATURE) -> dict[Ranks, float]:
+def keep_ratios(dealer: bool) -> dict[Ranks, float]:
+    """The shipped :func:`compute_keep_ratios` (``data/keep_ratios.json``)."""
+    data = json.loads(RATIOS_FILE.read_text())
+    return {tuple(int(x) for x in key.split("-")): v
+            for key, v in data["dealer" if dealer else "pone"].items()}
+
+
+def save_keep_ratios(command: str) -> None:
+    data = {"command": command,
+            "about": "how much likelier than the deal a player keeps four ranks, by seat",
+            "temperature": TEMPERATURE,
+            **{seat: {"-".join(map(str, k)): v
+                      for k, v in compute_keep_ratios(seat == "dealer").items()}
+               for seat in ("dealer", "pone")}}
+    RATIOS_FILE.write_text(json.dumps(data, indent=0) + "\n")
+
+
+def compute_keep_ratios(dealer: bool, temperature: float = TEMPERATURE) -> dict[Ranks, float]:
     """For each sorted multiset of four ranks: P(a player kept it) / P(four cards dealt at
-    random make it), the player dealing (the crib theirs) or not."""
+    random make it), the player dealing (the crib theirs) or not (a few seconds)."""
     crib = _crib_by_pair()
     sign = 1.0 if dealer else -1.0
     kept: Counter[Ranks] = Counter()
@@ -144,4 +165,5 @@ def _pts(rank: int) -> int:
     return rank if rank < 10 else 10
 
 
-__all__ = ["GREED", "TEMPERATURE", "holding_weigher", "keep_ratios", "opponent_turns", "play_likelihood"]
+__all__ = ["GREED", "TEMPERATURE", "compute_keep_ratios", "holding_weigher", "keep_ratios",
+           "opponent_turns", "play_likelihood", "save_keep_ratios"]
