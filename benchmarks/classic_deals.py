@@ -66,7 +66,7 @@ class Variant:
     def __init__(self, spec: str, seed: int) -> None:
         self.name = spec
         self.parts = dict(p.split("=") for p in spec.split(":", 1)[1].split(",") if p)
-        self.expert = ex.ExpertPlayer(seed, samples=int(self.parts.get("samples", ex.SAMPLES)))
+        self.expert = ex.ExpertPlayer(seed, samples=int(self.parts.get("samples", ex.PLAY_SAMPLES)))
         self.v1 = LevelPlayer("expert", seed)
 
     def choose(self, view: PlayerView) -> Action:

@@ -49,13 +49,14 @@ from kingscrib.players.classic.crib_model import (
     likely_crib,
 )
 from kingscrib.players.classic.levels import LevelPlayer, unseen_by
-from kingscrib.players.classic.pegsearch import SAMPLES, Ranks, Value, card_values
+from kingscrib.players.classic.pegsearch import Ranks, Value, card_values
 from kingscrib.players.classic.pegtable import kept_pegging, seat_pegging
 from kingscrib.players.classic.reader import GREED, holding_weigher
 
 NEAR_END = 81  # from this score (either player) choices are made by the chance to win
 PEG_SHARE = 0.5  # the share of the pegging table a discard counts (docs/classic.md: why)
-HOLDING_POOL = 8  # the play searches holdings drawn by the reader from 8x as many dealt
+PLAY_SAMPLES = 96  # holdings the play searches when there are too many to search all
+HOLDING_POOL = 8  # they are drawn by the reader from 8x as many dealt
 
 
 @dataclass(frozen=True)
@@ -216,7 +217,7 @@ def go_floor(view: PlayerView) -> int:
 
 
 def play_choices(view: PlayerView, rng: random.Random | None = None,
-                 samples: int = SAMPLES, read: bool = True, greed: float = GREED,
+                 samples: int = PLAY_SAMPLES, read: bool = True, greed: float = GREED,
                  keep: bool = True) -> list[PlayChoice]:
     """Each card this seat may lay now, best first (two players)."""
     rng = rng or random.Random(0)
@@ -297,7 +298,7 @@ class ExpertPlayer:
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, samples: int = SAMPLES) -> None:
+    def __init__(self, seed: int | None = None, samples: int = PLAY_SAMPLES) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.fallback = LevelPlayer("expert", seed)

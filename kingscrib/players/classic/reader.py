@@ -1,4 +1,4 @@
-"""Reading the other player's hand from their discard: which four ranks a player keeps.
+"""Reading the other player's hand: what their discard and their plays say of it.
 
 A player does not keep four random cards of their six: they keep the four that score
 best with the starter, and lay away what suits the crib (good cards into their own, poor
@@ -14,6 +14,10 @@ over the starters plus or minus the crib's expected value of the two laid away; 
 softmax over the options (``TEMPERATURE`` points) stands for the players who weigh the
 options a little differently. The ratios are shipped in ``data/keep_ratios.json``;
 ``kingscrib classic train-expert`` rebuilds them.
+
+In the play, :func:`play_likelihood` says how likely the cards the opponent has laid
+were with each holding (players take the points they see), and
+:func:`holding_weigher` puts both together for the search.
 """
 
 from __future__ import annotations
