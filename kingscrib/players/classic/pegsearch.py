@@ -11,8 +11,9 @@ difference; near the end of a game, the chance to win).
 rank multiset of their unseen cards, drawn from the cards this seat has not seen, minus
 those the play has ruled out (a "go" at a count shows they held nothing that fits),
 weighted by how likely the deal made it (hypergeometric) and by how good a hand it makes
-with the cards they have already laid (players keep good hands). With few unseen cards
-every multiset is searched, otherwise a sample of them.
+with the cards they have already laid (players keep good hands), or by what a reader
+(:mod:`kingscrib.players.classic.reader`) makes of their discard and plays. With few
+unseen cards every multiset is searched, otherwise a sample of them.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 For every multiset of four ranks a player may keep, as dealer and as pone, the points it
 pegs less the points the other player pegs, on average over the hands the other player
 keeps (drawn from the rest of the deck, weighed by :func:`.reader.keep_ratios`), the play
-searched to its end with both hands known (:func:`.pegsearch.solve`). Both hands known
-flatters both players alike, so the table ranks kept hands by their play better than it
-measures them; the discard takes a share of it (``expert.PEG_SHARE``).
+searched to its end with both hands known (:func:`.pegsearch.solve`). With both hands
+known each side plays the other's cards perfectly, which makes kept hands differ more
+than they do when neither sees the other's cards: the discard counts a share of the
+table (``expert.PEG_SHARE``).
 
 The table is shipped in ``data/peg_table.json``; ``kingscrib classic train-expert``
 rebuilds it (:func:`build`).
