@@ -28,11 +28,12 @@ import math
 import time
 from itertools import combinations
 
+from classic_expert import run_pairs  # the running result of mirrored pairs (this folder)
+
 from kingscrib.classic.cards import Card, deck
 from kingscrib.classic.game import Action, ClassicGame, Discard, Play
 from kingscrib.classic.rules import RuleSet
 from kingscrib.classic.show import score_show
-from kingscrib.cli.classic import wilson
 from kingscrib.counting import JACK
 from kingscrib.players.classic.base import perfect_claim
 from kingscrib.players.classic.levels import LevelPlayer
@@ -104,20 +105,14 @@ def play(seed: int, seeing_seat: int, play_only: bool, one_deal: bool) -> Classi
 
 
 def games(pairs: int, seed: int, play_only: bool, minutes: float | None) -> None:
-    start = time.perf_counter()
-    wins = n = 0
-    for i in range(pairs):
+    def pair(i: int) -> list[tuple[bool, int]]:
+        out = []
         for seat in (0, 1):
-            wins += play(seed + i, seat, play_only, False).winner == seat
-            n += 1
-        done = i + 1 == pairs or (minutes and time.perf_counter() - start > minutes * 60)
-        if (i + 1) % 25 == 0 or done:
-            low, high = wilson(wins, n)
-            print(f"{i + 1} pairs: seeing v expert-v1 {wins}-{n - wins}, {100 * wins / n:.1f}%"
-                  f" (95% CI {100 * low:.1f}-{100 * high:.1f}%),"
-                  f" {time.perf_counter() - start:.0f} s", flush=True)
-        if done:
-            break
+            game = play(seed + i, seat, play_only, False)
+            out.append((game.winner == seat, game.scores[seat] - game.scores[1 - seat]))
+        return out
+
+    run_pairs("seeing v expert-v1", pairs, minutes, pair)
 
 
 def deals(count: int, seed: int, play_only: bool) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 
 from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.rules import RuleSet
@@ -23,23 +24,31 @@ from kingscrib.cli.classic import _play_pair, wilson
 from kingscrib.players.classic import make_player
 
 
-def strength(a: str, b: str, pairs: int, seed: int, minutes: float | None) -> None:
+def run_pairs(label: str, pairs: int, minutes: float | None,
+              play_pair: Callable[[int], list[tuple[bool, int]]]) -> None:
+    """Play ``pairs`` mirrored pairs (``play_pair(i)``: A's (won, spread) in each game of
+    pair ``i``), printing the running result every 25 pairs and when done or out of time."""
     start = time.perf_counter()
     wins = games = 0
     spread = 0
     for i in range(pairs):
-        for won, s, _ in _play_pair((a, b, 2, seed + i)):
+        for won, s in play_pair(i):
             wins += won
             spread += s
             games += 1
         done = i + 1 == pairs or (minutes and time.perf_counter() - start > minutes * 60)
         if (i + 1) % 25 == 0 or done:
             low, high = wilson(wins, games)
-            print(f"{i + 1} pairs: {a} v {b} {wins}-{games - wins}, {100 * wins / games:.1f}%"
+            print(f"{i + 1} pairs: {label} {wins}-{games - wins}, {100 * wins / games:.1f}%"
                   f" (95% CI {100 * low:.1f}-{100 * high:.1f}%), mean spread"
                   f" {spread / games:+.2f}, {time.perf_counter() - start:.0f} s", flush=True)
         if done:
             break
+
+
+def strength(a: str, b: str, pairs: int, seed: int, minutes: float | None) -> None:
+    run_pairs(f"{a} v {b}", pairs, minutes,
+              lambda i: [(won, s) for won, s, _ in _play_pair((a, b, 2, seed + i))])
 
 
 def decision_times(games: int, seed: int) -> None:
