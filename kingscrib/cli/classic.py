@@ -220,7 +220,7 @@ def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed:
     reader.save_keep_ratios(command)  # the pegging table draws opponent hands by them
     reader.keep_ratios.cache_clear()
     click.echo(f"keep ratios -> {reader.RATIOS_FILE}")
-    with click.progressbar(length=2 * len(pegtable.kept_hands()),
+    with click.progressbar(length=2 * len(reader.kept_hands()),
                            label="pegging of kept hands") as bar:
         table = pegtable.build(peg_hands, seed, progress=lambda done, total: bar.update(1))
     pegtable.save(table, command)

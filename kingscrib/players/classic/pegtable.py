@@ -15,24 +15,16 @@ rebuilds it (:func:`build`).
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
-from itertools import combinations_with_replacement
 from pathlib import Path
 
 from kingscrib.players.classic.pegsearch import Ranks, solve
-from kingscrib.players.classic.reader import keep_ratios
+from kingscrib.players.classic.reader import deal_ways, keep_ratios, kept_hands
 
 TABLE_FILE = Path(__file__).with_name("data") / "peg_table.json"
 RANKS = range(1, 14)
-
-
-def kept_hands() -> list[Ranks]:
-    """Every sorted multiset of four ranks (at most four cards of a rank)."""
-    return [h for h in combinations_with_replacement(RANKS, 4)
-            if max(h.count(r) for r in h) <= 4]
 
 
 def build(hands_each: int, seed: int, progress: Callable[[int, int], None] | None = None,
@@ -87,10 +79,10 @@ def seat_pegging(dealer: bool) -> float:
     ratio = keep_ratios(dealer)
     total = norm = 0.0
     for hand, value in shipped_table()["dealer" if dealer else "pone"].items():
-        w = math.prod(math.comb(4, hand.count(r)) for r in set(hand)) * ratio[hand]
+        w = deal_ways(hand) * ratio[hand]
         total += w * value
         norm += w
     return total / norm
 
 
-__all__ = ["build", "kept_hands", "kept_pegging", "save", "seat_pegging", "shipped_table"]
+__all__ = ["build", "kept_pegging", "save", "seat_pegging", "shipped_table"]

@@ -34,6 +34,7 @@ from kingscrib.classic.cards import SUITS, Card
 from kingscrib.classic.discard import expected_crib, rank_points
 from kingscrib.classic.game import PlayerView
 from kingscrib.classic.pegging import MAX_COUNT, peg_score
+from kingscrib.counting import card_points
 
 RATIOS_FILE = Path(__file__).with_name("data") / "keep_ratios.json"
 Ranks = tuple[int, ...]
@@ -51,6 +52,16 @@ def _crib_by_pair() -> dict[tuple[int, int], float]:
         unseen = [Card(r, s) for r in RANKS for s in SUITS if Card(r, s) not in thrown]
         out[(a, b)] = expected_crib(thrown, unseen)
     return out
+
+
+def kept_hands() -> list[Ranks]:
+    """Every sorted multiset of four ranks (1,820)."""
+    return list(combinations_with_replacement(RANKS, 4))
+
+
+def deal_ways(ranks: Ranks) -> int:
+    """How many sets of cards of a full pack have these ranks (a product of binomials)."""
+    return math.prod(math.comb(4, m) for m in Counter(ranks).values())
 
 
 def _hand_ev(keep: Ranks, left: list[int]) -> float:
@@ -86,7 +97,7 @@ def compute_keep_ratios(dealer: bool, temperature: float = TEMPERATURE) -> dict[
         counts = Counter(six)
         if max(counts.values()) > 4:
             continue
-        p_six = math.prod(math.comb(4, m) for m in counts.values())
+        p_six = deal_ways(six)
         left = [4 - counts.get(r, 0) for r in range(14)]
         left[0] = 0
         options: dict[Ranks, float] = {}
@@ -102,11 +113,8 @@ def compute_keep_ratios(dealer: bool, temperature: float = TEMPERATURE) -> dict[
             kept[k] += p_six * w / norm
     total_six = sum(kept.values())
     out = {}
-    for four in combinations_with_replacement(RANKS, 4):
-        counts = Counter(four)
-        if max(counts.values()) > 4:
-            continue
-        p_four = math.prod(math.comb(4, m) for m in counts.values()) / math.comb(52, 4)
+    for four in kept_hands():
+        p_four = deal_ways(four) / math.comb(52, 4)
         out[four] = (kept[four] / total_six) / p_four
     return out
 
@@ -119,12 +127,12 @@ def opponent_turns(played: Sequence[tuple[int, int]], opponent: int) -> list[tup
     out = []
     pile: list[int] = []
     for seat, rank in played:
-        if sum(_pts(r) for r in pile) + _pts(rank) > MAX_COUNT:
+        if sum(card_points(r) for r in pile) + card_points(rank) > MAX_COUNT:
             pile = []
         if seat == opponent:
             out.append((tuple(pile), rank))
         pile.append(rank)
-        if sum(_pts(r) for r in pile) == MAX_COUNT:
+        if sum(card_points(r) for r in pile) == MAX_COUNT:
             pile = []
     return out
 
@@ -139,9 +147,9 @@ def play_likelihood(turns: Sequence[tuple[Ranks, int]], holding: Ranks,
         return 1.0
     likelihood = 1.0
     for i, (pile, laid) in enumerate(turns):
-        room = MAX_COUNT - sum(_pts(r) for r in pile)
+        room = MAX_COUNT - sum(card_points(r) for r in pile)
         hand_then = list(holding) + [rank for _, rank in turns[i:]]
-        options = {r for r in hand_then if _pts(r) <= room}
+        options = {r for r in hand_then if card_points(r) <= room}
         weights = {r: math.exp(greed * peg_score(pile + (r,)).total) for r in options}
         likelihood *= weights[laid] / sum(weights.values())
     return likelihood
@@ -165,9 +173,5 @@ def holding_weigher(view: PlayerView, greed: float = GREED,
     return weigh
 
 
-def _pts(rank: int) -> int:
-    return rank if rank < 10 else 10
-
-
-__all__ = ["GREED", "TEMPERATURE", "compute_keep_ratios", "holding_weigher", "keep_ratios",
-           "opponent_turns", "play_likelihood", "save_keep_ratios"]
+__all__ = ["GREED", "TEMPERATURE", "compute_keep_ratios", "deal_ways", "holding_weigher",
+           "keep_ratios", "kept_hands", "opponent_turns", "play_likelihood", "save_keep_ratios"]
