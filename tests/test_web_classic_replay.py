@@ -187,6 +187,8 @@ def test_a_record_file_and_a_live_game_on_a_phone(browser, server, finished,
     page = context.new_page()
     try:
         page.goto(server.url + "/?replay=file")
+        # replay.js is imported after the page loads: its file input works once shown
+        page.wait_for_selector("#replay:not([hidden])")
         page.set_input_files("#r-file", str(path))
         page.wait_for_selector("#r-list li")
         assert page.locator("#r-list li").count() == len(replay["steps"])
