@@ -24,7 +24,8 @@ change (ablations):
   instead), ``read=off`` (the opponent's hand weighed by its points alone, ``dw=X``
   the weight), ``keep=off`` (the reader without what the discard says), ``greed=X``
   (how sharply the reader takes a player to lay the card that scores most at once; 0:
-  the plays say nothing), ``gofloor=off``;
+  the plays say nothing), ``temp=X`` (the reader's keep ratios worked out with this
+  softmax temperature, in points), ``gofloor=off``;
 - ``nearend=N`` (the score from which choices are made by the chance to win; 200: never).
 """
 
@@ -41,7 +42,7 @@ from kingscrib.classic.discard import expected_crib
 from kingscrib.classic.game import Action, ClassicGame, Discard, Play, PlayerView
 from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic import expert as ex
-from kingscrib.players.classic import make_player, pegsearch
+from kingscrib.players.classic import make_player, pegsearch, reader
 from kingscrib.players.classic.base import perfect_claim
 from kingscrib.players.classic.levels import LevelPlayer
 
@@ -58,6 +59,12 @@ def patched(obj: object, name: str, value: object) -> Iterator[None]:
 
 def _uniform_crib(thrown, unseen, owner_throws, prior=None):  # noqa: ANN001, ANN202
     return expected_crib(thrown, unseen)
+
+
+@functools.cache
+def _ratios_at(temperature: float):  # noqa: ANN202
+    """The reader's keep ratios worked out with another softmax temperature."""
+    return functools.cache(lambda dealer: reader.compute_keep_ratios(dealer, temperature))
 
 
 class Variant:
@@ -83,6 +90,8 @@ class Variant:
                     pegsearch.card_values, discard_weight=float(p["dw"]))))
             if "pool" in p:
                 stack.enter_context(patched(ex, "HOLDING_POOL", int(p["pool"])))
+            if "temp" in p:
+                stack.enter_context(patched(reader, "keep_ratios", _ratios_at(float(p["temp"]))))
             if "nearend" in p:
                 stack.enter_context(patched(ex, "NEAR_END", int(p["nearend"])))
             if view.phase == "discard":
