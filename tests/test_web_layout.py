@@ -8,6 +8,9 @@ import time
 import httpx
 import pytest
 from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby
+from test_web_classic_browser import take_turn
+
+LAID_NOW = "#c-series .laid"  # the cards laid since the count began (earlier ones are small)
 
 
 def finished_computer_game(url: str) -> str:
@@ -80,6 +83,16 @@ def test_every_page_fits_the_screen(browser, server, size: str) -> None:
         page.wait_for_selector("#c-hand .card")
         screenshot(page, f"classic-game-{size}")
         assert outside_viewport(page) == []
+        while take_turn(page) == "again" or page.locator(LAID_NOW).count() < 3:
+            assert not page.is_visible("#c-end")
+        screenshot(page, f"classic-play-{size}")
+        assert outside_viewport(page) == []
+        # The cards of this count lie side by side, and the table and the hand fit on one
+        # screen together (on a phone the play once stacked a card a line).
+        tops = {round(b["y"]) for b in (el.bounding_box() for el in page.locator(LAID_NOW).all())}
+        assert len(tops) < page.locator(LAID_NOW).count()
+        hand = box(page, "#c-hand")
+        assert hand["y"] + hand["height"] - box(page, ".c-table")["y"] <= SIZES[size]["viewport"]["height"]
         assert errors == []
     finally:
         context.close()
