@@ -6,53 +6,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from browser_pages import take_turn
 from web_support import free_port, running_server
 
 from kingscrib.classic.record import replay
 
-MINE_OR_OVER = """() => document.getElementById('c-banner').classList.contains('mine')
-                   || !document.getElementById('c-end').hidden"""
 SERIES_HAS_COUNT = """() => !document.querySelector('#c-series .laid')
                        || document.getElementById('c-count').textContent.startsWith('Count: ')"""
-VERSION_AFTER = "(v) => Number(document.getElementById('classic').dataset.version) > v"
-
-
-def version(page) -> int:
-    return int(page.get_attribute("#classic", "data-version") or -1)
-
-
-def take_turn(page, drag: bool = False) -> str:
-    """Wait until this seat has something to do, do it by clicking; returns what was done
-    ("over" when the game has ended)."""
-    page.wait_for_function(MINE_OR_OVER, timeout=60_000)
-    if page.is_visible("#c-end"):
-        return "over"
-    before = version(page)
-    if page.is_visible("#c-discard"):
-        cards = page.locator("#c-hand .card")
-        i = 0
-        while page.is_disabled("#c-discard"):
-            cards.nth(i).click()
-            i += 1
-        if not page.is_visible("#c-discard"):
-            return "again"  # the page moved on while cards were picked: look again
-        assert "crib" in page.inner_text("#c-discard")
-        page.click("#c-discard")
-        done = "discard"
-    elif page.is_visible("#c-go"):
-        assert "say Go" in page.inner_text("#c-banner")
-        assert page.locator("#c-hand .card.playable").count() == 0
-        page.click("#c-go")
-        done = "go"
-    else:
-        card = page.locator("#c-hand .card.playable").first
-        if drag:
-            card.drag_to(page.locator("#c-play"))
-        else:
-            card.click()
-        done = "play"
-    page.wait_for_function(VERSION_AFTER, arg=before, timeout=30_000)
-    return done
 
 
 def test_a_two_player_game_to_121_against_the_computer_by_clicking(browser, tmp_path: Path

@@ -7,8 +7,7 @@ import time
 
 import httpx
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby
-from test_web_classic_browser import take_turn
+from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby, take_turn
 
 LAID_NOW = "#c-series .laid"  # the cards laid since the count began (earlier ones are small)
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from kingscrib.classic.cards import SUITS, Card
 from kingscrib.classic.discard import expected_crib, rank_points
 from kingscrib.classic.game import PlayerView
-from kingscrib.classic.pegging import MAX_COUNT, peg_score
+from kingscrib.classic.pegging import MAX_COUNT, count_of, peg_score
 from kingscrib.counting import card_points
 
 RATIOS_FILE = Path(__file__).with_name("data") / "keep_ratios.json"
@@ -127,12 +127,12 @@ def opponent_turns(played: Sequence[tuple[int, int]], opponent: int) -> list[tup
     out = []
     pile: list[int] = []
     for seat, rank in played:
-        if sum(card_points(r) for r in pile) + card_points(rank) > MAX_COUNT:
+        if count_of(pile) + card_points(rank) > MAX_COUNT:
             pile = []
         if seat == opponent:
             out.append((tuple(pile), rank))
         pile.append(rank)
-        if sum(card_points(r) for r in pile) == MAX_COUNT:
+        if count_of(pile) == MAX_COUNT:
             pile = []
     return out
 
@@ -147,7 +147,7 @@ def play_likelihood(turns: Sequence[tuple[Ranks, int]], holding: Ranks,
         return 1.0
     likelihood = 1.0
     for i, (pile, laid) in enumerate(turns):
-        room = MAX_COUNT - sum(card_points(r) for r in pile)
+        room = MAX_COUNT - count_of(pile)
         hand_then = list(holding) + [rank for _, rank in turns[i:]]
         options = {r for r in hand_then if card_points(r) <= room}
         weights = {r: math.exp(greed * peg_score(pile + (r,)).total) for r in options}
