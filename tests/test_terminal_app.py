@@ -10,9 +10,10 @@ import threading
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.app import HandoverScreen, KingsApp
+from kingscrib.cli.terminal.app import HandoverScreen, KingsApp, message_line
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Seat, Session
 from kingscrib.kings.board import square_name
 from kingscrib.kings.notation import format_play
@@ -470,3 +471,15 @@ def test_between_the_games_of_a_match_the_next_one_starts_on_a_key(data):
             assert "game 1 of 2" in screen_text(app)
 
     asyncio.run(run())
+
+
+def test_the_message_line_keeps_whole_parts_and_marks_what_is_left_out():
+    short = [Text("Computer played E7 for 14."), Text("Your move.\nsecond line")]
+    assert message_line(short, 80).plain == "Computer played E7 for 14.  Your move."
+    # the coach's advice: three sentences of 70 characters on two rows of 80
+    advice = [Text("a" * 10 + " " + "b" * 59) for _ in range(3)]
+    line = message_line(advice, 80)
+    assert line.plain == advice[0].plain + "  " + advice[1].plain + " …"
+    # the first part is always shown, however long (the line wraps it)
+    assert message_line([Text("x" * 300), Text("y")], 80).plain == "x" * 300 + " …"
+    assert message_line([], 80).plain == ""

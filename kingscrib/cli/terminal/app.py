@@ -42,6 +42,24 @@ BOARD_LEFT = 4  # characters before column A on each board line
 HISTORY_WIDTH = 110  # terminals at least this wide (and 30 tall) show the move history
 
 
+def message_line(parts: list[Text], width: int, rows: int = 2) -> Text:
+    """The message line under the board or the hand: the first line of each part, two
+    spaces apart, as many whole parts as fit in ``rows`` rows of ``width`` (the first
+    always); an ellipsis marks what is left out (in the log, or too long for the line),
+    so that no part is cut off in the middle."""
+    room = rows * width - 8  # a word that does not fit wraps whole: leave room for it
+    line = Text()
+    for part in parts:
+        first = part.split("\n")[0] if part.plain else part
+        gap = "  " if line.plain else ""
+        if line.plain and len(line.plain) + len(gap) + len(first.plain) > room:
+            line.append(" …", style="dim")
+            break
+        line.append(gap)
+        line.append_text(first)
+    return line
+
+
 class CommandSuggester(Suggester):
     """Completes commands and directions as the session core says."""
 
@@ -241,14 +259,9 @@ class KingsApp(App[None]):
         notes = self.on_reply(reply)
         long = [m for m in reply.messages if isinstance(m, Table)]
         short = [m for m in reply.messages if not isinstance(m, Table)]
-        line = Text()
-        for m in short + [Text(n, style="dim") for n in notes]:
-            if isinstance(m, Text):
-                first = m.split("\n")[0] if m.plain else m
-                if line.plain:
-                    line.append("  ")
-                line.append_text(first)
-        self.query_one("#message", Static).update(line)
+        message = self.query_one("#message", Static)
+        parts = [m for m in short if isinstance(m, Text)] + [Text(n, style="dim") for n in notes]
+        message.update(message_line(parts, message.size.width or self.size.width))
         if long:  # the board is on screen already: only tables and short lines go over it
             body = [m for m in reply.messages
                     if isinstance(m, Table) or (isinstance(m, Text) and m.plain.count("\n") < 4)]

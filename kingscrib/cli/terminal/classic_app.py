@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, RichLog, Static
 
-from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen
+from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen, message_line
 from kingscrib.cli.terminal.classic_session import ClassicSession
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
 
@@ -81,19 +81,13 @@ class ClassicApp(App[None]):
     def say(self, reply: Reply) -> None:
         notes = self.on_reply(reply)
         log = self.query_one("#log", RichLog)
-        line = Text()
-        for m in reply.messages:
-            if isinstance(m, Table):
-                continue
-            if isinstance(m, Text) and m.style != "bold red" and not m.plain.startswith("✗"):
+        texts = [m for m in reply.messages if isinstance(m, Text)]
+        for m in texts:
+            if m.style != "bold red" and not m.plain.startswith("✗"):
                 log.write(m)
-            first = m.split("\n")[0] if isinstance(m, Text) else Text("")
-            if line.plain:
-                line.append("  ")
-            line.append_text(first)
-        for n in notes:
-            line.append(f"  {n}", style="dim")
-        self.query_one("#message", Static).update(line)
+        message = self.query_one("#message", Static)
+        parts = texts + [Text(n, style="dim") for n in notes]
+        message.update(message_line(parts, message.size.width or self.size.width))
         if any(isinstance(m, Table) for m in reply.messages):
             self.push_screen(InfoScreen(Group(*reply.messages)))
         if reply.quit:
