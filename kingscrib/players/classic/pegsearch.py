@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from kingscrib.classic.pegging import MAX_COUNT, peg_score
+from kingscrib.classic.pegging import MAX_COUNT, count_of, peg_score
+from kingscrib.counting import card_points
 
 Ranks = tuple[int, ...]
 # value(points pegged by the searcher, points pegged by the opponent) at the end of the play
@@ -40,10 +41,6 @@ SAMPLES = 48  # otherwise this many draws
 @lru_cache(maxsize=1 << 16)
 def _peg(pile: Ranks) -> int:
     return peg_score(pile).total
-
-
-def _pts(rank: int) -> int:
-    return rank if rank < 10 else 10
 
 
 def net_points(mine: int, theirs: int) -> float:
@@ -72,14 +69,14 @@ class _Search:
         best = -math.inf if mover == 0 else math.inf
         last = None
         for i, r in enumerate(hand):  # hands are sorted: once a card is too big, so are the rest
-            if count + _pts(r) > MAX_COUNT:
+            if count + card_points(r) > MAX_COUNT:
                 break
             if r == last:
                 continue
             last = r
             rest = hand[:i] + hand[i + 1:]
             v = self.lay(h0 if mover else rest, rest if mover else h1, pile + (r,),
-                         count + _pts(r), mover, g0, g1)
+                         count + card_points(r), mover, g0, g1)
             if (mover == 0 and v > best) or (mover == 1 and v < best):
                 best = v
         self.memo[key] = best - (g0 - g1 if self.additive else 0)
@@ -104,9 +101,9 @@ class _Search:
         other = 1 - last
         if count < MAX_COUNT:
             room = MAX_COUNT - count
-            if hands[other] and _pts(hands[other][0]) <= room:  # its lowest card fits
+            if hands[other] and card_points(hands[other][0]) <= room:  # its lowest card fits
                 return self.node(h0, h1, pile, count, other, g0, g1)
-            if hands[last] and _pts(hands[last][0]) <= room:
+            if hands[last] and card_points(hands[last][0]) <= room:
                 return self.node(h0, h1, pile, count, last, g0, g1)
             if last == 0:
                 g0 += 1
@@ -134,7 +131,7 @@ def solve(hands: tuple[Ranks, Ranks], pile: Ranks, to_move: int, value: Value = 
     """
     search = _Search(value, needs)
     h0, h1 = tuple(sorted(hands[0])), tuple(sorted(hands[1]))
-    return search.node(h0, h1, tuple(pile), sum(_pts(r) for r in pile), to_move, 0, 0)
+    return search.node(h0, h1, tuple(pile), count_of(pile), to_move, 0, 0)
 
 
 def move_values(hands: tuple[Ranks, Ranks], pile: Ranks, value: Value = net_points,
@@ -143,13 +140,13 @@ def move_values(hands: tuple[Ranks, Ranks], pile: Ranks, value: Value = net_poin
     points included), both hands known."""
     search = _Search(value, needs)
     out: dict[int, float] = {}
-    count = sum(_pts(r) for r in pile)
+    count = count_of(pile)
     mine, theirs = tuple(sorted(hands[0])), tuple(sorted(hands[1]))
     for i, r in enumerate(mine):
-        if r in out or count + _pts(r) > MAX_COUNT:
+        if r in out or count + card_points(r) > MAX_COUNT:
             continue
         out[r] = search.lay(mine[:i] + mine[i + 1:], theirs, tuple(pile) + (r,),
-                            count + _pts(r), 0, 0, 0)
+                            count + card_points(r), 0, 0, 0)
     return out
 
 
@@ -177,7 +174,7 @@ def opponent_holdings(unseen: Sequence[int], k: int, laid: Sequence[int], above:
     """
     if k == 0:
         return [((), 1.0)]
-    counts = Counter(r for r in unseen if _pts(r) > above)
+    counts = Counter(r for r in unseen if card_points(r) > above)
     ranks = sorted(counts)
     if sum(counts.values()) < k:
         raise ValueError("fewer unseen cards than the opponent holds")

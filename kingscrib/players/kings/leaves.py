@@ -19,15 +19,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kingscrib.counting import card_points
 from kingscrib.kings.tiles import NINE, SIX, Tile
 
 HELD_RANKS = [r for r in range(1, 14) if r != NINE]  # 6 stands for the 6/9 tile
 FORMAT = "kingscrib-leaves/1"
 DATA_FILE = "leaves.json"
-
-
-def _points(rank: int) -> int:
-    return rank if rank < 10 else 10
 
 
 def feature_names() -> list[str]:
@@ -50,7 +47,7 @@ def features(ranks: Sequence[int], colours: Sequence[str] = ()) -> list[float]:
     for i in range(len(rs)):
         for j in range(i + 1, len(rs)):
             a, b = rs[i], rs[j]
-            if _points(a) + _points(b) == 15 or (a == SIX and b == SIX):  # a 6/9 pair: 6 + 9
+            if card_points(a) + card_points(b) == 15 or (a == SIX and b == SIX):  # a 6/9 pair: 6 + 9
                 fifteens += 1
     out.append(float(fifteens))
     present = {SIX if r == NINE else r for r in ranks}
