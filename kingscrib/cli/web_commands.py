@@ -51,4 +51,69 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
         log_level=log_level)
 
 
-COMMANDS = [serve]
+_DATABASE_URL = click.option(
+    "--database-url", envvar="KINGSCRIB_DATABASE_URL", default=None,
+    help="The server's database (as for kingscrib serve; env KINGSCRIB_DATABASE_URL).")
+
+
+@click.group("db")
+def db() -> None:
+    """The web server's database: its schema revision, and upgrading it."""
+
+
+@db.command("upgrade")
+@_DATABASE_URL
+def db_upgrade(database_url: str | None) -> None:
+    """Migrate the database to this kingscrib's newest schema and stop (kingscrib serve
+    does it on start too; a database from before migrations keeps every game)."""
+    engine, url = _engine(database_url)
+    from kingscrib.web import schema
+
+    try:
+        before = schema.current(engine)
+        after = schema.upgrade(engine)
+    except schema.SchemaTooNew as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        engine.dispose()
+    said = "already at" if before == after else f"upgraded from {before or 'no revision'} to"
+    click.echo(f"{_shown(url)}: {said} schema revision {after}")
+
+
+@db.command("current")
+@_DATABASE_URL
+def db_current(database_url: str | None) -> None:
+    """Say the database's schema revision and this kingscrib's newest; exit status 1
+    when the database needs ``kingscrib db upgrade``."""
+    engine, url = _engine(database_url)
+    from kingscrib.web import schema
+
+    try:
+        found = schema.current(engine)
+    finally:
+        engine.dispose()
+    newest = schema.head()
+    click.echo(f"{_shown(url)}: schema revision {found or 'none'} (newest: {newest})")
+    if found != newest:
+        raise SystemExit(1)
+
+
+def _engine(database_url: str | None):  # -> tuple[Engine, str]
+    try:
+        from sqlalchemy import create_engine
+
+        from kingscrib.web.storage import default_url, postgres_driver
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise click.ClickException(
+            f"the database commands need the web extra: pip install 'kingscrib[web]' ({e})"
+        ) from None
+    url = postgres_driver(database_url or default_url())
+    return create_engine(url), url
+
+
+def _shown(url: str) -> str:
+    """The URL without its user and password."""
+    return url.split("@")[-1] if "@" in url else url
+
+
+COMMANDS = [serve, db]

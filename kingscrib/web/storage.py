@@ -5,8 +5,9 @@ and seats, plus one row per turn. A Kings turn is the turn as the game record
 writes it (RULES.md Part 3, joker calls included), rebuilt by
 :func:`kingscrib.kings.record.game_from_record`; other games store the turns
 their module in :mod:`kingscrib.web.games` applies and replays. Seat tokens are
-stored as SHA-256 hashes only. Databases made before the ``game`` column existed
-gain it (every game in them is Kings Cribbage).
+stored as SHA-256 hashes only. The tables below are what the queries use; the schema
+itself is made and changed by the migrations (:mod:`kingscrib.web.schema`), which a
+change here needs first.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    inspect,
     select,
     text,
     update,
@@ -45,6 +45,7 @@ from sqlalchemy.engine import Engine
 
 from kingscrib.paths import data_dir
 from kingscrib.shuffle import Seed
+from kingscrib.web import schema
 from kingscrib.web.games import DEFAULT_GAME
 
 metadata = MetaData()
@@ -242,23 +243,9 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
-        self._add_columns()
-
-    def _add_columns(self) -> None:
-        """Older databases lack ``games.game`` (before classic Cribbage) and
-        ``games.secret`` (before secret seeds): add them."""
-        names = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        with self.engine.begin() as conn:
-            if "game" not in names:
-                conn.execute(text("ALTER TABLE games ADD COLUMN game VARCHAR(16)"
-                                  " NOT NULL DEFAULT 'kings'"))
-            if "secret" not in names:
-                conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
-            if "hints" not in names:
-                conn.execute(text("ALTER TABLE games ADD COLUMN hints BOOLEAN"))
-            if "closed" not in names:
-                conn.execute(text("ALTER TABLE games ADD COLUMN closed FLOAT"))
+        # The schema is Alembic's (kingscrib/web/migrations): brought to the newest
+        # revision, a database from before migrations completed and stamped first.
+        schema.upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
