@@ -14,6 +14,7 @@ in one transaction, as it does on PostgreSQL.
 from __future__ import annotations
 
 import contextlib
+import functools
 from pathlib import Path
 
 from alembic import command
@@ -42,6 +43,7 @@ def config(connection: Connection | None = None) -> Config:
     return cfg
 
 
+@functools.cache
 def head() -> str:
     """The newest revision this code knows."""
     found = ScriptDirectory.from_config(config()).get_current_head()

@@ -45,7 +45,7 @@ from sqlalchemy.engine import Engine
 
 from kingscrib.paths import data_dir
 from kingscrib.shuffle import Seed
-from kingscrib.web import schema
+from kingscrib.web import metrics, schema
 from kingscrib.web.games import DEFAULT_GAME
 
 metadata = MetaData()
@@ -224,6 +224,7 @@ class SeatTaken(Exception):
 # a longer turn goes as a bare note and is read from the store.
 CHANNEL = "kingscrib_games"
 NOTE_LIMIT = 7900
+CONNECT_TIMEOUT = 5  # seconds to open a PostgreSQL connection
 
 
 class Store:
@@ -237,9 +238,12 @@ class Store:
         self.url = postgres_driver(url or default_url())
         self.shared = self.url.startswith("postgresql")
         self.instance = uuid.uuid4().hex[:12]  # this process, in the notes it sends
+        self.listening = False  # the LISTEN connection is up (see listen; readiness)
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
+        elif self.shared:  # an unreachable host is a prompt 503, not a request hanging
+            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -312,10 +316,14 @@ class Store:
 
         url = "postgresql://" + self.url.split("://", 1)[1]
         mine = self.instance + " "
+        connected = False
         while not stop.is_set():
             try:
                 with psycopg.connect(url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening = True
+                    metrics.listener_up(again=connected)
+                    connected = True
                     while not stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             if note.payload.startswith(mine):
@@ -324,7 +332,10 @@ class Store:
                             game_id, _, rest = rest.partition(" ")
                             on_note(game_id, rest)
             except psycopg.Error:
+                self.listening = False
+                metrics.listener_down()
                 stop.wait(1.0)
+        self.listening = False
 
     def add_turn(self, game_id: str, n: int, data: dict[str, Any], over: bool) -> None:
         with self.engine.begin() as conn:
