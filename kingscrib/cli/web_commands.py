@@ -18,6 +18,10 @@ import click
               help="Let new games choose their seed (tests and benchmarks only).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--log-format", default="text", show_default=True,
+              type=click.Choice(["text", "json"]),
+              help="json: one JSON object a line (for a log collector); secrets redacted "
+                   "either way.")
 @click.option("--limit", "limits", multiple=True, metavar="NAME=VALUE",
               help="Change a limit (repeatable): rate_per_second, rate_burst, address_rate, "
                    "address_burst, sockets_per_address, games_per_hour, hints_waiting.")
@@ -27,7 +31,7 @@ import click
               help="Comma-separated addresses of reverse proxies whose X-Forwarded-For "
                    "names the client (limits then apply to the real client address).")
 def serve(host: str, port: int, database_url: str | None, computer_delay: float,
-          allow_seed: bool, log_level: str, limits: tuple[str, ...],
+          allow_seed: bool, log_level: str, log_format: str, limits: tuple[str, ...],
           idle_hours: float, trust_proxy: str | None) -> None:
     """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
@@ -38,9 +42,10 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'kingscrib[web]' ({e})") from None
     url = database_url or default_url()
-    shown = url.split("@")[-1] if "@" in url else url
-    click.echo(f"Kingscrib: open http://{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}"
-               f":{port}/ in your browser (database: {shown}). Ctrl+C stops the server.")
+    if log_format == "text":  # (a JSON log holds JSON lines only: uvicorn says where)
+        click.echo(f"Kingscrib: open http://"
+                   f"{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}:{port}/ in your"
+                   f" browser (database: {_shown(url)}). Ctrl+C stops the server.")
     try:
         limit_settings = parse_limits(limits)
     except ValueError as e:
@@ -48,7 +53,7 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
     run(host, port, Settings(database_url=url, computer_delay=computer_delay,
                              allow_seed=allow_seed, limits=limit_settings,
                              trusted_proxies=trust_proxy, idle_timeout=idle_hours * 3600),
-        log_level=log_level)
+        log_level=log_level, log_format=log_format)
 
 
 _DATABASE_URL = click.option(

@@ -178,8 +178,8 @@ async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None,
-        log_level: str = "info") -> None:
-    """Serve until interrupted."""
+        log_level: str = "info", log_format: str = "text") -> None:
+    """Serve until interrupted. ``log_format`` "json": one JSON object a log line."""
     import gc
 
     import uvicorn
@@ -193,8 +193,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
     settings = settings or Settings()
+    if log_format == "json":  # warnings too become log lines, not free text on stderr
+        logging.captureWarnings(True)
     proxies = settings.trusted_proxies
     uvicorn.run(app, host=host, port=port, log_level=log_level,
                 ws_max_size=64 * 1024, ws_per_message_deflate=False,
                 proxy_headers=proxies is not None, forwarded_allow_ips=proxies or "",
-                log_config=log_config())
+                log_config=log_config(log_format, log_level))
