@@ -62,6 +62,9 @@ def upgrade(engine: Engine) -> str:
     database is at a revision this code does not know (a newer kingscrib migrated it)."""
     postgres = engine.dialect.name == "postgresql"
     with engine.connect() as conn:
+        if MigrationContext.configure(conn).get_current_revision() == head():
+            return head()  # the usual start: one query, no lock
+        conn.rollback()
         if postgres:
             conn.execute(text(_LOCK))  # waits while another process migrates
             conn.commit()
