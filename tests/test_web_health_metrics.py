@@ -8,7 +8,8 @@
 - With the PostgreSQL server stopped under a running ``kingscrib serve``, every route
   answers a JSON 503 saying what could not be done (creating a game, loading a game not
   in memory, joining, a move, a websocket), never a 500; once PostgreSQL is back the
-  process is ready again, its listener reconnected, and the games play on.
+  process is ready again, its listener reconnected, and the games play on; the log
+  holds a line a failed call and no traceback.
 """
 
 from __future__ import annotations
@@ -262,3 +263,8 @@ def test_with_postgresql_stopped_every_route_answers_json_503_and_recovers(
             assert c.post("/api/games", json={"seats": [{}, {}]}).status_code == 201
         finally:
             server.stop()
+    # The outage is logged a line a failed call, without a traceback.
+    log = server.process.stdout.read().decode("utf-8", "replace")
+    assert "database unreachable (create_game)" not in log  # (allow_game failed first)
+    assert "database unreachable (allow_game)" in log and "database unreachable (load)" in log
+    assert "Traceback" not in log and "Exception in ASGI application" not in log

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 
@@ -103,7 +105,9 @@ def db_current(database_url: str | None) -> None:
         raise SystemExit(1)
 
 
-def _engine(database_url: str | None):  # -> tuple[Engine, str]
+def _engine(database_url: str | None) -> tuple[Any, str]:
+    """An engine on the server's database (not the server's Store: no pool settings,
+    nothing started), and its URL."""
     try:
         from sqlalchemy import create_engine
 

@@ -156,8 +156,9 @@ async def _housekeeping(hub: Hub, settings: Settings) -> None:
             closed = await hub.sweep(settings.idle_timeout, settings.evict_after)
             if closed:
                 log.info("closed %d games left untouched", len(closed))
-        except Exception:
-            log.exception("housekeeping failed")
+        except Exception as e:
+            if not outage.reported(e):
+                log.exception("housekeeping failed")
 
 
 async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None:
@@ -173,8 +174,9 @@ async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None
             ended = await check_clocks(hub)
             if ended:
                 log.info("%d games ended on time", len(ended))
-        except Exception:
-            log.exception("the clock check failed")
+        except Exception as e:
+            if not outage.reported(e):
+                log.exception("the clock check failed")
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None,

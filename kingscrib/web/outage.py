@@ -45,6 +45,12 @@ def message(what: str = DEFAULT_WHAT) -> str:
             " try again in a moment")
 
 
+def reported(error: BaseException) -> bool:
+    """The error is an unreachable database's 503, logged once already where the call
+    failed (``Hub.db_call``): a loop retrying every second need not log it again."""
+    return isinstance(error, WebError) and error.status == 503
+
+
 def unavailable(call: Any) -> WebError:
     """The 503 for a store call (a function, or its name) that met an unreachable
     database."""
