@@ -119,34 +119,65 @@ def _postgres_bin(name: str) -> str:
     return found[-1]
 
 
-@contextlib.contextmanager
-def postgres_cluster(max_connections: int = 100) -> Iterator[str]:
-    """A throw-away PostgreSQL cluster on a free loopback port; yields its URL."""
-    import shutil
-    import tempfile
+class PostgresCluster:
+    """A throw-away PostgreSQL cluster on a free loopback port, which a test may stop
+    (``pg_ctl stop -m fast``: the server going away under the web server) and start
+    again on the same port; ``url`` is its database URL."""
 
-    def as_postgres(args: list[str]) -> list[str]:
+    def __init__(self, max_connections: int = 100) -> None:
+        import shutil
+        import tempfile
+
+        self.folder = Path(tempfile.mkdtemp(prefix="kingscrib-pg-"))
+        self.data = self.folder / "data"
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres", "postgres")
+        subprocess.run(self._as_postgres([_postgres_bin("initdb"), "-D", str(self.data), "-A",
+                                          "trust", "-U", "postgres", "--no-sync"]),
+                       check=True, capture_output=True)
+        self.port = free_port()
+        self.max_connections = max_connections
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    @staticmethod
+    def _as_postgres(args: list[str]) -> list[str]:
         # PostgreSQL refuses to run as root: run it as the postgres user then.
         return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
 
-    folder = Path(tempfile.mkdtemp(prefix="kingscrib-pg-"))
-    data = folder / "data"
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres", "postgres")
-    subprocess.run(as_postgres([_postgres_bin("initdb"), "-D", str(data), "-A", "trust",
-                                "-U", "postgres", "--no-sync"]), check=True, capture_output=True)
-    port = free_port()
-    subprocess.run(as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l",
-                                str(folder / "log"), "-o",
-                                f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
-                                f" -c max_connections={max_connections}", "start"]),
-                   check=True, capture_output=True)
+    def start(self) -> PostgresCluster:
+        subprocess.run(self._as_postgres([
+            _postgres_bin("pg_ctl"), "-D", str(self.data), "-w", "-l", str(self.folder / "log"),
+            "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+                  f" -c max_connections={self.max_connections}", "start"]),
+            check=True, capture_output=True)
+        return self
+
+    def stop(self, mode: str = "fast") -> None:
+        subprocess.run(self._as_postgres([_postgres_bin("pg_ctl"), "-D", str(self.data),
+                                          "-m", mode, "-w", "stop"]), capture_output=True)
+
+    def remove(self) -> None:
+        import shutil
+
+        self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres_server(max_connections: int = 100) -> Iterator[PostgresCluster]:
+    """A started :class:`PostgresCluster`, removed afterwards."""
+    cluster = PostgresCluster(max_connections)
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield cluster.start()
     finally:
-        subprocess.run(as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-m",
-                                    "immediate", "stop"]), capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+        cluster.remove()
+
+
+@contextlib.contextmanager
+def postgres_cluster(max_connections: int = 100) -> Iterator[str]:
+    """A throw-away PostgreSQL cluster on a free loopback port; yields its URL."""
+    with postgres_server(max_connections) as cluster:
+        yield cluster.url
 
 
 @contextlib.contextmanager

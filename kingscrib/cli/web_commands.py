@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 
@@ -18,6 +20,10 @@ import click
               help="Let new games choose their seed (tests and benchmarks only).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--log-format", default="text", show_default=True,
+              type=click.Choice(["text", "json"]),
+              help="json: one JSON object a line (for a log collector); secrets redacted "
+                   "either way.")
 @click.option("--limit", "limits", multiple=True, metavar="NAME=VALUE",
               help="Change a limit (repeatable): rate_per_second, rate_burst, address_rate, "
                    "address_burst, sockets_per_address, games_per_hour, hints_waiting.")
@@ -27,7 +33,7 @@ import click
               help="Comma-separated addresses of reverse proxies whose X-Forwarded-For "
                    "names the client (limits then apply to the real client address).")
 def serve(host: str, port: int, database_url: str | None, computer_delay: float,
-          allow_seed: bool, log_level: str, limits: tuple[str, ...],
+          allow_seed: bool, log_level: str, log_format: str, limits: tuple[str, ...],
           idle_hours: float, trust_proxy: str | None) -> None:
     """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
@@ -38,9 +44,10 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'kingscrib[web]' ({e})") from None
     url = database_url or default_url()
-    shown = url.split("@")[-1] if "@" in url else url
-    click.echo(f"Kingscrib: open http://{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}"
-               f":{port}/ in your browser (database: {shown}). Ctrl+C stops the server.")
+    if log_format == "text":  # (a JSON log holds JSON lines only: uvicorn says where)
+        click.echo(f"Kingscrib: open http://"
+                   f"{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}:{port}/ in your"
+                   f" browser (database: {_shown(url)}). Ctrl+C stops the server.")
     try:
         limit_settings = parse_limits(limits)
     except ValueError as e:
@@ -48,7 +55,74 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
     run(host, port, Settings(database_url=url, computer_delay=computer_delay,
                              allow_seed=allow_seed, limits=limit_settings,
                              trusted_proxies=trust_proxy, idle_timeout=idle_hours * 3600),
-        log_level=log_level)
+        log_level=log_level, log_format=log_format)
 
 
-COMMANDS = [serve]
+_DATABASE_URL = click.option(
+    "--database-url", envvar="KINGSCRIB_DATABASE_URL", default=None,
+    help="The server's database (as for kingscrib serve; env KINGSCRIB_DATABASE_URL).")
+
+
+@click.group("db")
+def db() -> None:
+    """The web server's database: its schema revision, and upgrading it."""
+
+
+@db.command("upgrade")
+@_DATABASE_URL
+def db_upgrade(database_url: str | None) -> None:
+    """Migrate the database to this kingscrib's newest schema and stop (kingscrib serve
+    does it on start too; a database from before migrations keeps every game)."""
+    engine, url = _engine(database_url)
+    from kingscrib.web import schema
+
+    try:
+        before = schema.current(engine)
+        after = schema.upgrade(engine)
+    except schema.SchemaTooNew as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        engine.dispose()
+    said = "already at" if before == after else f"upgraded from {before or 'no revision'} to"
+    click.echo(f"{_shown(url)}: {said} schema revision {after}")
+
+
+@db.command("current")
+@_DATABASE_URL
+def db_current(database_url: str | None) -> None:
+    """Say the database's schema revision and this kingscrib's newest; exit status 1
+    when the database needs ``kingscrib db upgrade``."""
+    engine, url = _engine(database_url)
+    from kingscrib.web import schema
+
+    try:
+        found = schema.current(engine)
+    finally:
+        engine.dispose()
+    newest = schema.head()
+    click.echo(f"{_shown(url)}: schema revision {found or 'none'} (newest: {newest})")
+    if found != newest:
+        raise SystemExit(1)
+
+
+def _engine(database_url: str | None) -> tuple[Any, str]:
+    """An engine on the server's database (not the server's Store: no pool settings,
+    nothing started), and its URL."""
+    try:
+        from sqlalchemy import create_engine
+
+        from kingscrib.web.storage import default_url, postgres_driver
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise click.ClickException(
+            f"the database commands need the web extra: pip install 'kingscrib[web]' ({e})"
+        ) from None
+    url = postgres_driver(database_url or default_url())
+    return create_engine(url), url
+
+
+def _shown(url: str) -> str:
+    """The URL without its user and password."""
+    return url.split("@")[-1] if "@" in url else url
+
+
+COMMANDS = [serve, db]

@@ -15,9 +15,12 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SQLTimeoutError
 
+from kingscrib.web import metrics, outage
 from kingscrib.web.edge import EdgeMiddleware
 from kingscrib.web.finish import check_clocks
 from kingscrib.web.limits import AddressLimits, LimitSettings
@@ -112,6 +115,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
+    async def database_unreachable(_request: Request, exc: Exception) -> JSONResponse:
+        """A store call made outside the store's thread (which maps its own) met an
+        unreachable database: the same JSON 503, never a 500 with a traceback."""
+        log.warning("database unreachable: %s", type(exc).__name__)
+        return JSONResponse({"error": outage.message()}, status_code=503)
+
+    for unreachable in (OperationalError, InterfaceError, SQLTimeoutError):
+        app.add_exception_handler(unreachable, database_unreachable)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = []
@@ -119,6 +131,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
             problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
         return JSONResponse({"error": "; ".join(problems) or "bad request"}, status_code=422)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        body, content_type = metrics.exposition()
+        return Response(body, media_type=content_type)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -139,8 +156,9 @@ async def _housekeeping(hub: Hub, settings: Settings) -> None:
             closed = await hub.sweep(settings.idle_timeout, settings.evict_after)
             if closed:
                 log.info("closed %d games left untouched", len(closed))
-        except Exception:
-            log.exception("housekeeping failed")
+        except Exception as e:
+            if not outage.reported(e):
+                log.exception("housekeeping failed")
 
 
 async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None:
@@ -156,13 +174,14 @@ async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None
             ended = await check_clocks(hub)
             if ended:
                 log.info("%d games ended on time", len(ended))
-        except Exception:
-            log.exception("the clock check failed")
+        except Exception as e:
+            if not outage.reported(e):
+                log.exception("the clock check failed")
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None,
-        log_level: str = "info") -> None:
-    """Serve until interrupted."""
+        log_level: str = "info", log_format: str = "text") -> None:
+    """Serve until interrupted. ``log_format`` "json": one JSON object a log line."""
     import gc
 
     import uvicorn
@@ -176,8 +195,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
     settings = settings or Settings()
+    if log_format == "json":  # warnings too become log lines, not free text on stderr
+        logging.captureWarnings(True)
     proxies = settings.trusted_proxies
     uvicorn.run(app, host=host, port=port, log_level=log_level,
                 ws_max_size=64 * 1024, ws_per_message_deflate=False,
                 proxy_headers=proxies is not None, forwarded_allow_ips=proxies or "",
-                log_config=log_config())
+                log_config=log_config(log_format, log_level))
