@@ -35,6 +35,8 @@ def open_binary(source: str) -> BinaryIO:
     if source == "-":
         return click.get_binary_stream("stdin")
     path = Path(source)
+    if not path.exists():
+        raise InputError(f"{source!r} does not exist")
     if path.is_dir():
         raise InputError(f"{source!r} is a folder, not a file")
     try:
