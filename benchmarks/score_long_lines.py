@@ -37,11 +37,11 @@ def main() -> None:
     print(f"{'tiles':>7} {'median':>12} {'x 5 tiles':>10}")
     for n in LENGTHS:
         text = "5" * n if n != 5 else "5555J"
-        t = median_seconds(lambda: hand_value(parse_hand(text)))
+        t = median_seconds(lambda text=text: hand_value(parse_hand(text)))
         print(f"{n:>7} {t * 1e3:>9.3f} ms {t / base:>10.1f}")
     for n in REFUSED:
         text = "5" * n
-        t = median_seconds(lambda: hand_json(text))
+        t = median_seconds(lambda text=text: hand_json(text))
         print(f"{n:>7} {t * 1e3:>9.3f} ms {t / base:>10.1f}  (refused: longer than the board)")
 
 

@@ -231,9 +231,9 @@ def _review_classic(data: object, where: str, as_json: bool) -> None:
               help="Opponent hands each kept hand's pegging is searched against.")
 @click.option("--seed", type=int, default=1, show_default=True)
 def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed: int) -> None:
-    """Rebuild the expert's shipped data: the deals and win-probability table, the crib
-    prior, a deal's averages and the kept hands' pegging table (single core; about half
-    an hour with the defaults)."""
+    """Rebuild the expert's shipped data: the deals and win-probability table, the deals
+    by phase, the crib prior, a deal's averages and the kept hands' pegging table (single
+    core; about half an hour with the defaults)."""
     from kingscrib.players.classic import crib_model, pegtable, reader, winprob
 
     command = (f"kingscrib classic train-expert --games {games} --hands {hands} "
@@ -249,6 +249,9 @@ def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed:
     deals, table = winprob.train(games, seed)
     winprob.save(deals, table, command)
     click.echo(f"{len(deals)} deals -> {winprob.TABLE_FILE}")
+    phases = winprob.sample_phases(games, seed)  # the same games, by phase: the endgame
+    winprob.save_phases(phases, command)
+    click.echo(f"{len(phases)} deals by phase -> {winprob.PHASES_FILE}")
     prior = crib_model.train_prior(hands, seed)
     means = crib_model.train_means(means_games, seed)
     crib_model.save_prior(prior, means, command)
