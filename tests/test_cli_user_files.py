@@ -251,3 +251,16 @@ def test_analyze_warns_of_an_edited_score_as_replay_does(games_jsonl, tmp_path):
     assert f"warning: the record breaks the rules: {problem}" in result.stderr
     clean = run(["analyze", str(games_jsonl), "--game", "1"])
     assert "warning" not in clean.stderr
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), words=st.sampled_from([["analyze"], ["replay"], ["classic", "analyze"]]))
+def test_no_traceback_escapes_a_mutated_record(data, words):
+    import fuzz_parsers as fz
+
+    record = fz.CLASSIC_RECORD if words[0] == "classic" else fz.KINGS_RECORD
+    content = json.dumps(fz.mutated(record, data.draw)).encode()
+    result = run([*words, "-"], content)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        (result.exception, result.output)
+    assert result.exit_code in (0, 1)
