@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from kingscrib import jsontext
 from kingscrib.kings.board import parse_square, square_name
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
@@ -79,9 +80,9 @@ def dumps(record: dict[str, Any]) -> str:
 
 def loads(text: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"not JSON: {e}") from None
+        data = jsontext.loads(text)
+    except jsontext.JSONTextError as e:
+        raise RecordError(str(e)) from None
     if not isinstance(data, dict):
         raise RecordError("a game record is a JSON object")
     return data
