@@ -9,6 +9,7 @@ number length bounded).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -33,7 +34,7 @@ def describe(source: str) -> str:
 def open_binary(source: str) -> BinaryIO:
     """The bytes of ``source`` (`-`: standard input); InputError when it cannot be opened."""
     if source == "-":
-        return click.get_binary_stream("stdin")
+        return sys.stdin.buffer
     path = Path(source)
     if not path.exists():
         raise InputError(f"{source!r} does not exist")
