@@ -567,7 +567,7 @@ class ClassicGame:
         over = 0 if claimed is None else claimed - score.total
         if over > 0:
             entry["overclaim"] = {"player": taker, "score": over}
-            text = (f"{over} over-claimed: the {label} is worth {score.total}, not {claimed}"
+            text = (f"over-claim! the {label} is worth {score.total}, not {claimed}"
                     f" ({score.explain()})")
             if self._add(taker, over, "overclaim", text):
                 return True
