@@ -681,12 +681,6 @@ function renderHistory(seatName) {
       d.textContent = spellBreakdown(turn.describe);
       li.append(d);
     }
-    if (turn.overclaim) {
-      const d = document.createElement("div");
-      d.className = "detail";
-      d.textContent = overclaimText(turn, seatName, state.you);
-      li.append(d);
-    }
     if (turn.joker) {
       const d = document.createElement("div");
       d.className = "detail";
