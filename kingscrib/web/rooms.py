@@ -110,8 +110,8 @@ class Room:
 
     @property
     def hints_on(self) -> bool:
-        """Hints, and previews under the Joker rule, are fair play only for someone alone
-        against computers, or when the game was created with hints allowed."""
+        """Hints are fair play only for someone alone against computers, or when the game
+        was created with hints allowed (under the Joker rule they never show points)."""
         return self.hints_allowed or self.people < 2
 
     def online(self) -> list[bool]:

@@ -78,6 +78,8 @@ def turn_json(session: Any, index: int, hide: bool) -> dict[str, Any]:
         data["tiles"] = {square_name(s): str(x) for s, x in sorted(t.tiles.items())}
         if t.claimed is not None:
             data["claimed"] = t.claimed
+        if t.overclaim is not None:  # the correction, public once the claim is made
+            data["overclaim"] = dict(t.overclaim)
         if not hide:
             data["score"] = t.score
             if t.detail is not None:
