@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from kingscrib.shuffle import derived_int
 from kingscrib.web import finish
+from kingscrib.web.actions import checked_action
 from kingscrib.web.clocks import Clock
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import DEFAULT_GAME, game_kind
@@ -194,17 +195,6 @@ def _refuse_closed(room: Room) -> None:
                             " kept and can be downloaded")
     if room.result is not None:
         raise WebError(409, "the game is over")
-
-
-def check_fields(message: dict[str, Any], fields: dict[str, frozenset[str]]) -> None:
-    """Refuse an action with a field its kind does not take (``pass`` with tiles)."""
-    kind = message.get("action")
-    if kind not in fields:
-        raise WebError(400, f"action must be one of {', '.join(fields)}, not {str(kind)[:20]!r}")
-    extra = sorted(set(message) - {"action"} - fields[kind])
-    if extra:
-        allowed = ", ".join(sorted(fields[kind])) or "nothing else"
-        raise WebError(400, f"a {kind} does not take {', '.join(extra)[:60]} (it takes {allowed})")
 
 
 class Hub:
@@ -548,7 +538,7 @@ class Hub:
         Raises WebError and changes nothing when refused."""
         if seat is None:
             raise WebError(403, "spectators cannot act; join a seat with an invite link")
-        check_fields(message, game_kind(room.kind).action_fields())
+        message = checked_action(game_kind(room.kind), message)
         _refuse_closed(room)
         async with room.lock:
             await self._apply(room, seat, message)
