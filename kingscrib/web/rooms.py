@@ -35,7 +35,7 @@ from kingscrib.web.clocks import Clock
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import DEFAULT_GAME, game_kind
 from kingscrib.web.games.protocol import Change, Session
-from kingscrib.web.names import clean_name, person_name
+from kingscrib.web.names import computer_name, person_name
 from kingscrib.web.storage import (
     SeatTaken,
     StaleGame,
@@ -726,7 +726,7 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
                                     f" choose from {', '.join(levels)}")
             same = sum(x.get("kind") == COMPUTER and x.get("level") == level for x in seats)
             default = f"Computer {i + 1} ({level})" if same > 1 else f"Computer ({level})"
-            name = clean_name(s.get("name"), default)
+            name = computer_name(s.get("name"), default, i)
         else:
             level = None
             name = person_name(s.get("name"), f"Player {i + 1}")
