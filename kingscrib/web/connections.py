@@ -15,7 +15,8 @@ below is uvicorn's own HTTP protocol (httptools) with:
   clients' connections, so its own are not capped: the proxy's own limits apply there
   (docs/deploy.md).
 
-A connection that misses a deadline is answered ``408`` and closed. A websocket leaves
+A request that misses a deadline is answered ``408`` and its connection closed (a
+connection that has not begun a request is closed without a reply). A websocket leaves
 the count when it is upgraded: open websockets have their own per-address limit
 (:mod:`kingscrib.web.limits`).
 """
@@ -80,6 +81,7 @@ def guarded_protocol(counts: ConnectionCounts) -> type:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._deadline: Any = None  # the timer of the deadline running now
+            self._reading = False  # a request has begun and is not whole yet
             self._counted: str | None = None  # the address this connection is counted for
 
         # ----- the cap ----------------------------------------------------------------
@@ -114,6 +116,7 @@ def guarded_protocol(counts: ConnectionCounts) -> type:
         # ----- the deadlines ----------------------------------------------------------
         def on_message_begin(self) -> None:
             super().on_message_begin()
+            self._reading = True
             if self._deadline is None:
                 self._arm(settings.header_timeout, "headers")
 
@@ -123,6 +126,7 @@ def guarded_protocol(counts: ConnectionCounts) -> type:
             self._arm(settings.body_timeout, "body")
 
         def on_message_complete(self) -> None:
+            self._reading = False
             self._disarm()
             super().on_message_complete()
 
@@ -139,10 +143,12 @@ def guarded_protocol(counts: ConnectionCounts) -> type:
             self._deadline = None
             if self.transport.is_closing():
                 return
-            # Nothing of a response may have been sent yet on this connection's request.
+            # A connection that has not begun a request is closed without a word: a
+            # client may be sending one on it at that moment, and would take a reply
+            # for the answer to it. Nor is a 408 sent once a response has begun.
             answering = self.cycle is not None and (
                 self.cycle.response_started and not self.cycle.response_complete)
-            if not answering:
+            if self._reading and not answering:
                 self.transport.write(error_reply(
                     408, "Request Timeout",
                     f"the request's {what} did not arrive within {seconds:g} s"))
