@@ -200,3 +200,24 @@ def test_risky_trust_is_warned_about_when_listening_beyond_this_machine() -> Non
     assert any("go round the proxy" in w for w in local.warnings("0.0.0.0"))
     assert local.uvicorn_setting() == "127.0.0.1,::1"
     assert parse_proxies("10.0.0.5").warnings("0.0.0.0") == []
+
+
+def test_serve_warns_about_risky_trust_and_passes_its_settings_on(monkeypatch) -> None:
+    import kingscrib.web.app as app
+
+    started = []
+    monkeypatch.setattr(app, "run", lambda host, port, settings, log_level: started.append(
+        (host, settings)))
+    result = CliRunner().invoke(cli, [
+        "serve", "--host", "0.0.0.0", "--database-url", "sqlite:///:memory:",
+        "--trust-proxy", "10.0.0.0/8", "--header-timeout", "3",
+        "--body-timeout", "7", "--keep-alive-timeout", "2", "--connections-per-address", "9"])
+    assert result.exit_code == 0, result.output
+    assert "Warning: --trust-proxy 10.0.0.0/8: any machine there" in result.stderr
+    (host, settings), = started
+    assert host == "0.0.0.0" and settings.trusted_proxies == "10.0.0.0/8"
+    connections = settings.connections
+    assert (connections.header_timeout, connections.body_timeout,
+            connections.keep_alive_timeout, connections.per_address) == (3, 7, 2, 9)
+    result = CliRunner().invoke(cli, ["serve", "--trust-any-proxy"])
+    assert result.exit_code == 2 and "goes with --trust-proxy" in result.output
