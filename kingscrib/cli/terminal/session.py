@@ -82,7 +82,11 @@ class Seat:
 
     @property
     def tag(self) -> str:
-        return f"({self.level})" if self.level else ""
+        """The level of a computer seat; one given a person's name is also called one."""
+        if not self.level:
+            return ""
+        return f"({self.level})" if "computer" in self.name.casefold() \
+            else f"(computer, {self.level})"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "kind": self.kind}

@@ -61,7 +61,12 @@ async function showLobby() {
     const levelSel = row.querySelector(".level");
     kindSel.value = kind;
     fillLevels(levelSel);
-    const sync = () => { levelSel.hidden = kindSel.value !== "computer"; };
+    const nameBox = row.querySelector(".name");
+    // A computer seat is named after its level by the server: it has no name box.
+    const sync = () => {
+      levelSel.hidden = kindSel.value !== "computer";
+      nameBox.hidden = kindSel.value === "computer";
+    };
     kindSel.addEventListener("change", sync);
     sync();
     rows.append(row);
@@ -97,7 +102,7 @@ async function showLobby() {
       const kind = row.querySelector(".kind").value;
       const name = row.querySelector(".name").value.trim() || undefined;
       return kind === "computer"
-        ? { kind, level: row.querySelector(".level").value, name }
+        ? { kind, level: row.querySelector(".level").value }
         : { kind, name };
     });
     const clock = $("clock-choice").value ? Number($("clock-choice").value) : undefined;
