@@ -206,7 +206,7 @@ def test_serve_warns_about_risky_trust_and_passes_its_settings_on(monkeypatch) -
     import kingscrib.web.app as app
 
     started = []
-    monkeypatch.setattr(app, "run", lambda host, port, settings, log_level: started.append(
+    monkeypatch.setattr(app, "run", lambda host, port, settings, **_: started.append(
         (host, settings)))
     result = CliRunner().invoke(cli, [
         "serve", "--host", "0.0.0.0", "--database-url", "sqlite:///:memory:",
