@@ -665,6 +665,15 @@ class Store:
             conn.execute(insert(address_games).values(address=key, at=now))
         return True
 
+    def give_back_game(self, address: str) -> None:
+        """Uncount the last game counted for ``address`` (its creation was refused)."""
+        key = _address_key(address)
+        with self.engine.begin() as conn:
+            _lock_address(conn, key)
+            last = select(func.max(address_games.c.id)).where(
+                address_games.c.address == key).scalar_subquery()
+            conn.execute(delete(address_games).where(address_games.c.id == last))
+
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(games.c.id).where(games.c.over.is_(False))
