@@ -84,6 +84,8 @@ class LimitSettings:
     sockets_per_address: int = 32  # websockets open at once from one address
     games_per_hour: int = 60  # games one address may create an hour (bursts of all of them)
     hints_waiting: int = 4  # hints one address may have asked for and not yet received
+    computer_games: int = 2  # games of computers only one address may have being played
+    reviews_waiting: int = 2  # analyses and replays of one address waiting or worked out
 
 
 class SharedCounts(Protocol):

@@ -28,7 +28,7 @@ async def create_game(body: CreateGame, request: Request,
         clock = check_clock(body.clock_seconds, body.clock_overtime, body.game)
         room, seat, token, invite = await hub.create(
             [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints,
-            clock=clock)
+            clock=clock, address=client_address(request.scope))
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
                    state=hub.state(room, seat))
 
