@@ -153,8 +153,7 @@ def test_the_analysis_runs_in_the_background_and_equals_kingscrib_analyze(
         page.goto(f"{server.url}/?replay={game}")
         page.wait_for_selector("#r-analyse")
         page.click("#r-analyse")
-        page.wait_for_function(
-            "document.getElementById('r-progress-text').textContent.includes('only a player')")
+        page.wait_for_selector("#r-progress-text:has-text('only a player of this game')")
         assert httpx.get(f"{server.url}/api/games/{game}/analysis").json() == {"status": "none"}
         # The creator's browser holds the invite code it was given.
         page.evaluate(f"localStorage.setItem('kingscrib:invite:{game}', '{invite}')")

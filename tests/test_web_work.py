@@ -4,12 +4,14 @@ in, checked deterministically (jobs block on events the test releases one at a t
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 
 import pytest
 
 from kingscrib.web.errors import WebError
-from kingscrib.web.work import COMPUTERS, PEOPLE, Lane, Work
+from kingscrib.web.games import game_kind
+from kingscrib.web.work import Lane, Work
 
 
 class Recorder:
@@ -47,10 +49,9 @@ async def run_in_order(lane: Lane, rec: Recorder, order: list[str]) -> None:
         rec.release(name)
 
 
-def submit(lane: Lane, rec: Recorder, name: str, address: str, game: str = "g",
-           priority: int = 0) -> asyncio.Task:
-    return asyncio.ensure_future(lane.run(rec.job, name, address=address, game=game,
-                                          priority=priority))
+def submit(lane: Lane, rec: Recorder, name: str, address: str, game: str = "g"
+           ) -> asyncio.Task:
+    return asyncio.ensure_future(lane.run(rec.job, name, address=address, game=game))
 
 
 async def settle() -> None:
@@ -105,30 +106,58 @@ def test_an_address_s_games_take_turns() -> None:
     asyncio.run(scenario())
 
 
-def test_people_s_games_go_first_and_always_find_a_thread() -> None:
-    """Two threads: the games of computers only get one of them, however many wait, so a
-    person's game starts at once; and it goes before the computers' waiting jobs."""
+def test_a_person_s_opponent_never_waits_for_games_of_computers_or_analyses() -> None:
+    """The games of computers only and the analyses have workers of their own: with
+    both full and more queued, a person's game's computer starts at once."""
     async def scenario() -> None:
-        lane, rec = Lane("moves", 2, most={COMPUTERS: 1}), Recorder()
-        bots = [submit(lane, rec, f"bot{i}", f"10.0.0.{i}", priority=COMPUTERS)
-                for i in range(1, 4)]
-        await settle()
-        await rec.started_count(1)
-        await asyncio.sleep(0.05)
-        assert rec.started == ["bot1"]  # the second thread stays free for people
-        person = submit(lane, rec, "person", "10.9.9.9", priority=PEOPLE)
+        work, rec = Work(reply_threads=1, processes=False), Recorder()
+        bots = [asyncio.ensure_future(work.move(rec.job, f"bot{i}", address="10.0.0.1",
+                                                game=f"b{i}", people=False)) for i in range(3)]
+        review = asyncio.ensure_future(work.review(rec.job, "analysis", address="10.0.0.1"))
         await rec.started_count(2)
-        assert rec.started == ["bot1", "person"]  # at once, beside the running bot
-        second = submit(lane, rec, "person2", "10.9.9.8", priority=PEOPLE)
-        await settle()
-        rec.release("bot1")  # the freed thread goes to the waiting person, not a bot
+        await asyncio.sleep(0.05)
+        assert sorted(rec.started) == ["analysis", "bot0"]
+        person = asyncio.ensure_future(work.move(rec.job, "reply", address="10.9.9.9",
+                                                 game="p", people=True))
         await rec.started_count(3)
-        assert rec.started[2] == "person2"
-        for name in ("person", "person2"):
+        assert rec.started[2] == "reply"
+        assert work.depths() == {"replies": {"waiting": 0, "running": 1},
+                                 "computers": {"waiting": 2, "running": 1},
+                                 "reviews": {"waiting": 0, "running": 1}}
+        for name in ("reply", "analysis", "bot0", "bot1", "bot2"):
             rec.release(name)
-        await run_in_order(lane, rec, ["bot1", "person", "person2", "bot2", "bot3"])
-        await asyncio.gather(person, second, *bots)
-        lane.shutdown()
+        await asyncio.gather(person, review, *bots)
+        assert work.depths()["computers"] == {"waiting": 0, "running": 0}
+        work.shutdown()
+
+    asyncio.run(scenario())
+
+
+def report_progress(steps: int, progress) -> int:  # noqa: ANN001
+    """A job for a worker process: ``steps`` steps, each reported."""
+    for done in range(1, steps + 1):
+        progress(done, steps)
+    return os.getpid()
+
+
+def test_worker_processes_run_jobs_report_progress_and_send_errors_back() -> None:
+    async def scenario() -> None:
+        lane = Lane("reviews", 1, processes=True)
+        seen: list[tuple[int, int]] = []
+        try:
+            pid = await lane.run(report_progress, 3, address="A",
+                                 progress=lambda done, total: seen.append((done, total)))
+            assert pid != os.getpid()  # another process, whose lock is not the server's
+            for _ in range(200):
+                if len(seen) == 3:
+                    break
+                await asyncio.sleep(0.01)
+            assert seen == [(1, 3), (2, 3), (3, 3)]
+            with pytest.raises(WebError) as raised:  # pickled back whole
+                await lane.run(game_kind, "chess", address="A")
+            assert raised.value.status == 400 and "unknown game 'chess'" in raised.value.message
+        finally:
+            lane.shutdown()
 
     asyncio.run(scenario())
 
@@ -157,22 +186,33 @@ def test_a_cancelled_job_that_waits_never_runs_and_budgets_refuse() -> None:
     asyncio.run(scenario())
 
 
-def test_the_queue_depths_of_each_lane() -> None:
+def _refuse_to_rebuild() -> None:
+    raise TypeError("this object cannot be rebuilt")
+
+
+class Unportable:
+    """Pickles, but does not unpickle (as a game's secret generator once did)."""
+
+    def __reduce__(self) -> tuple:
+        return (_refuse_to_rebuild, ())
+
+
+def give_back(value):  # noqa: ANN001, ANN201
+    return value
+
+
+def test_a_job_that_cannot_cross_to_a_worker_process_fails_alone() -> None:
     async def scenario() -> None:
-        work, rec = Work(move_threads=2, review_threads=1), Recorder()
-        assert work.depths() == {"moves": {"waiting": 0, "running": 0},
-                                 "reviews": {"waiting": 0, "running": 0}}
-        moves = [asyncio.ensure_future(work.move(rec.job, f"m{i}", address="A", game=f"g{i}",
-                                                 people=False)) for i in range(3)]
-        review = asyncio.ensure_future(work.review(rec.job, "r", address="B"))
-        await rec.started_count(2)
-        await settle()
-        assert work.depths() == {"moves": {"waiting": 2, "running": 1},
-                                 "reviews": {"waiting": 0, "running": 1}}
-        for name in ("m0", "m1", "m2", "r"):
-            rec.release(name)
-        await asyncio.gather(*moves, review)
-        assert work.depths()["moves"] == {"waiting": 0, "running": 0}
-        work.shutdown()
+        lane = Lane("games of computers only", 1, processes=True)
+        try:
+            with pytest.raises(Exception):  # noqa: B017 - the worker died unpickling it
+                await lane.run(give_back, Unportable(), address="A")
+            assert await lane.run(give_back, 7, address="A") == 7  # a new worker
+            with pytest.raises(RuntimeError, match="cannot be sent back.*cannot be rebuilt"):
+                await lane.run(Unportable, address="A")  # a result that cannot come back
+            assert await lane.run(give_back, [1, 2], address="B") == [1, 2]
+            assert lane.depths() == {"waiting": 0, "running": 0}
+        finally:
+            lane.shutdown()
 
     asyncio.run(scenario())

@@ -92,8 +92,8 @@ async def start(hub: Hub, room: Room, address: str, seat: int | None,
 
     async def run() -> None:
         try:
-            rows = await hub.work.review(analyse, inputs, progress, address=address,
-                                         game=room.id)
+            rows = await hub.work.review(analyse, inputs, address=address, game=room.id,
+                                         progress=progress)
             await hub._db_call(hub.store.set_analysis, room.id, rows)
             _jobs(hub).pop(room.id, None)
         except Exception as e:  # kept for the page to show; the game itself is untouched

@@ -231,7 +231,7 @@ class Hub:
         self.computer_delay = computer_delay
         self.allow_seed = allow_seed
         self._db = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-db")
-        self.work = Work(ai_threads, 1, reviews_waiting)  # computer seats, analyses, replays
+        self.work = Work(ai_threads, reviews_waiting)  # computer seats, analyses, replays
         self.computer_games = computer_games
         # Hints have a thread of their own, and each client waits for its previous hint:
         # a client asking for many cannot delay computer seats or other clients' hints.
@@ -672,9 +672,11 @@ class Hub:
             version, seat = room.version, room.seats[seats[0]]
             known = session.computer_input(seat.seat)
             try:
-                action = await self.work.move(session.computer_action, seat.seat, seat.player,
-                                              known, address=room.work_key, game=room.id,
-                                              people=room.people > 0)
+                # Games of computers only think in another process: the player (and its
+                # generator's state) comes back with the action.
+                action, seat.player = await self.work.move(
+                    _computer_move, session.computer_action, seat.seat, seat.player, known,
+                    address=room.work_key, game=room.id, people=room.people > 0)
             except Exception:
                 log.exception("computer seat %d of %s failed", seat.seat, room.id)
                 return
@@ -717,6 +719,12 @@ class Hub:
         if room.result is not None and "waiting" in data:
             data["waiting"] = []  # nobody is waited for once the game is over
         return data
+
+
+def _computer_move(act: Callable[..., Any], seat: int, player: Any, known: Any
+                   ) -> tuple[dict[str, Any], Any]:
+    """A computer seat's action and its player as it is after choosing."""
+    return act(seat, player, known), player
 
 
 def _clock_text(room: Room) -> str:
