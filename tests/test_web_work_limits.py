@@ -8,11 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
 from test_web_shared_limits import fresh_database
 from web_support import auth, in_process_client
 
-from kingscrib.web.storage import Store, StoredSeat, TooManyComputerGames
+from kingscrib.web.storage import Store, StoredSeat, TooManyComputerGames, games
 
 PEOPLE = {"seats": [{"kind": "human"}, {"kind": "human"}]}
 BOTS = {"seats": [{"kind": "computer", "level": "expert"}] * 2}
@@ -83,13 +84,19 @@ def test_the_store_counts_the_computers_games_being_played(
             create("g3", "10.0.0.1")
         assert store.load("g3") is None  # nothing stored
         create("g3", "10.0.0.2")  # another address has its own count
-        # A game that ends, or stalls (no turn for ten minutes: a server restart stopped
-        # its computers), no longer counts.
+        # A game that ends, stalls (no turn for ten minutes: a server restart stopped its
+        # computers) or is closed no longer counts.
         store.finish("g1", 0, {"result": {"reason": "test"}})
         create("g4", "10.0.0.1")
         with pytest.raises(TooManyComputerGames):
             create("g5", "10.0.0.1")
-        store.close_idle(time.time() + 1)  # every unfinished game closed
+        with store.engine.begin() as conn:  # g2 has had no turn for 11 minutes
+            conn.execute(update(games).where(games.c.id == "g2")
+                         .values(updated=time.time() - 660))
         create("g5", "10.0.0.1")
+        with pytest.raises(TooManyComputerGames):
+            create("g6", "10.0.0.1")
+        store.close_idle(time.time() + 1)  # every unfinished game closed
+        create("g6", "10.0.0.1")
     finally:
         store.close()

@@ -5,10 +5,9 @@ done."""
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kingscrib.web.errors import WebError
@@ -23,7 +22,6 @@ class Job:
     total: int
     done: int = 0
     error: str | None = None
-    task: asyncio.Task | None = field(default=None, repr=False)
 
 
 def _jobs(hub: Hub) -> dict[str, Job]:
@@ -103,5 +101,5 @@ async def start(hub: Hub, room: Room, address: str, seat: int | None,
             log.exception("analysis of %s failed", room.id)
             job.error = str(e) or type(e).__name__
 
-    job.task = asyncio.get_running_loop().create_task(run())
+    hub._background(run())  # cancelled when the server stops
     return {"status": "running", "done": 0, "total": job.total}

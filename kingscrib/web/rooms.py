@@ -286,6 +286,8 @@ class Hub:
         for room in self.rooms.values():
             if room.computer_task:
                 room.computer_task.cancel()
+        for task in list(self._refreshing):  # refreshes, analyses: nobody waits for them
+            task.cancel()
         self.work.shutdown()
         self._hint_pool.shutdown(wait=False, cancel_futures=True)
         self._db.shutdown(wait=True)
