@@ -99,6 +99,11 @@ class SecretRandom(random.Random):
     def setstate(self, state: tuple) -> None:
         self._key, self._counter, self._buffer = state
 
+    def __reduce__(self) -> tuple:
+        # Random's own would call SecretRandom() without a secret; a game pickled for a
+        # worker process (kingscrib.web.work) carries its generators' streams as they stand.
+        return (SecretRandom, ("",), self.getstate())
+
 
 def rng_for(seed: Seed, label: str = "") -> random.Random:
     """The generator of one shuffle stream of a game.

@@ -144,3 +144,18 @@ def test_a_classic_game_on_a_secret_replays_from_its_record() -> None:
     assert replay_classic(record).scores == game.scores
     with pytest.raises(ClassicRecordError, match="seed"):
         check_classic_record(dict(record, seed="not a seed"))
+
+
+def test_a_secret_generator_pickles_mid_stream_and_goes_on_the_same() -> None:
+    """A game sent to a worker process (the web server's) carries its generators."""
+    import pickle
+
+    rng = SecretRandom(new_secret(), "deal")
+    rng.random()
+    rng.getrandbits(5)  # part of a block used: the rest waits in the buffer
+    copy = pickle.loads(pickle.dumps(rng))
+    assert [copy.getrandbits(64) for _ in range(20)] == [rng.getrandbits(64) for _ in range(20)]
+    game = Game.new(["Ann", "Bob"], seed=new_secret())
+    play_out(game, 6)
+    again = pickle.loads(pickle.dumps(game))
+    assert again.racks == game.racks and again.bags == game.bags

@@ -39,7 +39,9 @@ def cards_in(text: str) -> str:
     return " ".join(pretty(w) if len(w) == 2 and w[1] in "CDHS" else w for w in text.split())
 
 
-def finished_game(url: str, players: int = 2, seed: int = 4) -> tuple[str, dict]:
+def finished_game(url: str, players: int = 2, seed: int = 4) -> tuple[str, dict, str]:
+    """A game of computers played to its end, its record and its invite code (which its
+    creator holds)."""
     created = httpx.post(url + "/api/games", json={
         "game": "classic", "seed": seed, "rules": {"muggins": True},
         "seats": [{"kind": "computer", "level": "easy"}] * players}).json()
@@ -48,14 +50,18 @@ def finished_game(url: str, players: int = 2, seed: int = 4) -> tuple[str, dict]
     while not httpx.get(f"{url}/api/games/{game}").json()["over"]:
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    return game, httpx.get(f"{url}/api/games/{game}/record").json()
+    return game, httpx.get(f"{url}/api/games/{game}/record").json(), created["invite"]
 
 
 @pytest.fixture(scope="module")
 def finished(server) -> tuple[str, dict, dict]:
-    game, record = finished_game(server.url)
+    game, record, invite = finished_game(server.url)
     replay = httpx.get(f"{server.url}/api/games/{game}/replay").json()
+    INVITES[game] = invite
     return game, record, replay
+
+
+INVITES: dict[str, str] = {}  # the finished games' invite codes, as their creator holds them
 
 
 def test_the_steps_follow_the_record(server, finished) -> None:
@@ -221,6 +227,9 @@ def test_the_analysis_equals_kingscrib_classic_analyze(browser, server, finished
                          text=True, check=True, timeout=300)
     expected = json.loads(cli.stdout)
     context = browser.new_context(**SIZES["desktop"])
+    # The creator's browser holds the invite code it was given, which lets it start the
+    # analysis of a game of computers only.
+    context.add_init_script(f"localStorage.setItem('kingscrib:invite:{game}', '{INVITES[game]}')")
     page = context.new_page()
     try:
         page.goto(f"{server.url}/?replay={game}")
@@ -244,7 +253,8 @@ def test_the_analysis_equals_kingscrib_classic_analyze(browser, server, finished
         shown = page.inner_text("#r-best")
         assert f"Coach's best: {cards_in(row['best'])}" in shown and cards_in(row["made"]) in shown
         screenshot(page, "classic-replay-analysis-desktop")
-        again = httpx.post(f"{server.url}/api/games/{game}/analysis").json()
+        again = httpx.post(f"{server.url}/api/games/{game}/analysis",
+                           json={"invite": INVITES[game]}).json()
         assert again == stored  # computed once
         assert serious_violations(page) == []
     finally:
@@ -252,6 +262,6 @@ def test_the_analysis_equals_kingscrib_classic_analyze(browser, server, finished
 
 
 def test_the_analysis_of_a_three_player_game_is_refused(server) -> None:
-    game, _ = finished_game(server.url, players=3, seed=5)
+    game, _, _ = finished_game(server.url, players=3, seed=5)
     reply = httpx.post(f"{server.url}/api/games/{game}/analysis")
     assert reply.status_code == 400 and "two-player" in reply.json()["error"]

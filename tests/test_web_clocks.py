@@ -378,9 +378,10 @@ def test_clocks_and_resigning_work_for_any_registered_game(client):
         unregister("race")
 
 
-def _analysed(client: TestClient, game_id: str) -> list[dict]:
-    """Start the analysis of a finished game and wait for its rows."""
-    r = client.post(f"/api/games/{game_id}/analysis")
+def _analysed(client: TestClient, game_id: str, token: str) -> list[dict]:
+    """Start the analysis of a finished game (as the player of ``token``) and wait for
+    its rows."""
+    r = client.post(f"/api/games/{game_id}/analysis", headers=auth(token))
     assert r.status_code in (200, 202), r.text
     deadline = time.monotonic() + 120
     while True:
@@ -414,7 +415,7 @@ def test_a_resigned_kings_game_is_analysed_like_kingscrib_analyze(client, tmp_pa
                         headers=auth(tokens[s["turn"]]))
         assert r.status_code == 200, r.text
     assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1])).status_code == 200
-    rows = _analysed(client, game_id)
+    rows = _analysed(client, game_id, tokens[0])
     record = client.get(f"/api/games/{game_id}/record").json()
     assert len(rows) == len(record["turns"]) == 3
     expected = _cli_json(tmp_path, record, "analyze")
@@ -429,7 +430,7 @@ def test_a_resigned_cribbage_game_is_analysed_like_kingscrib_classic_analyze(cli
                         json={"action": "discard", "cards": hand[:2]})
         assert r.status_code == 200, r.text
     assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[0])).status_code == 200
-    rows = _analysed(client, game_id)
+    rows = _analysed(client, game_id, tokens[1])
     record = client.get(f"/api/games/{game_id}/record").json()
     assert [row["decision"] for row in rows] == ["discard", "discard"], rows
     assert rows == _cli_json(tmp_path, record, "classic", "analyze")

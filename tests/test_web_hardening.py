@@ -345,3 +345,16 @@ def test_hints_queue_per_client_and_never_hold_up_computer_seats(tmp_path: Path,
             await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_refused_creations_do_not_use_up_the_games_an_hour(web_db: Path) -> None:
+    bad = [{"seats": [{"kind": "computer", "level": "grandmaster"}, {"kind": "human"}]},
+           {"seats": [{"kind": "human"}] * 5},
+           {"seats": [{"kind": "human"}, {"kind": "human"}], "rules": {"joker": "often"}},
+           {**TWO, "clock_seconds": -5},
+           {**TWO, "game": "chess"}]
+    with client_for(web_db, games_per_hour=2) as c:
+        codes = [c.post("/api/games", json=body).status_code for body in bad * 3]
+        assert all(400 <= code < 429 for code in codes), codes
+        codes = [c.post("/api/games", json=TWO).status_code for _ in range(3)]
+        assert codes == [201, 201, 429]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
+from test_web_shared_limits import fresh_database
 from web_support import auth, in_process_client
 
 
@@ -197,3 +199,39 @@ def test_three_rematches_the_first_player_moves_on_each_time(tmp_path: Path, kin
             game, tokens = new, new_tokens
             record = play_out(client, game, tokens)  # the record replays (checked below)
             assert first_name(kind, record) == after, f"{after} should begin, not the others"
+
+
+def resigned_two_person_game(client, game: str, ann: str) -> None:
+    assert client.post(f"/api/games/{game}/resign", headers=auth(ann)).status_code == 200
+
+
+def test_a_rematch_counts_against_the_games_an_hour(tmp_path: Path) -> None:
+    """Resign and rematch, again and again: each rematch is a new game of its creator's
+    address, refused past ``games_per_hour`` like any other."""
+    with in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}", games_per_hour=2) as c:
+        rematches_count(c)
+
+
+def rematches_count(c) -> None:
+    created = c.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
+    game, ann = created.json()["game_id"], created.json()["token"]
+    bob = c.post(f"/api/games/{game}/join", json={"invite": created.json()["invite"]}).json()
+    resigned_two_person_game(c, game, ann)
+    first = c.post(f"/api/games/{game}/rematch", headers=auth(ann))
+    assert first.status_code == 200, first.text  # the address's second game of 2
+    # Bob is seated in the rematch Ann made: no new game, nothing counted.
+    seated = c.post(f"/api/games/{game}/rematch", headers=auth(bob["token"]))
+    assert seated.status_code == 200 and seated.json()["game_id"] == first.json()["game_id"]
+    new = first.json()["game_id"]
+    resigned_two_person_game(c, new, first.json()["token"])
+    refused = c.post(f"/api/games/{new}/rematch", headers=auth(first.json()["token"]))
+    assert refused.status_code == 429 and "too many games" in refused.json()["error"]
+    assert c.get(f"/api/games/{new}/rematch").json() == {"rematch": None}  # none was made
+    again = c.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert again.status_code == 429
+
+
+def test_a_rematch_counts_against_the_games_an_hour_on_postgresql(postgres_url: str) -> None:  # noqa: F811
+    url = fresh_database(postgres_url, "rematch_limits")
+    with in_process_client(url, games_per_hour=2) as c:
+        rematches_count(c)

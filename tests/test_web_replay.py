@@ -26,8 +26,9 @@ SCORES = """() => [...document.querySelectorAll('#r-scores tr[data-seat] .score'
 
 
 @pytest.fixture(scope="module")
-def finished(server) -> tuple[str, dict]:
-    """A three-computer Kings game played to its end, and its record."""
+def finished(server) -> tuple[str, dict, str]:
+    """A three-computer Kings game played to its end, its record and its invite code
+    (which its creator holds)."""
     created = httpx.post(server.url + "/api/games", json={
         "seats": [{"kind": "computer", "level": "greedy"}] * 3, "seed": 21}).json()
     game = created["game_id"]
@@ -35,11 +36,11 @@ def finished(server) -> tuple[str, dict]:
     while not httpx.get(f"{server.url}/api/games/{game}").json()["over"]:
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    return game, httpx.get(f"{server.url}/api/games/{game}/record").json()
+    return game, httpx.get(f"{server.url}/api/games/{game}/record").json(), created["invite"]
 
 
 def test_stepping_through_a_stored_game_matches_its_record(browser, server, finished) -> None:
-    game, record = finished
+    game, record, _ = finished
     context = browser.new_context(**SIZES["desktop"])
     page = context.new_page()
     try:
@@ -76,7 +77,7 @@ def test_stepping_through_a_stored_game_matches_its_record(browser, server, fini
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_record_opened_from_a_file(browser, server, finished, tmp_path: Path,
                                      size: str) -> None:
-    _, record = finished
+    _, record, _ = finished
     good = tmp_path / "game.json"
     good.write_text(json.dumps(record))
     corrupt = dict(record, turns=[dict(t) for t in record["turns"]])
@@ -137,18 +138,27 @@ def test_a_spectator_steps_back_through_a_live_game(browser, server) -> None:
 
 def test_the_analysis_runs_in_the_background_and_equals_kingscrib_analyze(
         browser, server, finished, tmp_path: Path) -> None:
-    game, record = finished
+    game, record, invite = finished
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     cli = subprocess.run([sys.executable, "-c", "from kingscrib.cli.main import main; main()",
                           "analyze", str(path), "--json"], capture_output=True, text=True,
                          check=True, timeout=300)
     expected = json.loads(cli.stdout)
+    # Only the creator of a game of computers only may start its analysis: anyone else
+    # is told so on the page, and nothing starts.
     context = browser.new_context(**SIZES["desktop"])
     page = context.new_page()
     try:
         page.goto(f"{server.url}/?replay={game}")
         page.wait_for_selector("#r-analyse")
+        page.click("#r-analyse")
+        page.wait_for_selector("#r-progress-text:has-text('only a player of this game')")
+        assert httpx.get(f"{server.url}/api/games/{game}/analysis").json() == {"status": "none"}
+        # The creator's browser holds the invite code it was given.
+        page.evaluate(f"localStorage.setItem('kingscrib:invite:{game}', '{invite}')")
+        page.reload()
+        page.wait_for_selector("#r-analyse:not([disabled])")
         page.click("#r-analyse")
         page.wait_for_selector("#r-analysis[data-done]", timeout=120_000)
         stored = httpx.get(f"{server.url}/api/games/{game}/analysis").json()
@@ -168,7 +178,8 @@ def test_the_analysis_runs_in_the_background_and_equals_kingscrib_analyze(
             assert ghosts >= 1
         screenshot(page, "replay-analysis-desktop")
         # Done once: asking again does not start it over.
-        again = httpx.post(f"{server.url}/api/games/{game}/analysis").json()
+        again = httpx.post(f"{server.url}/api/games/{game}/analysis",
+                           json={"invite": invite}).json()
         assert again["status"] == "done" and again["turns"] == stored["turns"]
         assert serious_violations(page) == []
     finally:

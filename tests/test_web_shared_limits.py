@@ -125,3 +125,18 @@ def test_a_silent_process_stops_counting_and_the_beat_counts_processes(
     finally:
         first.close()
         second.close()
+
+
+def test_a_game_given_back_no_longer_counts(postgres_url: str) -> None:  # noqa: F811
+    url = fresh_database(postgres_url, "given_back")
+    store = Store(url)
+    try:
+        now = time.time()
+        assert [store.allow_game("10.0.0.1", 2, now) for _ in range(3)] == [True, True, False]
+        store.give_back_game("10.0.0.1")
+        store.give_back_game("10.0.0.2")  # nothing counted for it: nothing changes
+        assert store.allow_game("10.0.0.1", 2, now)
+        assert not store.allow_game("10.0.0.1", 2, now)
+        assert store.allow_game("10.0.0.2", 2, now)
+    finally:
+        store.close()

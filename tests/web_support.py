@@ -31,7 +31,8 @@ def in_process_client(database_url: str, **settings):
 
     names = {f.name for f in dataclasses.fields(LimitSettings)}
     limits = {"address_rate": 1e4, "address_burst": 1e4, "games_per_hour": 10_000,
-              "sockets_per_address": 1000, "hints_waiting": 1000}
+              "sockets_per_address": 1000, "hints_waiting": 1000, "computer_games": 1000,
+              "reviews_waiting": 1000}
     limits.update({k: settings.pop(k) for k in list(settings) if k in names})
     settings.setdefault("allow_seed", True)
     return TestClient(create_app(Settings(database_url=database_url, computer_delay=0,

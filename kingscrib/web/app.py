@@ -78,7 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         hand_table()
         hub = Hub(store, settings.computer_delay, settings.ai_threads, settings.allow_seed,
-                  settings.limits.hints_waiting)
+                  settings.limits.hints_waiting, settings.limits.computer_games,
+                  settings.limits.reviews_waiting)
         app.state.hub = hub
         hub.start_listening()  # PostgreSQL: other server processes' moves reach us
         # PostgreSQL: websockets and games an hour counted for all processes together.

@@ -10,3 +10,7 @@ class WebError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+    def __reduce__(self) -> tuple:
+        # Raised in a worker process (kingscrib.web.work), it is pickled back whole.
+        return (WebError, (self.status, self.message))

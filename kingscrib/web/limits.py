@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, fields
 from typing import Protocol
 
 from kingscrib.web import metrics
+from kingscrib.web.errors import WebError
 
 
 class TokenBucket:
@@ -35,6 +37,10 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+    def give_back(self) -> None:
+        """Return the token of an event that did not happen after all."""
+        self.tokens = min(self.burst, self.tokens + 1)
 
 
 class Buckets:
@@ -62,6 +68,11 @@ class Buckets:
             self._buckets.move_to_end(key)
         return bucket.allow()
 
+    def give_back(self, key: object) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is not None:
+            bucket.give_back()
+
 
 @dataclass
 class LimitSettings:
@@ -74,6 +85,8 @@ class LimitSettings:
     sockets_per_address: int = 32  # websockets open at once from one address
     games_per_hour: int = 60  # games one address may create an hour (bursts of all of them)
     hints_waiting: int = 4  # hints one address may have asked for and not yet received
+    computer_games: int = 2  # games of computers only one address may have being played
+    reviews_waiting: int = 2  # analyses and replays of one address waiting or worked out
 
 
 class SharedCounts(Protocol):
@@ -82,6 +95,7 @@ class SharedCounts(Protocol):
     async def open_socket(self, address: str) -> bool: ...
     async def close_socket(self, address: str) -> None: ...
     async def allow_game(self, address: str) -> bool: ...
+    async def give_back_game(self, address: str) -> None: ...
 
 
 class AddressLimits:
@@ -113,6 +127,24 @@ class AddressLimits:
         if self.shared is not None:
             return _counted(await self.shared.allow_game(address), "games_per_hour")
         return _counted(self.games.allow(address), "games_per_hour")
+
+    async def give_back_game(self, address: str) -> None:
+        """Uncount a game counted by :meth:`allow_game` that was not created after all."""
+        if self.shared is not None:
+            return await self.shared.give_back_game(address)
+        self.games.give_back(address)
+
+    @asynccontextmanager
+    async def creating_game(self, address: str) -> AsyncIterator[None]:
+        """Count a game of ``address`` (429 past ``games_per_hour``) for the creation the
+        block makes: refused there (any exception), the game is not counted."""
+        if not await self.allow_game(address):
+            raise WebError(429, "too many games created from your address: try again later")
+        try:
+            yield
+        except BaseException:
+            await self.give_back_game(address)
+            raise
 
     async def open_socket(self, address: str) -> bool:
         """Count a websocket opening; False (nothing counted) when the address has its

@@ -56,6 +56,11 @@ class Created(BaseModel):
     state: dict[str, Any]
 
 
+class AskAnalysis(_Strict):
+    invite: str | None = Field(default=None, max_length=64, description=(
+        "a game of computers only has no seat: its creator proves it with the invite code"))
+
+
 class JoinGame(_Strict):
     invite: str = Field(max_length=64)
     seat: int | None = Field(default=None, ge=0, le=3)

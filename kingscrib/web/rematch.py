@@ -17,6 +17,7 @@ from typing import Any
 from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.finish import ended
 from kingscrib.web.games import game_kind
+from kingscrib.web.limits import AddressLimits
 from kingscrib.web.rooms import COMPUTER, Hub, Room, WebError
 
 
@@ -48,10 +49,13 @@ async def rematch_of(hub: Hub, game_id: str) -> dict[str, Any] | None:
     return {"game_id": found[0]} if found else None
 
 
-async def rematch(hub: Hub, room: Room, seat: int | None) -> dict[str, Any]:
+async def rematch(hub: Hub, room: Room, seat: int | None, limits: AddressLimits,
+                  address: str) -> dict[str, Any]:
     """Seat ``seat`` of the finished game ``room`` asks for the rematch: it is created if
-    need be, and the caller is seated in it. Returns the new game's id, the caller's new
-    seat and its token, and the invite code of the new game."""
+    need be, and counted then against ``address``'s games an hour like any new game (a
+    resignation and a rematch would otherwise start games past the limit); the caller is
+    seated in it. Returns the new game's id, the caller's new seat and its token, and the
+    invite code of the new game."""
     if seat is None:
         raise WebError(403, "only a player of this game can ask for a rematch")
     if not over(room):
@@ -72,10 +76,11 @@ async def rematch(hub: Hub, room: Room, seat: int | None) -> dict[str, Any]:
                      else {"kind": s.kind, "name": s.name} for s in order]
             mine = new_seat(seat, old_first, new_first, count)
             clock = room.clock and (room.clock.seconds, room.clock.overtime)
-            new_room, _, token, invite = await hub.create(
-                specs, rules, seed, room.kind, hints=getattr(room, "hints_allowed", False),
-                creator=mine, clock=clock, secret_seed=True)
-            await hub._db_call(hub.store.set_rematch, room.id, new_room.id, invite)
+            async with limits.creating_game(address):
+                new_room, _, token, invite = await hub.create(
+                    specs, rules, seed, room.kind, hints=getattr(room, "hints_allowed", False),
+                    creator=mine, clock=clock, secret_seed=True, address=address)
+                await hub._db_call(hub.store.set_rematch, room.id, new_room.id, invite)
             return {"game_id": new_room.id, "seat": mine, "token": token, "invite": invite}
     new_id, invite = found
     new_room = await hub.get(new_id)

@@ -31,10 +31,13 @@ def replay_of_record(record: Any) -> dict[str, Any]:
     return game_kind(name).replay(record)
 
 
-async def replay_of_session(hub: Hub, session: Session) -> dict[str, Any]:
+async def replay_of_session(hub: Hub, session: Session, address: str,
+                            game: str = "") -> dict[str, Any]:
     """The hosted game's steps: its inputs copied on the event loop (the game goes on),
-    the steps worked out in a worker thread. WebError(400) when the game does not offer
-    them."""
+    the steps worked out in the lane of analyses and replays, as ``address``'s work.
+    WebError(400) when the game does not offer them, 429 past the address's replays and
+    analyses waiting."""
     if "replay" not in session.offers:
         raise session.refusal("replay")
-    return await hub._think(session.replay_steps, session.replay_input())
+    return await hub.work.review(session.replay_steps, session.replay_input(),
+                                 address=address, game=game)

@@ -1,15 +1,19 @@
-"""Analyses of finished games computed in the background: started by a request, run in the
-computer players' worker threads, their progress readable meanwhile, stored once done."""
+"""Analyses of finished games computed in the background: started by a player of the game
+(or the creator of a game of computers only), run in the lane of analyses and replays
+(:mod:`kingscrib.web.work`), their progress readable by anyone meanwhile, stored once
+done."""
 
 from __future__ import annotations
 
-import asyncio
+import hmac
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kingscrib.web import metrics
+from kingscrib.web.errors import WebError
 from kingscrib.web.rooms import Hub, Room
+from kingscrib.web.storage import hash_secret
 
 log = logging.getLogger("kingscrib.web")
 
@@ -19,7 +23,6 @@ class Job:
     total: int
     done: int = 0
     error: str | None = None
-    task: asyncio.Task | None = field(default=None, repr=False)
 
 
 def _jobs(hub: Hub) -> dict[str, Job]:
@@ -52,13 +55,32 @@ async def status(hub: Hub, room: Room) -> dict[str, Any]:
     return {"status": "running", "done": job.done, "total": job.total}
 
 
-async def start(hub: Hub, room: Room) -> dict[str, Any]:
-    """Start the analysis of a finished game unless it is done or running."""
+def may_ask(room: Room, seat: int | None, invite: str | None) -> None:
+    """An analysis costs seconds of the server's CPU: only a seat of the game may start
+    one, or, in a game of computers only (no seat to hold), whoever has its invite code,
+    which only its creator was given. 403 for anyone else."""
+    if seat is not None:
+        return
+    if not room.people and invite and hmac.compare_digest(hash_secret(invite),
+                                                          room.invite_hash):
+        return
+    raise WebError(403, "only a player of this game can ask for its analysis (in a game of"
+                        " computers only, whoever created it, with its invite code)")
+
+
+async def start(hub: Hub, room: Room, address: str, seat: int | None,
+                invite: str | None = None) -> dict[str, Any]:
+    """Start the analysis of a finished game unless it is done or running: asked by
+    ``seat`` (or with the ``invite`` of a game of computers only, see :func:`may_ask`)
+    from ``address``, whose work it is (429 past its analyses and replays waiting)."""
     total, inputs = _input(room)
+    may_ask(room, seat, invite)
     analyse = room.game.analyse
     current = await status(hub, room)
     if current["status"] in ("done", "running"):
         return current
+    if hub.work.reviews.busy(address, hub.work.reviews_waiting):
+        raise hub.work.reviews.refusal(address)
     job = Job(total=total)
     _jobs(hub)[room.id] = job
 
@@ -70,7 +92,8 @@ async def start(hub: Hub, room: Room) -> dict[str, Any]:
     async def run() -> None:
         try:
             with metrics.queued("analysis"):
-                rows = await hub._think(analyse, inputs, progress)
+                rows = await hub.work.review(analyse, inputs, address=address, game=room.id,
+                                             progress=progress)
             await hub._db_call(hub.store.set_analysis, room.id, rows)
             _jobs(hub).pop(room.id, None)
         except Exception as e:  # kept for the page to show; the game itself is untouched
@@ -80,5 +103,5 @@ async def start(hub: Hub, room: Room) -> dict[str, Any]:
             log.exception("analysis of %s failed", room.id)
             job.error = str(e) or type(e).__name__
 
-    job.task = asyncio.get_running_loop().create_task(run())
+    hub._background(run())  # cancelled when the server stops
     return {"status": "running", "done": 0, "total": job.total}

@@ -3,7 +3,8 @@
 The :class:`Hub` is the only place that changes a game. Every action is
 checked by the game, stored before anyone hears of it, then pushed to the
 game's listeners (websockets), each shown only what its seat may see.
-Computer seats think in worker threads so the event loop never waits on them.
+Computer seats think in worker threads so the event loop never waits on them, queued
+fairly between addresses and games (:mod:`kingscrib.web.work`).
 
 A room holds a session of one of the games of :mod:`kingscrib.web.games` and
 knows it only through their protocol (:mod:`kingscrib.web.games.protocol`): the
@@ -42,9 +43,11 @@ from kingscrib.web.storage import (
     StaleGame,
     Store,
     StoredSeat,
+    TooManyComputerGames,
     TurnWrite,
     hash_secret,
 )
+from kingscrib.web.work import Work
 
 log = logging.getLogger("kingscrib.web")
 _BEATEN = "another move was made first (through another server); the game is brought up to date"
@@ -100,6 +103,7 @@ class Room:
     listeners: set[Listener] = field(default_factory=set)
     version: int = 0  # changes counted: the game's changes, seats taken, closing
     computer_task: asyncio.Task | None = None
+    owner: str = ""  # the address that created it, while this process knows it
     _hints: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     # The version the listeners were last sent: updates carry only what changed since.
     sent_version: int = 0
@@ -108,6 +112,12 @@ class Room:
     def people(self) -> int:
         """Seats for people (taken or not)."""
         return sum(s.kind == HUMAN for s in self.seats)
+
+    @property
+    def work_key(self) -> str:
+        """Whose work its computers' moves are, for fair queueing: its creator's address,
+        or the game itself when the creator is not known here (rebuilt from the store)."""
+        return self.owner or f"game {self.id}"
 
     @property
     def hints_on(self) -> bool:
@@ -202,13 +212,18 @@ class Hub:
     """All live rooms, the store behind them and the worker threads."""
 
     def __init__(self, store: Store, computer_delay: float = 0.0, ai_threads: int = 2,
-                 allow_seed: bool = False, hints_waiting: int = 4) -> None:
+                 allow_seed: bool = False, hints_waiting: int = 4,
+                 computer_games: int | None = None, reviews_waiting: int = 2) -> None:
+        """``computer_games``: games of computers only an address may have being played
+        (None: no limit); ``reviews_waiting``: analyses and replays an address may have
+        waiting or being worked out."""
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.computer_delay = computer_delay
         self.allow_seed = allow_seed
         self._db = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-db")
-        self._ai = ThreadPoolExecutor(ai_threads, thread_name_prefix="kingscrib-ai")
+        self.work = Work(ai_threads, reviews_waiting)  # computer seats, analyses, replays
+        self.computer_games = computer_games
         # Hints have a thread of their own, and each client waits for its previous hint:
         # a client asking for many cannot delay computer seats or other clients' hints.
         self._hint_pool = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-hint")
@@ -266,16 +281,15 @@ class Hub:
         finally:
             self._flushing = False
 
-    async def _think(self, fn: Callable, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._ai, fn, *args)
-
     async def close(self) -> None:
         if self._stop_listening is not None:
             self._stop_listening.set()
         for room in self.rooms.values():
             if room.computer_task:
                 room.computer_task.cancel()
-        self._ai.shutdown(wait=False, cancel_futures=True)
+        for task in list(self._refreshing):  # refreshes, analyses: nobody waits for them
+            task.cancel()
+        self.work.shutdown()
         self._hint_pool.shutdown(wait=False, cancel_futures=True)
         self._db.shutdown(wait=True)
 
@@ -283,14 +297,16 @@ class Hub:
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
                      seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
                      creator: int | None = None, clock: tuple[int, int] | None = None,
-                     secret_seed: bool = False
+                     secret_seed: bool = False, address: str | None = None
                      ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
         ``hints``: hints allowed even between people (everyone sees it before sitting).
         The creator takes seat ``creator`` (a human seat), by default the first human seat.
         ``clock``: (seconds per player, overtime seconds) as checked by ``check_clock``.
         ``secret_seed``: the seed is a fresh secret drawn by the server (rematches), not
-        one a request chose."""
+        one a request chose. ``address``: the creator's, whose work the computers' moves
+        are, and who may have only ``computer_games`` games of computers only being played
+        (429 past them)."""
         if seed is not None and not secret_seed and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         kind = game_kind(game)
@@ -303,13 +319,20 @@ class Hub:
         creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
-                    version=_people_seated(built), hints_allowed=hints)
+                    version=_people_seated(built), hints_allowed=hints, owner=address or "")
         room.sent_version = room.version
         self._attach_players(room)
-        await self._db_call(self.store.create_game, room.id, stored_rules, session.seed,
-                            room.invite_hash,
-                            [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                             for s in built], game, hints, _new_clock(room, clock))
+        limited = address is not None and self.computer_games is not None and not room.people
+        try:
+            await self._db_call(self.store.create_game, room.id, stored_rules, session.seed,
+                                room.invite_hash,
+                                [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
+                                 for s in built], game, hints, _new_clock(room, clock),
+                                (address, self.computer_games) if limited else None)
+        except TooManyComputerGames as e:
+            raise WebError(429, f"{e.playing} games of computers only created from your address"
+                                " are still being played: watch one to its end, then start"
+                                " another") from None
         self.rooms[room.id] = room
         self._kick(room)
         return room, creator, token, invite
@@ -355,8 +378,10 @@ class Hub:
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in stored.seats]
         kind = game_kind(stored.game)
         try:
-            session = await self._think(kind.rebuild, stored.rules, stored.seed,
-                                        [s.name for s in stored.seats], stored.turns)
+            session = await self.work.move(kind.rebuild, stored.rules, stored.seed,
+                                           [s.name for s in stored.seats], stored.turns,
+                                           address=f"game {stored.id}", game=stored.id,
+                                           people=True)
         except ValueError as e:
             log.error("game %s cannot be replayed: %s", stored.id, e)
             raise WebError(500, f"the stored game cannot be replayed: {e}") from None
@@ -658,9 +683,12 @@ class Hub:
             version, seat = room.version, room.seats[seats[0]]
             known = session.computer_input(seat.seat)
             try:
+                # Games of computers only think in another process: the player (and its
+                # generator's state) comes back with the action.
                 with metrics.queued("computer"):
-                    action = await self._think(session.computer_action, seat.seat, seat.player,
-                                               known)
+                    action, seat.player = await self.work.move(
+                        _computer_move, session.computer_action, seat.seat, seat.player,
+                        known, address=room.work_key, game=room.id, people=room.people > 0)
             except Exception:
                 log.exception("computer seat %d of %s failed", seat.seat, room.id)
                 return
@@ -703,6 +731,12 @@ class Hub:
         if room.result is not None and "waiting" in data:
             data["waiting"] = []  # nobody is waited for once the game is over
         return data
+
+
+def _computer_move(act: Callable[..., Any], seat: int, player: Any, known: Any
+                   ) -> tuple[dict[str, Any], Any]:
+    """A computer seat's action and its player as it is after choosing."""
+    return act(seat, player, known), player
 
 
 def _clock_text(room: Room) -> str:

@@ -54,6 +54,9 @@ class SharedLimits:
         return await self.run(self.store.allow_game, address,
                               self.limits.settings.games_per_hour, time.time())
 
+    async def give_back_game(self, address: str) -> None:
+        await self.run(self.store.give_back_game, address)
+
     async def beat(self) -> int:
         """Say this process is alive; take this process's share of the request rate."""
         live = await self.run(self.store.heartbeat, time.time(), 3 * self.beat_every)

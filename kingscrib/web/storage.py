@@ -144,6 +144,15 @@ address_sockets = Table(
     Column("n", Integer, nullable=False),
 )
 
+# The games of computers only, with the address that created each: an address may have
+# only so many being played at once (``computer_games``, kingscrib.web.limits), on every
+# server process together.
+computer_games = Table(
+    "computer_games", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("address", String(64), nullable=False, index=True),
+)
+
 address_games = Table(
     "address_games", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -214,6 +223,14 @@ class StaleGame(Exception):
     resignation or a time-out was stored first."""
 
 
+class TooManyComputerGames(Exception):
+    """The address has its limit of games of computers only being played."""
+
+    def __init__(self, playing: int) -> None:
+        super().__init__(playing)
+        self.playing = playing
+
+
 class SeatTaken(Exception):
     """Someone (through another server process) took the seat first."""
 
@@ -256,19 +273,41 @@ class Store:
 
     def create_game(self, game_id: str, rules: dict[str, Any], seed: Seed, invite_hash: str,
                     seat_rows: list[StoredSeat], game: str = DEFAULT_GAME, hints: bool = False,
-                    clock: dict[str, Any] | None = None) -> None:
+                    clock: dict[str, Any] | None = None,
+                    computers_of: tuple[str, int] | None = None) -> None:
+        """Store a new game. ``computers_of``: (address, limit) of a game of computers
+        only: TooManyComputerGames, nothing stored, when the address has ``limit`` of
+        them being played (not over, not closed, a turn in the last ``PLAYING`` seconds)."""
         now = time.time()
         secret = seed if isinstance(seed, str) else None
         with self.engine.begin() as conn:
+            owner = None if computers_of is None else self._computers_owner(
+                conn, *computers_of, now)
             conn.execute(insert(games).values(id=game_id, created=now, updated=now, rules=rules,
                                               seed=0 if secret else seed, secret=secret,
                                               invite_hash=invite_hash, over=False, game=game,
                                               hints=hints))
+            if owner is not None:
+                conn.execute(insert(computer_games).values(game_id=game_id, address=owner))
             conn.execute(insert(seats), [
                 {"game_id": game_id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "level": s.level, "token_hash": s.token_hash} for s in seat_rows])
             conn.execute(insert(clocks).values({"game_id": game_id, "turn": 0, "overtime": 0,
                                                 **(clock or {})}))
+
+    def _computers_owner(self, conn: Any, address: str, limit: int, now: float) -> str:
+        """The stored key of ``address``, which may create one more game of computers
+        only; TooManyComputerGames otherwise."""
+        key = _address_key(address)
+        if self.shared:
+            _lock_address(conn, key)
+        playing = conn.execute(
+            select(func.count()).select_from(computer_games.join(games)).where(
+                computer_games.c.address == key, games.c.over.is_(False),
+                games.c.closed.is_(None), games.c.updated > now - PLAYING)).scalar_one()
+        if playing >= limit:
+            raise TooManyComputerGames(playing)
+        return key
 
     def take_seat(self, game_id: str, seat: int, name: str, token_hash: str,
                   clock: dict[str, Any] | None = None) -> None:
@@ -590,6 +629,7 @@ class Store:
         """Remove a game and everything kept about it (a cancelled game)."""
         with self.engine.begin() as conn:
             conn.execute(delete(analyses).where(analyses.c.game_id == game_id))
+            conn.execute(delete(computer_games).where(computer_games.c.game_id == game_id))
             conn.execute(delete(rematches).where((rematches.c.game_id == game_id)
                                                  | (rematches.c.rematch_id == game_id)))
             conn.execute(delete(turns).where(turns.c.game_id == game_id))
@@ -663,6 +703,15 @@ class Store:
             conn.execute(insert(address_games).values(address=key, at=now))
         return True
 
+    def give_back_game(self, address: str) -> None:
+        """Uncount the last game counted for ``address`` (its creation was refused)."""
+        key = _address_key(address)
+        with self.engine.begin() as conn:
+            _lock_address(conn, key)
+            last = select(func.max(address_games.c.id)).where(
+                address_games.c.address == key).scalar_subquery()
+            conn.execute(delete(address_games).where(address_games.c.id == last))
+
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(games.c.id).where(games.c.over.is_(False))
@@ -703,6 +752,11 @@ def _carried(turn: str, clock: dict[str, Any] | None) -> str:
     if clock is None or clock == {"result": None}:  # no clock, no ending: nothing to say
         return turn
     return turn + "\n" + json.dumps(clock, separators=(",", ":"))
+
+
+# A game of computers only with no turn stored for this long no longer counts as being
+# played (its computers stopped with a server restart: it resumes when next opened).
+PLAYING = 600.0
 
 
 def _address_key(address: str) -> str:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 
 from kingscrib.web import reviews
 from kingscrib.web.cancel import cancel
 from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.edge import client_address
+from kingscrib.web.models import AskAnalysis
 from kingscrib.web.rematch import rematch, rematch_of
 from kingscrib.web.replay import replay_of_record, replay_of_session
 from kingscrib.web.rooms import Hub
@@ -24,26 +26,32 @@ async def get_rematch(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, An
 
 
 @router.post("/{game_id}/rematch")
-async def post_rematch(game_id: str, token: str | None = Depends(bearer),
+async def post_rematch(game_id: str, request: Request, token: str | None = Depends(bearer),
                        hub: Hub = Depends(get_hub)) -> dict[str, Any]:
-    """A player of the finished game asks for the rematch (started if need be) and is
-    seated in it: ``{"game_id", "seat", "token", "invite"}``."""
+    """A player of the finished game asks for the rematch (started if need be, counted
+    against the caller's games an hour) and is seated in it: ``{"game_id", "seat",
+    "token", "invite"}``."""
     room = await hub.get(game_id)
-    return await rematch(hub, room, await seat_for(hub, room, token))
+    seat = await seat_for(hub, room, token)
+    return await rematch(hub, room, seat, request.app.state.limits,
+                         client_address(request.scope))
 
 
 @router.post("/replay", include_in_schema=True)
-async def replay_record(record: dict[str, Any], hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+async def replay_record(record: dict[str, Any], request: Request,
+                        hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """A ``kingscrib-game/1`` record, checked by the engine, as the turns the page shows."""
-    return await hub._think(replay_of_record, record)
+    return await hub.work.review(replay_of_record, record,
+                                 address=client_address(request.scope))
 
 
 @router.get("/{game_id}/replay")
-async def get_replay(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+async def get_replay(game_id: str, request: Request,
+                     hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """A game step by step up to now, as everyone saw the table after each action, for
     games that offer it (Kings replays read the game's own state, which holds every turn)."""
     room = await hub.get(game_id)
-    return await replay_of_session(hub, room.game)
+    return await replay_of_session(hub, room.game, client_address(request.scope), room.id)
 
 
 @router.get("/{game_id}/analysis")
@@ -54,10 +62,14 @@ async def get_analysis(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, A
 
 
 @router.post("/{game_id}/analysis", status_code=202)
-async def post_analysis(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
-    """Start analysing a finished game in the background (anyone may: the game is over)."""
+async def post_analysis(game_id: str, request: Request, body: AskAnalysis | None = None,
+                        token: str | None = Depends(bearer),
+                        hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """Start analysing a finished game in the background: a player of the game (seat
+    token) may, or the creator of a game of computers only (``{"invite": ...}``)."""
     room = await hub.get(game_id)
-    return await reviews.start(hub, room)
+    return await reviews.start(hub, room, client_address(request.scope),
+                               await seat_for(hub, room, token), body and body.invite)
 
 
 @router.delete("/{game_id}")

@@ -22,13 +22,13 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 @router.post("", response_model=Created, status_code=201)
 async def create_game(body: CreateGame, request: Request,
                       hub: Hub = Depends(get_hub)) -> Created:
-    """Start a game; the creator takes the first human seat."""
-    if not await request.app.state.limits.allow_game(client_address(request.scope)):
-        raise WebError(429, "too many games created from your address: try again later")
-    clock = check_clock(body.clock_seconds, body.clock_overtime, body.game)
-    room, seat, token, invite = await hub.create(
-        [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints,
-        clock=clock)
+    """Start a game; the creator takes the first human seat. A game refused (bad input,
+    another limit) is not counted against the address's games an hour."""
+    async with request.app.state.limits.creating_game(client_address(request.scope)):
+        clock = check_clock(body.clock_seconds, body.clock_overtime, body.game)
+        room, seat, token, invite = await hub.create(
+            [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints,
+            clock=clock, address=client_address(request.scope))
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
                    state=hub.state(room, seat))
 

@@ -1,7 +1,8 @@
 // The analysis of a finished game on the replay page: started on request, computed by
 // the server in the background (POST/GET /api/games/{id}/analysis), its progress shown.
+// Anyone may read an analysis; only the game's players (or its creator) may start one.
 // Each game's replay says what one step is called and what to do with the rows.
-import { request } from "./api.js";
+import { request, saved } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,7 +36,10 @@ export async function watchAnalysis(id, { unit, done, active = () => true }) {
   $("r-analysis").hidden = false;
   $("r-analyse").onclick = async () => {
     $("r-analyse").disabled = true;
-    try { poll(await request("POST", `/api/games/${id}/analysis`)); } catch (error) {
+    // Only a player of the game (its seat token) or, in a game of computers only, its
+    // creator (the invite code this browser was given) may start one.
+    const ask = { invite: saved.token(id) ? undefined : saved.invite(id) ?? undefined };
+    try { poll(await request("POST", `/api/games/${id}/analysis`, ask, saved.token(id))); } catch (error) {
       $("r-progress-text").textContent = error.message; $("r-analyse").disabled = false;
     }
   };
