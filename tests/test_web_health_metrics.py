@@ -186,13 +186,18 @@ def test_refusals_are_counted_by_the_limit_that_refused(tmp_path: Path) -> None:
 
 
 def test_queued_work_rises_while_an_analysis_runs_and_falls_after(tmp_path: Path) -> None:
-    with in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}") as c:
+    # (the analysis's worker process takes a moment to start: the polling must not be
+    # refused by the per-connection rate limit meanwhile)
+    with in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}", rate_per_second=1e4,
+                           rate_burst=1e4) as c:
         read = reading(c.get)
         body = {"seats": [{"kind": "computer", "level": "greedy"}] * 2, "seed": 4}
-        gid = c.post("/api/games", json=body).json()["game_id"]
+        made = c.post("/api/games", json=body).json()
+        gid = made["game_id"]
         assert wait_for(lambda: c.get(f"/api/games/{gid}/record").status_code == 200, 120)
         assert read("kingscrib_work_queued", queue="analysis") == 0
-        assert c.post(f"/api/games/{gid}/analysis").status_code == 202
+        started = c.post(f"/api/games/{gid}/analysis", json={"invite": made["invite"]})
+        assert started.status_code == 202
         assert wait_for(lambda: read("kingscrib_work_queued", queue="analysis") == 1)
         assert wait_for(lambda: c.get(f"/api/games/{gid}/analysis").json()["status"] == "done",
                         300)
