@@ -119,34 +119,73 @@ def _postgres_bin(name: str) -> str:
     return found[-1]
 
 
-@contextlib.contextmanager
-def postgres_cluster(max_connections: int = 100) -> Iterator[str]:
-    """A throw-away PostgreSQL cluster on a free loopback port; yields its URL."""
-    import shutil
-    import tempfile
+class PostgresCluster:
+    """A throw-away PostgreSQL cluster on a free loopback port, which a test may restart,
+    stall or whose connections it may end (see tests/test_web_faults_pg.py)."""
 
-    def as_postgres(args: list[str]) -> list[str]:
+    def __init__(self, max_connections: int = 100) -> None:
+        import tempfile
+
+        self.max_connections = max_connections
+        self.folder = Path(tempfile.mkdtemp(prefix="kingscrib-pg-"))
+        self.data = self.folder / "data"
+        self.port = free_port()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    @staticmethod
+    def _as_postgres(args: list[str]) -> list[str]:
         # PostgreSQL refuses to run as root: run it as the postgres user then.
         return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
 
-    folder = Path(tempfile.mkdtemp(prefix="kingscrib-pg-"))
-    data = folder / "data"
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres", "postgres")
-    subprocess.run(as_postgres([_postgres_bin("initdb"), "-D", str(data), "-A", "trust",
-                                "-U", "postgres", "--no-sync"]), check=True, capture_output=True)
-    port = free_port()
-    subprocess.run(as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l",
-                                str(folder / "log"), "-o",
-                                f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
-                                f" -c max_connections={max_connections}", "start"]),
-                   check=True, capture_output=True)
+    def _pg_ctl(self, *args: str, check: bool = True) -> None:
+        subprocess.run(self._as_postgres([_postgres_bin("pg_ctl"), "-D", str(self.data),
+                                          *args]), check=check, capture_output=True)
+
+    def start(self) -> PostgresCluster:
+        import shutil
+
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres", "postgres")
+        subprocess.run(self._as_postgres([_postgres_bin("initdb"), "-D", str(self.data), "-A",
+                                          "trust", "-U", "postgres", "--no-sync"]),
+                       check=True, capture_output=True)
+        self._pg_ctl("-w", "-l", str(self.folder / "log"), "-o", self._options(), "start")
+        return self
+
+    def _options(self) -> str:
+        return (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+                f" -c max_connections={self.max_connections}")
+
+    def restart(self) -> None:
+        """Stop at once (every connection lost, as in a crash) and start again."""
+        self._pg_ctl("-m", "immediate", "stop", check=False)
+        self._pg_ctl("-w", "-l", str(self.folder / "log"), "-o", self._options(), "start")
+
+    def stop(self) -> None:
+        import shutil
+
+        self._pg_ctl("-m", "immediate", "stop", check=False)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def postmaster_pid(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+
+@contextlib.contextmanager
+def postgres_server(max_connections: int = 100) -> Iterator[PostgresCluster]:
+    """A started :class:`PostgresCluster`, removed afterwards."""
+    cluster = PostgresCluster(max_connections).start()
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield cluster
     finally:
-        subprocess.run(as_postgres([_postgres_bin("pg_ctl"), "-D", str(data), "-m",
-                                    "immediate", "stop"]), capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+        cluster.stop()
+
+
+@contextlib.contextmanager
+def postgres_cluster(max_connections: int = 100) -> Iterator[str]:
+    """A throw-away PostgreSQL cluster on a free loopback port; yields its URL."""
+    with postgres_server(max_connections) as cluster:
+        yield cluster.url
 
 
 @contextlib.contextmanager
