@@ -243,3 +243,126 @@ def test_a_move_refused_by_a_stale_game_is_checked_again_on_the_stored_one(
                 hub.store.close()
 
     asyncio.run(scenario())
+
+
+# ----- PostgreSQL restarted -----------------------------------------------------------
+def test_postgresql_restarted_mid_game(pg: PostgresCluster, servers: list[Server]) -> None:
+    a, b = servers
+    until_listening(pg)
+    gid, tokens, engine = new_game(a, b)
+    sockets = [socket(a, gid, tokens[0]), socket(b, gid, tokens[1])]
+    try:
+        assert move(a, gid, tokens, engine).status_code == 200
+        pg.crash()
+        try:
+            for via in (a, b):  # a move while the database is down: refused, clearly
+                r = post(via, gid, next_move(engine), tokens[engine.turn])
+                assert r.status_code == 503, r.text
+                assert "could not be saved" in r.json()["error"]
+                # the game as it stands is still shown
+                assert len(state(via, gid)["history"]) == len(engine.history)
+        finally:
+            pg.boot()
+        # The first moves after the restart go through (a moment's 503 is retried).
+        for via in (b, a, b):
+            r = move(via, gid, tokens, engine, retry_for=SOON)
+            assert r.status_code == 200, r.text
+        for ws in sockets:
+            wait_for_turns(ws, len(engine.history), SOON)
+        agree(servers, gid, tokens, engine)
+        until_listening(pg)
+    finally:
+        for ws in sockets:
+            ws.close()
+
+
+# ----- a process killed ------------------------------------------------------------------
+def stored_turns(pg: PostgresCluster, gid: str) -> int:
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM turns WHERE game_id = %s",
+                            [gid]).fetchone()[0]
+
+
+@pytest.mark.parametrize("after", [0.0, 0.01])
+def test_a_process_killed_mid_move_loses_no_acknowledged_move(
+        pg: PostgresCluster, servers: list[Server], after: float) -> None:
+    a, b = servers
+    revive(a)
+    gid, tokens, engine = new_game(a, b)
+    watching = socket(b, gid, tokens[1])
+    try:
+        assert move(a, gid, tokens, engine).status_code == 200
+        body, replies = next_move(engine), []
+
+        def send() -> None:
+            try:
+                replies.append(post(a, gid, body, tokens[engine.turn]))
+            except httpx.HTTPError:  # the process died before answering
+                replies.append(None)
+
+        sending = threading.Thread(target=send)
+        sending.start()
+        time.sleep(after)
+        a.process.kill()  # SIGKILL: no clean shutdown
+        a.process.wait()
+        sending.join(TIMEOUT)
+        assert not sending.is_alive()
+        acknowledged = replies[0] is not None and replies[0].status_code == 200
+        stored = stored_turns(pg, gid)
+        # An acknowledged move is stored; one not acknowledged may or may not be.
+        assert stored == len(engine.history) + 1 if acknowledged else \
+            stored in (len(engine.history), len(engine.history) + 1)
+        if stored > len(engine.history):
+            played(engine, body)
+        wait_for_turns(watching, len(engine.history), SOON)
+        agree([b], gid, tokens, engine)
+        revive(a)  # started again: it shows the same game and plays on
+        agree([a, b], gid, tokens, engine)
+        assert move(a, gid, tokens, engine).status_code == 200
+        agree([a, b], gid, tokens, engine)
+    finally:
+        watching.close()
+        revive(a)
+
+
+# ----- the database stalled --------------------------------------------------------------
+def test_a_stalled_database_delays_moves_and_loses_none(
+        pg: PostgresCluster, servers: list[Server]) -> None:
+    a, b = servers
+    revive(a)
+    until_listening(pg)
+    gid, tokens, engine = new_game(a, b)
+    sockets = [socket(a, gid, tokens[0]), socket(b, gid, tokens[1])]
+    try:
+        # A lock on the turns table held for two seconds: the move waits for it.
+        locked = threading.Event()
+
+        def lock() -> None:
+            with psycopg.connect(pg.url) as conn:
+                conn.execute("LOCK TABLE turns IN ACCESS EXCLUSIVE MODE")
+                locked.set()
+                conn.execute("SELECT pg_sleep(2)")
+
+        locking = threading.Thread(target=lock)
+        locking.start()
+        assert locked.wait(TIMEOUT)
+        assert move(b, gid, tokens, engine).status_code == 200
+        locking.join()
+        # Every PostgreSQL process stopped for two seconds, moves sent meanwhile.
+        replies: list[httpx.Response] = []
+        body, token = next_move(engine), tokens[engine.turn]
+        with pg.stalled():
+            sending = threading.Thread(target=lambda: replies.append(post(a, gid, body,
+                                                                          token)))
+            sending.start()
+            time.sleep(2)
+        sending.join(TIMEOUT)
+        assert replies and replies[0].status_code == 200, replies
+        played(engine, body)
+        assert move(b, gid, tokens, engine).status_code == 200
+        for ws in sockets:
+            wait_for_turns(ws, len(engine.history), SOON)
+        agree(servers, gid, tokens, engine)
+    finally:
+        for ws in sockets:
+            ws.close()

@@ -156,10 +156,45 @@ class PostgresCluster:
         return (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
                 f" -c max_connections={self.max_connections}")
 
-    def restart(self) -> None:
-        """Stop at once (every connection lost, as in a crash) and start again."""
+    def crash(self) -> None:
+        """Stop at once: every connection is lost, as when the server crashes."""
         self._pg_ctl("-m", "immediate", "stop", check=False)
+
+    def boot(self) -> None:
+        """Start again after :meth:`crash`."""
         self._pg_ctl("-w", "-l", str(self.folder / "log"), "-o", self._options(), "start")
+
+    def restart(self) -> None:
+        self.crash()
+        self.boot()
+
+    def processes(self) -> list[int]:
+        """The postmaster and every process it started (backends, writers)."""
+        parent = self.postmaster_pid()
+        found = [parent]
+        for proc in Path("/proc").iterdir():
+            try:
+                if proc.name.isdigit() and int(
+                        (proc / "stat").read_text().rpartition(")")[2].split()[1]) == parent:
+                    found.append(int(proc.name))
+            except (OSError, ValueError, IndexError):
+                continue
+        return found
+
+    @contextlib.contextmanager
+    def stalled(self) -> Iterator[None]:
+        """Every PostgreSQL process stopped (SIGSTOP) while inside: the database answers
+        nothing, yet no connection is lost."""
+        import signal
+
+        pids = self.processes()
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
 
     def stop(self) -> None:
         import shutil
