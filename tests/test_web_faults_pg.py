@@ -46,7 +46,8 @@ def pg() -> Iterator[PostgresCluster]:
 def servers(pg: PostgresCluster, tmp_path_factory) -> Iterator[list[Server]]:
     """Two processes on one database; a test that kills one starts it again (revive)."""
     folder = tmp_path_factory.mktemp("faults")
-    both = [Server(pg.url, data_dir=folder, computer_delay=0.3) for _ in range(2)]
+    both = [Server(pg.url, data_dir=folder, computer_delay=0.3,
+                   log_file=folder / f"serve-{i}.log") for i in range(2)]
     try:
         for s in both:
             s.start()

@@ -53,9 +53,12 @@ class Server:
 
     def __init__(self, database: Path | str, port: int | None = None,
                  computer_delay: float = 0.0, data_dir: Path | None = None,
-                 extra_args: list[str] | None = None) -> None:
-        """``database``: a SQLite file, or a database URL."""
+                 extra_args: list[str] | None = None, log_file: Path | None = None) -> None:
+        """``database``: a SQLite file, or a database URL. ``log_file``: where the server's
+        output goes (appended; a long run's output would fill the pipe it goes to
+        otherwise, and the server would stop on its next line)."""
         self.database = database
+        self.log_file = log_file
         self.extra_args = list(extra_args or [])
         self.port = port or free_port()
         self.computer_delay = computer_delay
@@ -79,11 +82,14 @@ class Server:
             [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "serve",
              "--port", str(self.port), "--database-url", self.database_url,
              "--computer-delay", str(self.computer_delay), "--allow-seed", *self.extra_args],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            env=env, stderr=subprocess.STDOUT,
+            stdout=subprocess.PIPE if self.log_file is None else self.log_file.open("ab"))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stdout.read().decode()}")
+                output = (self.process.stdout.read() if self.log_file is None
+                          else self.log_file.read_bytes())
+                raise RuntimeError(f"server exited: {output.decode()}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
                     return self
