@@ -262,6 +262,10 @@ def test_postgresql_restarted_mid_game(pg: PostgresCluster, servers: list[Server
                 assert "could not be saved" in r.json()["error"]
                 # the game as it stands is still shown
                 assert len(state(via, gid)["history"]) == len(engine.history)
+                # a move out of turn is refused as the process sees the game (it cannot
+                # ask the store whether it missed a move)
+                r = post(via, gid, next_move(engine), tokens[1 - engine.turn])
+                assert r.status_code == 409, r.text
         finally:
             pg.boot()
         # The first moves after the restart go through (a moment's 503 is retried).

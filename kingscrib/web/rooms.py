@@ -514,10 +514,14 @@ class Hub:
         (a note missed); True when it did (PostgreSQL only)."""
         if not self.store.shared:
             return False
-        stored = await self._db_call(self.store.versions, [room.id])
-        if stored.get(room.id, _stored_version(room)) == _stored_version(room):
+        try:
+            stored = await self._db_call(self.store.versions, [room.id])
+            if stored.get(room.id, _stored_version(room)) == _stored_version(room):
+                return False
+            await self._reload(room)  # changes nothing until the game is read
+        except Exception:  # the store is away: the refusal stands as the room sees it
+            log.exception("could not check %s against the store", room.id)
             return False
-        await self._reload(room)
         return True
 
     async def seat_or_refresh(self, room: Room, token: str | None) -> int | None:
