@@ -67,8 +67,9 @@ class Stats:
         self.reply: list[float] = []
         self.seen: list[float] = []
         self.errors: list[str] = []
-        # (when acknowledged (monotonic), seconds until the other seat saw it)
-        self.acked: list[tuple[float, float]] = []
+        # (when acknowledged (monotonic), seconds from sending it to its answer, seconds
+        # from its answer until the other seat saw it)
+        self.acked: list[tuple[float, float, float]] = []
         self.stored: dict[str, list[dict]] = {}  # each game's moves known to be stored
         self.refused = 0  # 503s tried again
         self.reconnects = 0
@@ -191,15 +192,15 @@ async def play(urls: list[str], index: int, seed: int, actions: list[dict], thin
                     stats.errors.append(outcome)
                     return
                 stored.append(action)
+                acked = time.perf_counter()
                 if outcome == "ok":
-                    stats.reply.append(time.perf_counter() - sent)
+                    stats.reply.append(acked - sent)
                 else:
                     stats.unanswered_stored += 1
-                acked = time.perf_counter()
                 if not await other.until_version(version):
                     stats.unseen += 1
                 stats.seen.append(time.perf_counter() - sent)
-                stats.acked.append((time.monotonic(), time.perf_counter() - acked))
+                stats.acked.append((time.monotonic(), acked - sent, time.perf_counter() - acked))
                 turn = 1 - turn
         finally:
             for link in links.values():
@@ -392,14 +393,17 @@ def check_stored(url: str, stats: Stats) -> tuple[int, int, int]:
     return lost, doubled, differ
 
 
-def stale_after_faults(stats: Stats, faults: Faults) -> list[tuple[str, int, float]]:
-    """For each fault: which, the moves acknowledged until the next fault, and the
-    longest any of them took to reach the other seat."""
+def stale_after_faults(stats: Stats, faults: Faults
+                       ) -> list[tuple[str, int, float, float]]:
+    """For each fault: which, the moves acknowledged until the next fault, the longest
+    any of them waited for its answer and the longest one took from its answer to
+    reach the other seat (the other seat's stale period)."""
     found = []
     times = [t for t, _ in faults.done] + [float("inf")]
     for (began, kind), end in zip(faults.done, times[1:]):
-        lags = [lag for at, lag in stats.acked if began <= at < end]
-        found.append((kind, len(lags), max(lags, default=0.0)))
+        window = [(answer, lag) for at, answer, lag in stats.acked if began <= at < end]
+        found.append((kind, len(window), max((a for a, _ in window), default=0.0),
+                      max((lag for _, lag in window), default=0.0)))
     return found
 
 
@@ -499,9 +503,10 @@ def main() -> None:
           f" again, {stats.reconnects} websockets opened again, {stats.unseen} not seen"
           f" by the other seat within {STALE_LIMIT:.0f} s")
     if faults is not None:
-        for kind, count, longest in stale_after_faults(stats, faults):
-            print(f"fault {kind:8}: {count} moves acknowledged until the next fault,"
-                  f" longest until the other seat saw one {longest:.2f} s")
+        for kind, count, answer, stale in stale_after_faults(stats, faults):
+            print(f"fault {kind:8}: {count} moves acknowledged until the next fault;"
+                  f" the longest wait for an answer {answer:.2f} s, the longest stale"
+                  f" period (answered, not yet seen by the other seat) {stale:.2f} s")
     for e in stats.errors[:5]:
         print("error:", e)
 
