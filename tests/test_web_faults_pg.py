@@ -252,9 +252,14 @@ def test_postgresql_restarted_mid_game(pg: PostgresCluster, servers: list[Server
     until_listening(pg)
     gid, tokens, engine = new_game(a, b)
     sockets = [socket(a, gid, tokens[0]), socket(b, gid, tokens[1])]
+    # A game only the first process holds: the second must read it from the store.
+    unheld = httpx.post(f"{a.url}/api/games", timeout=TIMEOUT, json={
+        "seats": [{"kind": "human"}, {"kind": "human"}], "seed": SEED}).json()
     try:
         assert move(a, gid, tokens, engine).status_code == 200
         pg.crash()
+        r = post(b, unheld["game_id"], {"action": "pass"}, unheld["token"])
+        assert r.status_code == 503 and r.json()["error"], r.text
         try:
             for via in (a, b):  # a move while the database is down: refused, clearly
                 r = post(via, gid, next_move(engine), tokens[engine.turn])

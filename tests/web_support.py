@@ -53,12 +53,15 @@ class Server:
 
     def __init__(self, database: Path | str, port: int | None = None,
                  computer_delay: float = 0.0, data_dir: Path | None = None,
-                 extra_args: list[str] | None = None, log_file: Path | None = None) -> None:
-        """``database``: a SQLite file, or a database URL. ``log_file``: where the server's
+                 extra_args: list[str] | None = None, open_files: int | None = None,
+                 log_file: Path | None = None) -> None:
+        """``database``: a SQLite file, or a database URL; ``open_files``: the server
+        process's limit of open files (RLIMIT_NOFILE). ``log_file``: where the server's
         output goes (appended; a long run's output would fill the pipe it goes to
         otherwise, and the server would stop on its next line)."""
-        self.database = database
+        self.open_files = open_files
         self.log_file = log_file
+        self.database = database
         self.extra_args = list(extra_args or [])
         self.port = port or free_port()
         self.computer_delay = computer_delay
@@ -83,7 +86,8 @@ class Server:
              "--port", str(self.port), "--database-url", self.database_url,
              "--computer-delay", str(self.computer_delay), "--allow-seed", *self.extra_args],
             env=env, stderr=subprocess.STDOUT,
-            stdout=subprocess.PIPE if self.log_file is None else self.log_file.open("ab"))
+            stdout=subprocess.PIPE if self.log_file is None else self.log_file.open("ab"),
+            preexec_fn=self._limit_files if self.open_files else None)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -95,6 +99,11 @@ class Server:
                     return self
             time.sleep(0.1)
         raise RuntimeError("server did not start")
+
+    def _limit_files(self) -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -126,16 +135,23 @@ def _postgres_bin(name: str) -> str:
 
 
 class PostgresCluster:
-    """A throw-away PostgreSQL cluster on a free loopback port, which a test may restart,
-    stall or whose connections it may end (see tests/test_web_faults_pg.py)."""
+    """A throw-away PostgreSQL cluster on a free loopback port, which a test may stop
+    (``pg_ctl stop -m fast``: the server going away under the web server) and start
+    again on the same port; ``url`` is its database URL."""
 
     def __init__(self, max_connections: int = 100) -> None:
+        import shutil
         import tempfile
 
-        self.max_connections = max_connections
         self.folder = Path(tempfile.mkdtemp(prefix="kingscrib-pg-"))
         self.data = self.folder / "data"
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres", "postgres")
+        subprocess.run(self._as_postgres([_postgres_bin("initdb"), "-D", str(self.data), "-A",
+                                          "trust", "-U", "postgres", "--no-sync"]),
+                       check=True, capture_output=True)
         self.port = free_port()
+        self.max_connections = max_connections
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     @staticmethod
@@ -143,36 +159,34 @@ class PostgresCluster:
         # PostgreSQL refuses to run as root: run it as the postgres user then.
         return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
 
-    def _pg_ctl(self, *args: str, check: bool = True) -> None:
-        subprocess.run(self._as_postgres([_postgres_bin("pg_ctl"), "-D", str(self.data),
-                                          *args]), check=check, capture_output=True)
-
     def start(self) -> PostgresCluster:
-        import shutil
-
-        if os.geteuid() == 0:
-            shutil.chown(self.folder, "postgres", "postgres")
-        subprocess.run(self._as_postgres([_postgres_bin("initdb"), "-D", str(self.data), "-A",
-                                          "trust", "-U", "postgres", "--no-sync"]),
-                       check=True, capture_output=True)
-        self._pg_ctl("-w", "-l", str(self.folder / "log"), "-o", self._options(), "start")
+        subprocess.run(self._as_postgres([
+            _postgres_bin("pg_ctl"), "-D", str(self.data), "-w", "-l", str(self.folder / "log"),
+            "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+                  f" -c max_connections={self.max_connections}", "start"]),
+            check=True, capture_output=True)
         return self
 
-    def _options(self) -> str:
-        return (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
-                f" -c max_connections={self.max_connections}")
+    def stop(self, mode: str = "fast") -> None:
+        subprocess.run(self._as_postgres([_postgres_bin("pg_ctl"), "-D", str(self.data),
+                                          "-m", mode, "-w", "stop"]), capture_output=True)
+
+    def remove(self) -> None:
+        import shutil
+
+        self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def crash(self) -> None:
         """Stop at once: every connection is lost, as when the server crashes."""
-        self._pg_ctl("-m", "immediate", "stop", check=False)
+        self.stop("immediate")
 
     def boot(self) -> None:
-        """Start again after :meth:`crash`."""
-        self._pg_ctl("-w", "-l", str(self.folder / "log"), "-o", self._options(), "start")
+        """Start again after :meth:`crash` or :meth:`stop`."""
+        self.start()
 
-    def restart(self) -> None:
-        self.crash()
-        self.boot()
+    def postmaster_pid(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split()[0])
 
     def processes(self) -> list[int]:
         """The postmaster and every process it started (backends, writers)."""
@@ -202,24 +216,15 @@ class PostgresCluster:
             for pid in pids:
                 os.kill(pid, signal.SIGCONT)
 
-    def stop(self) -> None:
-        import shutil
-
-        self._pg_ctl("-m", "immediate", "stop", check=False)
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-    def postmaster_pid(self) -> int:
-        return int((self.data / "postmaster.pid").read_text().split()[0])
-
 
 @contextlib.contextmanager
 def postgres_server(max_connections: int = 100) -> Iterator[PostgresCluster]:
     """A started :class:`PostgresCluster`, removed afterwards."""
-    cluster = PostgresCluster(max_connections).start()
+    cluster = PostgresCluster(max_connections)
     try:
-        yield cluster
+        yield cluster.start()
     finally:
-        cluster.stop()
+        cluster.remove()
 
 
 @contextlib.contextmanager

@@ -1,15 +1,20 @@
-"""Playing cards: a rank 1-13 and a suit, written ``5H``, ``TD``/``10D``, ``JS``."""
+"""Playing cards: a rank 1-13 and a suit, written ``5H``, ``TD``/``10D``, ``JS`` (or with
+the suit's symbol, ``5♥``, as the game shows cards)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from kingscrib import shown
 from kingscrib.counting import RANK_CHARS, card_points, parse_rank, rank_char
 
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = frozenset("DH")
+# each suit's symbol, black and white, and the emoji form (symbol + U+FE0F) read as its letter
+SUIT_OF_SYMBOL = {**{v: k for k, v in SUIT_SYMBOLS.items()},
+                  "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
 
 
 class Card(NamedTuple):
@@ -20,25 +25,26 @@ class Card(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read ``5H``, ``TD``, ``10D``, ``jS`` (case ignored).
+        """Read ``5H``, ``TD``, ``10D``, ``jS`` (case ignored) or ``5♥``.
 
-        >>> Card.parse("10h")
-        Card(rank=10, suit='H')
+        >>> Card.parse("10h"), Card.parse("J♦")
+        (Card(rank=10, suit='H'), Card(rank=11, suit='D'))
         """
         if not isinstance(text, str):
             raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 5H, TD, 10D)")
-        t = text.strip().upper()
+        t = text.strip().upper().replace("\ufe0f", "")  # 5♥️: the emoji form of 5♥
         if len(t) < 2:
-            raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 5H, TD, 10D)")
-        suit = t[-1]
+            raise ValueError(f"{shown.quoted(text)} is not a card"
+                             " (write rank then suit, e.g. 5H, TD, 10D or 5♥)")
+        suit = SUIT_OF_SYMBOL.get(t[-1], t[-1])
         if suit not in SUITS:
-            raise ValueError(f"{text!r} is not a card: suit {suit!r} is not one of C D H S")
+            raise ValueError(f"{shown.quoted(text)} is not a card: the suit {shown.quoted(t[-1])}"
+                             " is not one of C D H S (or ♣ ♦ ♥ ♠)")
         try:
             rank = parse_rank(t[:-1])
         except ValueError:
-            raise ValueError(
-                f"{text!r} is not a card: rank {t[:-1]!r} is not one of A 2-9 T/10 J Q K"
-            ) from None
+            raise ValueError(f"{shown.quoted(text)} is not a card: the rank"
+                             f" {shown.quoted(t[:-1])} is not one of A 2-9 T/10 J Q K") from None
         return cls(rank, suit)
 
     @property

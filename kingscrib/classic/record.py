@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kingscrib import jsontext
 from kingscrib.classic.game import (
     FORMAT,
     ClassicGame,
@@ -33,9 +34,9 @@ def dumps(game: ClassicGame, indent: int | None = None) -> str:
 def loads(text: str) -> dict[str, Any]:
     """Parse a record and check its envelope (format, game, rules, seed, players)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc}") from None
+        data = jsontext.loads(text)
+    except jsontext.JSONTextError as exc:
+        raise RecordError(str(exc)) from None
     check(data)
     return data
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kingscrib.backends import backend_from_options, backend_options, use_backend
-from kingscrib.cli.json_argument import read_json_argument
+from kingscrib.cli import user_files
 
 COMMANDS: list[click.Command] = []
 
@@ -88,47 +89,70 @@ def train_leaves(games: int, rounds: int, seed: int, workers: int | None,
 COMMANDS += [tournament, train_leaves]
 
 
+AUTOSAVE_FORMAT = "kingscrib-autosave/1"  # the terminal game's autosave (cli.terminal.session)
+MATCH_FORMAT = "kingscrib-match/1"
+
+
+def _subjects(value: Any, line: int) -> list[tuple[str, Any]]:
+    """What one JSON document holds to analyse, each with a name: a position, a game
+    record, the game in progress inside an autosave, or each game of a match record."""
+    if isinstance(value, dict) and value.get("format") == AUTOSAVE_FORMAT:
+        return [(f"the autosaved game (line {line})" if line > 1 else "the autosaved game",
+                 value.get("game"))]
+    if isinstance(value, dict) and value.get("format") == MATCH_FORMAT:
+        games = value.get("games")
+        if not isinstance(games, list) or not games:
+            raise click.ClickException("the match record holds no finished game")
+        return [(f"game {i} of the match", g) for i, g in enumerate(games, 1)]
+    return [(f"line {line}", value)]
+
+
 @click.command()
 @click.argument("source")
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--sim", "sim_seconds", type=click.FloatRange(0), default=0.0,
               help="Also simulate the options for this many seconds.")
+@click.option("--game", "pick", type=click.IntRange(1), default=None,
+              help="Of a file of several games (JSON lines, a match), only the N-th.")
 @click.option("--json", "as_json", is_flag=True)
-def analyze(source: str, top: int, sim_seconds: float, as_json: bool) -> None:
+def analyze(source: str, top: int, sim_seconds: float, pick: int | None,
+            as_json: bool) -> None:
     """Best plays of a position, or a saved game reviewed turn by turn.
 
-    SOURCE is a position (JSON text or a file holding it) or a game record file
-    (kingscrib-game/1); `-` reads either from standard input.
+    SOURCE is a position (JSON text or a file holding it), a game record file
+    (kingscrib-game/1), the terminal game's autosave (its game so far), a match
+    record, or JSON lines of these (as `selfplay --json` writes: each is analysed in
+    turn, or only the N-th with --game N); `-` reads from standard input. A record
+    whose stored scores break the rules is analysed with the rules' scores and a
+    warning (as `replay` reports it).
     """
-    from kingscrib.kings.position import Position, PositionError
-    from kingscrib.players.kings.analysis import analyse_position, review_game
+    if source.lstrip().startswith("{"):
+        found = [(1, user_files.read_json(source, "SOURCE", inline=True))]
+    else:
+        if source != "-" and not Path(source).exists():
+            raise user_files.InputError(f"SOURCE: {source!r} is neither JSON nor a file")
+        found = list(user_files.documents(user_files.read_text(source), source))
+    subjects = [s for line, value in found for s in _subjects(value, line)]
+    subjects = user_files.choose(subjects, pick)
+    for name, value in subjects:
+        if len(subjects) > 1 and not as_json:
+            click.echo(f"== {name}")
+        _analyse_one(value, name if len(subjects) > 1 else "", top, sim_seconds, as_json)
 
-    data = read_json_argument(source, "SOURCE", inline=True)
+
+def _analyse_one(data: Any, name: str, top: int, sim_seconds: float, as_json: bool) -> None:
+    from kingscrib.kings.position import Position, PositionError
+
+    where = f"{name}: " if name else ""
     if isinstance(data, dict) and "turns" in data:
-        try:
-            reviews = review_game(data)
-        except ValueError as e:
-            raise click.ClickException(f"bad game record: {e}") from None
-        if as_json:
-            click.echo(json.dumps([r.to_json() for r in reviews]))
-            return
-        lost: dict[str, float] = {}
-        for r in reviews:
-            mark = ""
-            if r.equity_lost is None:
-                mark = f"   best: {r.best} (equity {r.best_equity:.1f})" if r.best else ""
-            elif r.equity_lost > 0.05:
-                mark = (f"   best: {r.best} = {r.best_score}, equity -{r.equity_lost:.1f}"
-                        + ("  mistake" if r.mistake else ""))
-            lost[r.name] = lost.get(r.name, 0.0) + (r.equity_lost or 0.0)
-            click.echo(f"{r.turn:3} {r.name:<12} {r.played:<28} {r.score:>3}{mark}")
-        click.echo("equity given up against the best option each turn: "
-                   + ", ".join(f"{n} {v:.1f}" for n, v in lost.items()))
+        _review(data, where, as_json)
         return
     try:
         position = Position.from_json(data)
     except PositionError as e:
-        raise click.BadParameter(str(e), param_hint="SOURCE") from None
+        raise click.ClickException(f"{where}not a position nor a game record: {e}") from None
+    from kingscrib.players.kings.analysis import analyse_position
+
     rows = analyse_position(position, top, sim_seconds)
     if as_json:
         click.echo(json.dumps(rows))
@@ -142,6 +166,37 @@ def analyze(source: str, top: int, sim_seconds: float, as_json: bool) -> None:
         reply = "-" if r["reply"] is None else r["reply"]
         click.echo(f"{r['move']:<30} {r['score']:>5} {r['leave']:>6} {reply:>6} "
                    f"{r['equity']:>7}{extra}")
+
+
+def _review(data: dict[str, Any], where: str, as_json: bool) -> None:
+    from kingscrib.kings.record import RecordError, check_record
+    from kingscrib.players.kings.analysis import review_game
+
+    try:
+        reviews = review_game(data)
+    except ValueError as e:
+        raise click.ClickException(f"{where}bad game record: {e}") from None
+    try:
+        check_record(data)  # replay's check: names a stored score that was edited
+    except RecordError as e:
+        click.echo(click.style(f"warning: {where}the record breaks the rules: {e}; the review"
+                               " counts every play as the rules score it", fg="yellow"),
+                   err=True)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in reviews]))
+        return
+    lost: dict[str, float] = {}
+    for r in reviews:
+        mark = ""
+        if r.equity_lost is None:
+            mark = f"   best: {r.best} (equity {r.best_equity:.1f})" if r.best else ""
+        elif r.equity_lost > 0.05:
+            mark = (f"   best: {r.best} = {r.best_score}, equity -{r.equity_lost:.1f}"
+                    + ("  mistake" if r.mistake else ""))
+        lost[r.name] = lost.get(r.name, 0.0) + (r.equity_lost or 0.0)
+        click.echo(f"{r.turn:3} {r.name:<12} {r.played:<28} {r.score:>3}{mark}")
+    click.echo("equity given up against the best option each turn: "
+               + ", ".join(f"{n} {v:.1f}" for n, v in lost.items()))
 
 
 COMMANDS.append(analyze)

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kingscrib import jsontext
 from kingscrib.backends import backend_from_options, backend_options, run_jobs
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
-from kingscrib.cli.json_argument import read_json_argument
+from kingscrib.cli import user_files
 from kingscrib.cli.terminal.classic_session import ClassicSession
 from kingscrib.cli.terminal.session import Reply
 
@@ -61,13 +62,12 @@ def score(crib: bool, as_json: bool, cards: tuple[str, ...]) -> None:
         hand, starter = _read_hand(" ".join(cards), "")
         _echo_score(score_show(hand, starter, crib=crib), as_json)
         return
-    lines = [(i + 1, line) for i, line in enumerate(sys.stdin.read().splitlines())]
-    jobs = [(n, line) for n, line in lines if line.strip()]
-    if not jobs:
-        raise click.BadParameter("no hand on standard input")
     failed = False
-    for n, line in jobs:  # a bad line is reported on its own and the batch goes on
+    # a bad line is reported on its own and the batch goes on
+    for n, line, why in user_files.iter_lines("-"):
         try:
+            if why is not None:
+                raise click.BadParameter(f"line {n}: {why}")
             hand, starter = _read_hand(line, f"line {n}: ")
         except click.BadParameter as exc:
             failed = True
@@ -163,24 +163,45 @@ def discard(dealer: bool, as_json: bool, coach: bool, scores: str | None,
         )
 
 
+AUTOSAVE_FORMAT = "kingscrib-classic-autosave/1"  # the terminal game's (classic_session)
+
+
 @classic.command()
 @click.option("--json", "as_json", is_flag=True, help="One JSON array of the decisions.")
+@click.option("--game", "pick", type=click.IntRange(1), default=None,
+              help="Of a file of several games (JSON lines), only the N-th.")
 @click.argument("record_file", metavar="RECORD")
-def analyze(as_json: bool, record_file: str) -> None:
+def analyze(as_json: bool, pick: int | None, record_file: str) -> None:
     """Judge each discard and card of a two-player game record against the coach's best.
 
-    RECORD is a classic game record file (kingscrib-game/1), or `-` for standard input.
-    Each decision with a real choice is shown beside the coach's best option, with the
-    chance to win and the expected points given up.
+    RECORD is a classic game record file (kingscrib-game/1), the terminal game's
+    autosave (its game so far), or JSON lines of records (as `classic selfplay --json`
+    writes: each is judged in turn, or only the N-th with --game N); `-` reads standard
+    input. Each decision with a real choice is shown beside the coach's best option,
+    with the chance to win and the expected points given up.
     """
+    found = user_files.documents(user_files.read_text(record_file), record_file)
+    subjects = []
+    for line, value in found:
+        if isinstance(value, dict) and value.get("format") == AUTOSAVE_FORMAT:
+            subjects.append(("the autosaved game", value.get("record")))
+        else:
+            subjects.append((f"line {line}", value))
+    subjects = user_files.choose(subjects, pick)
+    for name, data in subjects:
+        if len(subjects) > 1 and not as_json:
+            click.echo(f"== {name}")
+        _review_classic(data, f"{name}: " if len(subjects) > 1 else "", as_json)
+
+
+def _review_classic(data: object, where: str, as_json: bool) -> None:
     from kingscrib.classic.record import RecordError
     from kingscrib.players.classic.review import review_record
 
-    data = read_json_argument(record_file, "RECORD")
     try:
         rows = review_record(data)
     except RecordError as e:
-        raise click.ClickException(f"bad game record: {e}") from None
+        raise click.ClickException(f"{where}bad game record: {e}") from None
     if as_json:
         click.echo(json.dumps([r.to_json() for r in rows]))
         return
@@ -210,9 +231,9 @@ def analyze(as_json: bool, record_file: str) -> None:
               help="Opponent hands each kept hand's pegging is searched against.")
 @click.option("--seed", type=int, default=1, show_default=True)
 def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed: int) -> None:
-    """Rebuild the expert's shipped data: the deals and win-probability table, the crib
-    prior, a deal's averages and the kept hands' pegging table (single core; about half
-    an hour with the defaults)."""
+    """Rebuild the expert's shipped data: the deals and win-probability table, the deals
+    by phase, the crib prior, a deal's averages and the kept hands' pegging table (single
+    core; about half an hour with the defaults)."""
     from kingscrib.players.classic import crib_model, pegtable, reader, winprob
 
     command = (f"kingscrib classic train-expert --games {games} --hands {hands} "
@@ -228,6 +249,9 @@ def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed:
     deals, table = winprob.train(games, seed)
     winprob.save(deals, table, command)
     click.echo(f"{len(deals)} deals -> {winprob.TABLE_FILE}")
+    phases = winprob.sample_phases(games, seed)  # the same games, by phase: the endgame
+    winprob.save_phases(phases, command)
+    click.echo(f"{len(phases)} deals by phase -> {winprob.PHASES_FILE}")
     prior = crib_model.train_prior(hands, seed)
     means = crib_model.train_means(means_games, seed)
     crib_model.save_prior(prior, means, command)
@@ -429,9 +453,9 @@ def _read_saved() -> tuple[ClassicSession | None, str | None]:
     if not path.exists():
         return None, None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsontext.loads(path.read_bytes())
         return ClassicSession.from_snapshot(data), None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: jsontext or the snapshot say why
         return None, f"the saved game {path} cannot be resumed: {exc}"
 
 

@@ -8,13 +8,15 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from kingscrib import shown
+from kingscrib.cli import user_files
 from kingscrib.counting import rank_char
 from kingscrib.kings.game import Game
 from kingscrib.kings.hands import hand_value, parse_hand
@@ -34,7 +36,7 @@ def hand_json(text: str) -> dict[str, Any]:
     try:
         ranks = parse_hand(text)
     except ValueError as e:
-        return {"hand": text.strip(), "error": str(e)}
+        return {"hand": shown.escaped(" ".join(text.split())), "error": str(e)}
     value = hand_value(ranks)
     c = value.count
     data: dict[str, Any] = {
@@ -70,14 +72,15 @@ def score(as_json: bool, hands: tuple[str, ...]) -> None:
     from standard input. A hand is rank characters A 2-9 T J Q K (10 for T; case
     and spaces ignored). The total is what the fifteens, pairs and runs count; an
     invalid hand (a tile that scores nothing, or more than 5 tiles) cannot be
-    played and says why.
+    played and says why. A line of more than 13 tiles, longer than the board, is
+    refused. A hand that cannot be read, or no hand at all, gives exit status 1.
     """
-    lines: Iterable[str] = hands
-    if hands == ("-",):
-        lines = (line for line in sys.stdin if line.strip())
+    lines: Iterable[tuple[str | None, str | None]] = ((h, None) for h in hands)
+    if hands == ("-",):  # answered line by line, as the lines arrive
+        lines = ((text, why) for _, text, why in user_files.iter_lines("-"))
     failed = False
-    for text in lines:
-        data = hand_json(text)
+    for text, why in lines:
+        data = hand_json(text) if text is not None else {"hand": "", "error": why}
         failed |= "error" in data
         click.echo(json.dumps(data) if as_json else _hand_text(data))
     if failed:
@@ -85,15 +88,6 @@ def score(as_json: bool, hands: tuple[str, ...]) -> None:
 
 
 # ----- moves ------------------------------------------------------------------
-
-def _open(path: str) -> TextIO:
-    if path == "-":
-        return sys.stdin
-    try:
-        return open(path, encoding="utf-8")
-    except OSError as e:
-        raise click.FileError(path, e.strerror) from None
-
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True,
@@ -108,31 +102,30 @@ def moves(as_json: bool, top: int, file: str) -> None:
     """
     failed = False
     console = Console()
-    with _open(file) as stream:
-        for number, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            try:
-                position = Position.from_json(line)
-            except PositionError as e:
-                failed = True
-                err_console.print(f"[red]position {number}: {e}[/red]")
-                if as_json:
-                    click.echo(json.dumps({"error": f"position {number}: {e}"}))
-                continue
-            plays = position.legal_moves()
+    for number, line, why in user_files.iter_lines(file):
+        try:
+            if why is not None:
+                raise PositionError(why)
+            position = Position.from_json(line)
+        except PositionError as e:
+            failed = True
+            click.echo(click.style(f"position {number}: {e}", fg="red"), err=True)
             if as_json:
-                found = [sp.to_json(notation=format_play(sp.play, position.board))
-                         for sp in plays]
-                click.echo(json.dumps(found, separators=(",", ":")))
-                continue
-            table = Table(title=f"Position {number}: {len(plays)} legal plays")
-            for column in ("#", "play", "score", "breakdown"):
-                table.add_column(column)
-            for i, sp in enumerate(plays[:top], 1):
-                table.add_row(str(i), format_play(sp.play, position.board), str(sp.total),
-                              sp.score.describe())
-            console.print(table)
+                click.echo(json.dumps({"error": f"position {number}: {e}"}))
+            continue
+        plays = position.legal_moves()
+        if as_json:
+            found = [sp.to_json(notation=format_play(sp.play, position.board))
+                     for sp in plays]
+            click.echo(json.dumps(found, separators=(",", ":")))
+            continue
+        table = Table(title=f"Position {number}: {len(plays)} legal plays")
+        for column in ("#", "play", "score", "breakdown"):
+            table.add_column(column)
+        for i, sp in enumerate(plays[:top], 1):
+            table.add_row(str(i), format_play(sp.play, position.board), str(sp.total),
+                          sp.score.describe())
+        console.print(table)
     if failed:
         sys.exit(1)
 
@@ -143,9 +136,7 @@ def _rules_option(text: str | None) -> RuleSet:
     if not text:
         return RuleSet()
     try:
-        return RuleSet.from_json(json.loads(text))
-    except json.JSONDecodeError as e:
-        raise click.BadParameter(f"not JSON: {e}", param_hint="--rules") from None
+        return RuleSet.from_json(user_files.parse(text))
     except (ValueError, TypeError) as e:
         raise click.BadParameter(str(e), param_hint="--rules") from None
 
@@ -214,21 +205,6 @@ def selfplay(as_json: bool, seed: int, players: int, games: int, rules_json: str
 
 # ----- replay -----------------------------------------------------------------
 
-def _records(stream: TextIO) -> Iterable[tuple[int, Any]]:
-    text = stream.read()
-    try:
-        yield 1, json.loads(text)
-        return
-    except json.JSONDecodeError:
-        pass
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                yield number, json.loads(line)
-            except json.JSONDecodeError as e:
-                raise RecordError(f"line {number} is not JSON: {e}") from None
-
-
 def _describe_turn(turn: Any, game: Game) -> str:
     name = game.names[turn.player]
     if turn.action == "play":
@@ -237,6 +213,9 @@ def _describe_turn(turn: Any, game: Game) -> str:
         line = f"{name}: {text}  +{turn.score}  [{turn.detail.describe()}]"
         if turn.claimed is not None and turn.claimed != turn.score:
             line += f"  claimed {turn.claimed}"
+        if turn.overclaim:
+            line += (f"  over-claim: {game.names[turn.overclaim['player']]}"
+                     f" +{turn.overclaim['points']}")
     else:
         action = Exchange(tuple(turn.returned)) if turn.action == "exchange" else Pass()
         line = f"{name}: {format_action(action, game.board)}"
@@ -257,23 +236,21 @@ def replay(quiet: bool, file: str) -> None:
     breaks a rule is named and the exit status is 1.
     """
     number = 1
-    with _open(file) as stream:
-        try:
-            for number, record in _records(stream):
-                game = None
-                for i, turn, game in iter_check(record):
-                    if not quiet:
-                        click.echo(f"{i + 1:3d}. {_describe_turn(turn, game)}   "
-                                   f"scores {' '.join(map(str, game.scores))}")
-                if game is not None and game.end is not None:
-                    standings = ", ".join(f"{n} {s} (-{p})" for n, s, p in zip(
-                        game.names, game.final_scores, game.end.penalties))
-                    click.echo(f"end ({game.end.reason}): {standings}")
-                click.echo(f"record {number}: OK, every turn follows the rules")
-        except RecordError as e:
-            click.echo(click.style(f"record {number}: {e}",
-                                   fg="red"), err=True)
-            sys.exit(1)
+    try:
+        for number, record in user_files.documents(user_files.read_text(file), file):
+            game = None
+            for i, turn, game in iter_check(record):
+                if not quiet:
+                    click.echo(f"{i + 1:3d}. {_describe_turn(turn, game)}   "
+                               f"scores {' '.join(map(str, game.scores))}")
+            if game is not None and game.end is not None:
+                standings = ", ".join(f"{n} {s} (-{p})" for n, s, p in zip(
+                    game.names, game.final_scores, game.end.penalties))
+                click.echo(f"end ({game.end.reason}): {standings}")
+            click.echo(f"record {number}: OK, every turn follows the rules")
+    except RecordError as e:
+        click.echo(click.style(f"record {number}: {e}", fg="red"), err=True)
+        sys.exit(1)
 
 
 COMMANDS: list[click.Command] = [score, moves, selfplay, replay]

@@ -24,6 +24,7 @@ COMMANDS = {
     "train-leaves": "kingscrib.cli.ai_commands:train_leaves",
     "classic": "kingscrib.cli.classic:classic",
     "serve": "kingscrib.cli.web_commands:serve",
+    "db": "kingscrib.cli.web_commands:db",
 }
 
 

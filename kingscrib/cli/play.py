@@ -7,7 +7,6 @@ This module only reads lines and prints; the game is run by
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from kingscrib.cli import user_files
 from kingscrib.cli.terminal import storage
 from kingscrib.cli.terminal.session import (
     CLAIM,
@@ -48,11 +48,11 @@ def _read_rules(text: str | None) -> dict[str, Any]:
         return {}
     source = text
     if not text.lstrip().startswith("{") and Path(text).expanduser().is_file():
-        source = Path(text).expanduser().read_text(encoding="utf-8")
+        source = user_files.read_text(str(Path(text).expanduser()))
     try:
-        data = json.loads(source)
+        data = user_files.parse(source)
         RuleSet.from_json(data)
-    except (json.JSONDecodeError, ValueError, TypeError) as e:
+    except (ValueError, TypeError) as e:
         raise click.BadParameter(str(e), param_hint="--rules") from None
     return data
 
@@ -86,7 +86,10 @@ def _summary(data: dict[str, Any]) -> str:
         names = [p["name"] for p in game["players"]]
         scores = [0] * len(names)
         for t in game["turns"]:
-            scores[t["player"]] += t.get("claimed", t.get("score", 0))
+            # a claim gives at most the play's value; the next player takes any excess
+            scores[t["player"]] += min(t.get("claimed", t.get("score", 0)), t.get("score", 0))
+            if "overclaim" in t:
+                scores[t["overclaim"]["player"]] += t["overclaim"]["points"]
             if "joker" in t:
                 scores[t["joker"]["caller"]] += t["joker"]["points"]
         who = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))

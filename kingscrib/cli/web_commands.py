@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 
@@ -18,37 +20,145 @@ import click
               help="Let new games choose their seed (tests and benchmarks only).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--log-format", default="text", show_default=True,
+              type=click.Choice(["text", "json"]),
+              help="json: one JSON object a line (for a log collector); secrets redacted "
+                   "either way.")
 @click.option("--limit", "limits", multiple=True, metavar="NAME=VALUE",
               help="Change a limit (repeatable): rate_per_second, rate_burst, address_rate, "
                    "address_burst, sockets_per_address, games_per_hour, hints_waiting.")
 @click.option("--idle-hours", default=168.0, show_default=True, type=click.FloatRange(min=0.001),
               help="Close a game nobody has played for this long (it is kept as a record).")
 @click.option("--trust-proxy", default=None, metavar="ADDRESSES",
-              help="Comma-separated addresses of reverse proxies whose X-Forwarded-For "
-                   "names the client (limits then apply to the real client address).")
+              help="Comma-separated addresses (or networks) of reverse proxies whose "
+                   "X-Forwarded-For names the client (limits then apply to the real client "
+                   "address). Every address (*, 0.0.0.0/0) is refused: see docs/deploy.md.")
+@click.option("--trust-any-proxy", is_flag=True,
+              help="Allow --trust-proxy '*': only when nothing but the proxy can reach "
+                   "the server.")
+@click.option("--header-timeout", default=10.0, show_default=True,
+              type=click.FloatRange(min=0.1),
+              help="Seconds a request's headers may take (408 and closed past it).")
+@click.option("--body-timeout", default=30.0, show_default=True,
+              type=click.FloatRange(min=0.1),
+              help="Seconds a request's body may take after its headers.")
+@click.option("--keep-alive-timeout", default=5.0, show_default=True,
+              type=click.FloatRange(min=0.1),
+              help="Seconds an idle connection is kept open for its next request.")
+@click.option("--connections-per-address", default=64, show_default=True,
+              type=click.IntRange(min=1),
+              help="HTTP connections one client address may hold open at once "
+                   "(a trusted proxy's are not counted).")
 def serve(host: str, port: int, database_url: str | None, computer_delay: float,
-          allow_seed: bool, log_level: str, limits: tuple[str, ...],
-          idle_hours: float, trust_proxy: str | None) -> None:
+          allow_seed: bool, log_level: str, log_format: str, limits: tuple[str, ...],
+          idle_hours: float, trust_proxy: str | None, trust_any_proxy: bool,
+          header_timeout: float, body_timeout: float, keep_alive_timeout: float,
+          connections_per_address: int) -> None:
     """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
         from kingscrib.web.app import Settings, run
+        from kingscrib.web.connections import ConnectionSettings
         from kingscrib.web.limits import parse_limits
+        from kingscrib.web.proxies import UnsafeProxies, parse_proxies
         from kingscrib.web.storage import default_url
     except ImportError as e:  # pragma: no cover - depends on the install
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'kingscrib[web]' ({e})") from None
+    if trust_proxy is not None:
+        try:
+            proxies = parse_proxies(trust_proxy, any_allowed=trust_any_proxy)
+        except UnsafeProxies as e:
+            raise click.BadParameter(str(e), param_hint="--trust-proxy") from None
+        for warning in proxies.warnings(host):
+            click.echo(f"Warning: {warning}.", err=True)
+    elif trust_any_proxy:
+        raise click.BadParameter("--trust-any-proxy goes with --trust-proxy '*'",
+                                 param_hint="--trust-any-proxy")
     url = database_url or default_url()
-    shown = url.split("@")[-1] if "@" in url else url
-    click.echo(f"Kingscrib: open http://{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}"
-               f":{port}/ in your browser (database: {shown}). Ctrl+C stops the server.")
+    if log_format == "text":  # (a JSON log holds JSON lines only: uvicorn says where)
+        click.echo(f"Kingscrib: open http://"
+                   f"{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}:{port}/ in your"
+                   f" browser (database: {_shown(url)}). Ctrl+C stops the server.")
     try:
         limit_settings = parse_limits(limits)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--limit") from None
     run(host, port, Settings(database_url=url, computer_delay=computer_delay,
                              allow_seed=allow_seed, limits=limit_settings,
-                             trusted_proxies=trust_proxy, idle_timeout=idle_hours * 3600),
-        log_level=log_level)
+                             trusted_proxies=trust_proxy, trust_any_proxy=trust_any_proxy,
+                             idle_timeout=idle_hours * 3600,
+                             connections=ConnectionSettings(
+                                 header_timeout=header_timeout, body_timeout=body_timeout,
+                                 keep_alive_timeout=keep_alive_timeout,
+                                 per_address=connections_per_address)),
+        log_level=log_level, log_format=log_format)
 
 
-COMMANDS = [serve]
+_DATABASE_URL = click.option(
+    "--database-url", envvar="KINGSCRIB_DATABASE_URL", default=None,
+    help="The server's database (as for kingscrib serve; env KINGSCRIB_DATABASE_URL).")
+
+
+@click.group("db")
+def db() -> None:
+    """The web server's database: its schema revision, and upgrading it."""
+
+
+@db.command("upgrade")
+@_DATABASE_URL
+def db_upgrade(database_url: str | None) -> None:
+    """Migrate the database to this kingscrib's newest schema and stop (kingscrib serve
+    does it on start too; a database from before migrations keeps every game)."""
+    engine, url = _engine(database_url)
+    from kingscrib.web import schema
+
+    try:
+        before = schema.current(engine)
+        after = schema.upgrade(engine)
+    except schema.SchemaTooNew as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        engine.dispose()
+    said = "already at" if before == after else f"upgraded from {before or 'no revision'} to"
+    click.echo(f"{_shown(url)}: {said} schema revision {after}")
+
+
+@db.command("current")
+@_DATABASE_URL
+def db_current(database_url: str | None) -> None:
+    """Say the database's schema revision and this kingscrib's newest; exit status 1
+    when the database needs ``kingscrib db upgrade``."""
+    engine, url = _engine(database_url)
+    from kingscrib.web import schema
+
+    try:
+        found = schema.current(engine)
+    finally:
+        engine.dispose()
+    newest = schema.head()
+    click.echo(f"{_shown(url)}: schema revision {found or 'none'} (newest: {newest})")
+    if found != newest:
+        raise SystemExit(1)
+
+
+def _engine(database_url: str | None) -> tuple[Any, str]:
+    """An engine on the server's database (not the server's Store: no pool settings,
+    nothing started), and its URL."""
+    try:
+        from sqlalchemy import create_engine
+
+        from kingscrib.web.storage import default_url, postgres_driver
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise click.ClickException(
+            f"the database commands need the web extra: pip install 'kingscrib[web]' ({e})"
+        ) from None
+    url = postgres_driver(database_url or default_url())
+    return create_engine(url), url
+
+
+def _shown(url: str) -> str:
+    """The URL without its user and password."""
+    return url.split("@")[-1] if "@" in url else url
+
+
+COMMANDS = [serve, db]

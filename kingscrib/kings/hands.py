@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 
+from kingscrib import shown
 from kingscrib.counting import (
     RANKS,
     HandCount,
@@ -24,8 +25,10 @@ from kingscrib.counting import (
     rank_char,
     unscored_positions,
 )
+from kingscrib.kings.board import SIZE
 
 MIN_HAND, MAX_HAND = 2, 5
+MAX_LINE = SIZE  # the longest row or column of the board
 
 
 @dataclass(frozen=True)
@@ -53,8 +56,10 @@ class HandValue:
         if len(self.ranks) < MIN_HAND:
             return f"{text} has {len(self.ranks)} tile; a hand has at least {MIN_HAND}"
         if self.unscored:
-            names = ", ".join(rank_char(r) for r in self.unscored)
-            return f"in {text} the {names} scores nothing (no fifteen, pair or run)"
+            names = [rank_char(r) for r in self.unscored]
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            verb = "scores" if len(names) == 1 else "score"
+            return f"in {text} the {listed} {verb} nothing (no fifteen, pair or run)"
         return None
 
 
@@ -81,9 +86,15 @@ def hand_value(ranks: Sequence[int]) -> HandValue:
 
 
 def parse_hand(text: str) -> list[int]:
-    """Read a hand written as rank characters, e.g. ``98799`` or ``9 10 J J 5``.
+    """Read a line of tiles written as rank characters, e.g. ``98799`` or ``9 10 J J 5``.
 
-    Case and spaces are ignored and ``10`` may stand for ``T``.
+    Case and spaces are ignored and ``10`` may stand for ``T``. A line longer than
+    :data:`MAX_LINE` cannot lie on the board, so it is refused before it is read (its
+    count would take ever longer to no purpose).
+
+    >>> parse_hand("5" * 14)
+    Traceback (most recent call last):
+    ValueError: 14 tiles: a row or column of the 13 x 13 board holds at most 13 (a hand at most 5)
     """
     t = "".join(str(text).split()).upper().replace("10", "T")
     if not t:
@@ -93,6 +104,8 @@ def parse_hand(text: str) -> list[int]:
         try:
             ranks.append(parse_rank(ch))
         except ValueError:
-            shown = " ".join(str(text).split())
-            raise ValueError(f"{shown}: {ch!r} is not a rank (use A 2-9 T J Q K)") from None
+            raise ValueError(f"{shown.quoted(ch)} is not a rank (use A 2-9 T J Q K)") from None
+    if len(ranks) > MAX_LINE:
+        raise ValueError(f"{len(ranks)} tiles: a row or column of the {SIZE} x {SIZE} board"
+                         f" holds at most {MAX_LINE} (a hand at most {MAX_HAND})")
     return ranks

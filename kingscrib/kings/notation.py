@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 
+from kingscrib import shown
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.kings.board import ACROSS, DOWN, Square, parse_square, square_name, step
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
@@ -48,8 +49,8 @@ def _tokens(text: str) -> list[tuple[str, str | None]]:
         if not m:
             bad = text[pos:].strip()[:1]
             raise NotationError(
-                f"cannot read {bad!r} in {text!r}: tiles are ranks A 2-9 T J Q K,"
-                " each optionally followed by L or D"
+                f"cannot read {shown.quoted(bad)} in {shown.quoted(text)}: tiles are ranks"
+                " A 2-9 T J Q K, each optionally followed by L or D"
             )
         token, colour = m.group(1).upper(), m.group(2).upper() or None
         if token in "()" and colour:
@@ -59,6 +60,14 @@ def _tokens(text: str) -> list[tuple[str, str | None]]:
         while pos < len(text) and text[pos].isspace():
             pos += 1
     return out
+
+
+def _reads_as_tiles(word: str) -> bool:
+    try:
+        _tokens(word)
+    except NotationError:
+        return False
+    return True
 
 
 class _RackChooser:
@@ -145,6 +154,9 @@ def parse_play(text: str, board: Mapping[Square, Tile],
     if len(words) > 1 and words[1].lower() in _DIRECTION_WORDS:
         direction = _DIRECTION_WORDS[words[1].lower()]
         rest = words[2] if len(words) > 2 else ""
+    elif len(words) > 1 and words[1].isalpha() and not _reads_as_tiles(words[1]):
+        raise NotationError(f"expected 'across' or 'down' (or tiles) after the square"
+                            f" {words[0].upper()}, got {shown.quoted(words[1])}")
     tokens = _tokens(rest)
     if not tokens:
         raise NotationError(f"no tiles after {words[0].upper()}: write e.g. G7 across 7L 8D")

@@ -9,10 +9,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from kingscrib import jsontext
 from kingscrib.kings.board import Square, parse_square, square_name
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.moves import Action, Play, ScoredPlay
@@ -40,9 +40,9 @@ class Position:
         """Read a position object; raises PositionError with the reason when it is wrong."""
         if isinstance(data, str):
             try:
-                data = json.loads(data)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"not JSON: {e}") from None
+                data = jsontext.loads(data)
+            except jsontext.JSONTextError as e:
+                raise PositionError(str(e)) from None
         if not isinstance(data, dict):
             raise PositionError("a position is a JSON object with board and rack")
         unknown = set(data) - {"board", "rack", "bag", "rules"}

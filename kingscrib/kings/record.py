@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from kingscrib import jsontext
 from kingscrib.kings.board import parse_square, square_name
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
@@ -42,6 +43,8 @@ def turn_to_json(turn: Turn) -> dict[str, Any]:
         data["score"] = turn.score
         if turn.claimed is not None:
             data["claimed"] = turn.claimed
+        if turn.overclaim is not None:
+            data["overclaim"] = dict(turn.overclaim)
         data["drew"] = _tiles(turn.drew)
     elif turn.action == "exchange":
         data["returned"] = _tiles(turn.returned)
@@ -79,9 +82,9 @@ def dumps(record: dict[str, Any]) -> str:
 
 def loads(text: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"not JSON: {e}") from None
+        data = jsontext.loads(text)
+    except jsontext.JSONTextError as e:
+        raise RecordError(str(e)) from None
     if not isinstance(data, dict):
         raise RecordError("a game record is a JSON object")
     return data
@@ -213,6 +216,12 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
         if turn.action == "play" and t.get("score") != turn.score:
             raise RecordError(f"the play scores {turn.score}, not {t.get('score')!r}"
                               f" ({turn.detail.describe()})", i)
+        if t.get("overclaim") != turn.overclaim:  # recorded exactly when there is one
+            raise RecordError(
+                f"overclaim is recorded but the claim of {turn.claimed} is not above the"
+                f" play's {turn.score}" if turn.overclaim is None else
+                f"the claim of {turn.claimed} is above the play's {turn.score}: the over-claim"
+                f" is {turn.overclaim}, not {t.get('overclaim')!r}", i)
         if "joker" in t:
             _check_joker(game, t["joker"], i)
         if rules.servant and "servant" in t and (

@@ -15,13 +15,19 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SQLTimeoutError
 
+from kingscrib.web import metrics, outage
+from kingscrib.web.actions import describe
+from kingscrib.web.connections import ConnectionCounts, ConnectionSettings, guarded_protocol
 from kingscrib.web.edge import EdgeMiddleware
 from kingscrib.web.finish import check_clocks
 from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
+from kingscrib.web.proxies import parse_proxies
 from kingscrib.web.rooms import Hub, WebError
 from kingscrib.web.routers import aftergame, games, live, meta
 from kingscrib.web.shared_limits import share_limits
@@ -42,6 +48,9 @@ class Settings:
     max_body: int = 16 * 1024  # bytes
     limits: LimitSettings = field(default_factory=LimitSettings)
     trusted_proxies: str | None = None  # addresses whose X-Forwarded-For is believed
+    trust_any_proxy: bool = False  # let trusted_proxies be every address (kingscrib.web.proxies)
+    # Deadlines for slow clients, and open HTTP connections per address (connections.py).
+    connections: ConnectionSettings = field(default_factory=ConnectionSettings)
     # Games are rebuilt when first touched, so start-up does not grow with the database.
     resume: bool = False  # True: load every unfinished game at start (computers carry on)
     idle_timeout: float = 7 * 24 * 3600.0  # seconds untouched before a game is closed
@@ -112,13 +121,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
+    async def database_unreachable(_request: Request, exc: Exception) -> JSONResponse:
+        """A store call made outside the store's thread (which maps its own) met an
+        unreachable database: the same JSON 503, never a 500 with a traceback."""
+        log.warning("database unreachable: %s", type(exc).__name__)
+        return JSONResponse({"error": outage.message()}, status_code=503)
+
+    for unreachable in (OperationalError, InterfaceError, SQLTimeoutError):
+        app.add_exception_handler(unreachable, database_unreachable)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for err in exc.errors()[:5]:
-            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
-        return JSONResponse({"error": "; ".join(problems) or "bad request"}, status_code=422)
+        return JSONResponse({"error": describe(exc)}, status_code=422)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        body, content_type = metrics.exposition()
+        return Response(body, media_type=content_type)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -139,8 +158,9 @@ async def _housekeeping(hub: Hub, settings: Settings) -> None:
             closed = await hub.sweep(settings.idle_timeout, settings.evict_after)
             if closed:
                 log.info("closed %d games left untouched", len(closed))
-        except Exception:
-            log.exception("housekeeping failed")
+        except Exception as e:
+            if not outage.reported(e):
+                log.exception("housekeeping failed")
 
 
 async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None:
@@ -156,13 +176,14 @@ async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None
             ended = await check_clocks(hub)
             if ended:
                 log.info("%d games ended on time", len(ended))
-        except Exception:
-            log.exception("the clock check failed")
+        except Exception as e:
+            if not outage.reported(e):
+                log.exception("the clock check failed")
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None,
-        log_level: str = "info") -> None:
-    """Serve until interrupted."""
+        log_level: str = "info", log_format: str = "text") -> None:
+    """Serve until interrupted. ``log_format`` "json": one JSON object a log line."""
     import gc
 
     import uvicorn
@@ -176,8 +197,15 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
     settings = settings or Settings()
-    proxies = settings.trusted_proxies
+    if log_format == "json":  # warnings too become log lines, not free text on stderr
+        logging.captureWarnings(True)
+    proxies = (parse_proxies(settings.trusted_proxies, settings.trust_any_proxy)
+               if settings.trusted_proxies is not None else None)
+    counts = ConnectionCounts(settings.connections, trusted=proxies or frozenset())
     uvicorn.run(app, host=host, port=port, log_level=log_level,
+                http=guarded_protocol(counts),
+                timeout_keep_alive=settings.connections.keep_alive_timeout,
                 ws_max_size=64 * 1024, ws_per_message_deflate=False,
-                proxy_headers=proxies is not None, forwarded_allow_ips=proxies or "",
-                log_config=log_config())
+                proxy_headers=proxies is not None,
+                forwarded_allow_ips=proxies.uvicorn_setting() if proxies else "",
+                log_config=log_config(log_format, log_level))

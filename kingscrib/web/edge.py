@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kingscrib.web import jsontext
+from kingscrib.web import jsontext, metrics
 from kingscrib.web.limits import AddressLimits, Buckets
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -66,6 +66,7 @@ class EdgeMiddleware:
             return await reply(send_with_headers, 429,
                                "too many requests from your address: slow down", retry=True)
         if not self.connections.allow((client[0], client[1])):
+            metrics.refused("rate_per_second")
             return await reply(send_with_headers, 429, "too many requests: slow down",
                                retry=True)
         headers = dict(scope.get("headers") or [])
@@ -78,6 +79,7 @@ class EdgeMiddleware:
             except ValueError:
                 return await reply(send_with_headers, 400, "bad Content-Length")
             if too_big:
+                metrics.refused("max_body")
                 return await reply(send_with_headers, 413, f"request body over {limit} bytes")
         chunks: list[bytes] = []
         size = 0
@@ -88,6 +90,7 @@ class EdgeMiddleware:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
+                metrics.refused("max_body")
                 return await reply(send_with_headers, 413, f"request body over {limit} bytes")
             chunks.append(chunk)
             if not message.get("more_body", False):

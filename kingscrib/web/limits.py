@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Protocol
 
+from kingscrib.web import metrics
+
 
 class TokenBucket:
     """Allow ``rate`` events a second on average and bursts of up to ``burst``."""
@@ -105,20 +107,20 @@ class AddressLimits:
                                   max(1.0, self.settings.address_burst / processes))
 
     def allow_request(self, address: str) -> bool:
-        return self.requests.allow(address)
+        return _counted(self.requests.allow(address), "address_rate")
 
     async def allow_game(self, address: str) -> bool:
         if self.shared is not None:
-            return await self.shared.allow_game(address)
-        return self.games.allow(address)
+            return _counted(await self.shared.allow_game(address), "games_per_hour")
+        return _counted(self.games.allow(address), "games_per_hour")
 
     async def open_socket(self, address: str) -> bool:
         """Count a websocket opening; False (nothing counted) when the address has its
         limit open already."""
         if self.shared is not None:
-            return await self.shared.open_socket(address)
+            return _counted(await self.shared.open_socket(address), "sockets_per_address")
         if self.sockets[address] >= self.settings.sockets_per_address:
-            return False
+            return _counted(False, "sockets_per_address")
         self.sockets[address] += 1
         return True
 
@@ -128,6 +130,13 @@ class AddressLimits:
         self.sockets[address] -= 1
         if self.sockets[address] <= 0:
             del self.sockets[address]
+
+
+def _counted(allowed: bool, limit: str) -> bool:
+    """``allowed``, a refusal counted in the metrics under the limit's name."""
+    if not allowed:
+        metrics.refused(limit)
+    return allowed
 
 
 def parse_limits(items: Iterable[str]) -> LimitSettings:

@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from kingscrib.web import metrics
 from kingscrib.web.rooms import Hub, Room
 
 log = logging.getLogger("kingscrib.web")
@@ -68,7 +69,8 @@ async def start(hub: Hub, room: Room) -> dict[str, Any]:
 
     async def run() -> None:
         try:
-            rows = await hub._think(analyse, inputs, progress)
+            with metrics.queued("analysis"):
+                rows = await hub._think(analyse, inputs, progress)
             await hub._db_call(hub.store.set_analysis, room.id, rows)
             _jobs(hub).pop(room.id, None)
         except Exception as e:  # kept for the page to show; the game itself is untouched

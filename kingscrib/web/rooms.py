@@ -29,12 +29,14 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.shuffle import derived_int
-from kingscrib.web import finish
+from kingscrib.web import finish, metrics
+from kingscrib.web.actions import checked_action
 from kingscrib.web.clocks import Clock
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import DEFAULT_GAME, game_kind
 from kingscrib.web.games.protocol import Change, Session
-from kingscrib.web.names import clean_name, person_name
+from kingscrib.web.names import computer_name, person_name
+from kingscrib.web.outage import database_down, unavailable
 from kingscrib.web.storage import (
     SeatTaken,
     StaleGame,
@@ -109,8 +111,8 @@ class Room:
 
     @property
     def hints_on(self) -> bool:
-        """Hints, and previews under the Joker rule, are fair play only for someone alone
-        against computers, or when the game was created with hints allowed."""
+        """Hints are fair play only for someone alone against computers, or when the game
+        was created with hints allowed (under the Joker rule they never show points)."""
         return self.hints_allowed or self.people < 2
 
     def online(self) -> list[bool]:
@@ -196,17 +198,6 @@ def _refuse_closed(room: Room) -> None:
         raise WebError(409, "the game is over")
 
 
-def check_fields(message: dict[str, Any], fields: dict[str, frozenset[str]]) -> None:
-    """Refuse an action with a field its kind does not take (``pass`` with tiles)."""
-    kind = message.get("action")
-    if kind not in fields:
-        raise WebError(400, f"action must be one of {', '.join(fields)}, not {str(kind)[:20]!r}")
-    extra = sorted(set(message) - {"action"} - fields[kind])
-    if extra:
-        allowed = ", ".join(sorted(fields[kind])) or "nothing else"
-        raise WebError(400, f"a {kind} does not take {', '.join(extra)[:60]} (it takes {allowed})")
-
-
 class Hub:
     """All live rooms, the store behind them and the worker threads."""
 
@@ -231,7 +222,16 @@ class Hub:
 
     # ----- helpers ---------------------------------------------------------------
     async def _db_call(self, fn: Callable, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        """``fn(*args)`` in the store's thread; an unreachable database is a 503 saying
+        what could not be done (kingscrib.web.outage)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        except Exception as e:
+            if not database_down(e):
+                raise
+            log.warning("database unreachable (%s): %s", getattr(fn, "__name__", fn),
+                        str(e).splitlines()[0] if str(e) else type(e).__name__)
+            raise unavailable(fn) from None
 
     async def db_call(self, fn: Callable, *args: Any) -> Any:
         """Run a (blocking) store call in the store's thread."""
@@ -245,7 +245,8 @@ class Hub:
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().create_task(self._flush())
-        await future
+        with metrics.queued("store"):
+            await future
 
     async def _flush(self) -> None:
         try:
@@ -612,11 +613,13 @@ class Hub:
         Raises WebError and changes nothing when refused."""
         if seat is None:
             raise WebError(403, "spectators cannot act; join a seat with an invite link")
-        check_fields(message, game_kind(room.kind).action_fields())
+        began = time.perf_counter()
+        message = checked_action(game_kind(room.kind), message)
         _refuse_closed(room)
         async with room.lock:
             await self._apply(room, seat, message, recheck=True)
         await self.broadcast(room)
+        metrics.MOVE_SECONDS.labels(game=room.kind).observe(time.perf_counter() - began)
         self._kick(room)
 
     async def _apply(self, room: Room, seat: int, message: dict[str, Any],
@@ -645,12 +648,16 @@ class Hub:
             session.take_back()
             self._refresh_soon(room)
             raise WebError(409, _BEATEN) from None
-        except Exception:
+        except Exception as e:
             session.take_back()
-            log.exception("could not store a turn of %s", room.id)
+            if database_down(e):
+                log.warning("could not store a turn of %s: the database is unreachable", room.id)
+            else:
+                log.exception("could not store a turn of %s", room.id)
             raise WebError(503, change.unsaved) from None
         finally:
             session.settled()
+        metrics.moved(room.kind)
         if row is not None:
             room.clock, room.result = clock, result
         room.version += 1
@@ -686,13 +693,15 @@ class Hub:
             return room._hints[key]
         lock, waiting = self._hint_queues.setdefault(client, (asyncio.Lock(), [0]))
         if waiting[0] >= self.hints_waiting:
+            metrics.refused("hints_waiting")
             raise WebError(429, f"{waiting[0]} hints asked for are still being worked out;"
                                 " wait for them")
         waiting[0] += 1
         try:
-            async with lock:
-                result = await asyncio.get_running_loop().run_in_executor(
-                    self._hint_pool, session.hint_from, inputs)
+            with metrics.queued("hint"):
+                async with lock:
+                    result = await asyncio.get_running_loop().run_in_executor(
+                        self._hint_pool, session.hint_from, inputs)
         finally:
             waiting[0] -= 1
             if not waiting[0]:
@@ -722,7 +731,9 @@ class Hub:
             version, seat = room.version, room.seats[seats[0]]
             known = session.computer_input(seat.seat)
             try:
-                action = await self._think(session.computer_action, seat.seat, seat.player, known)
+                with metrics.queued("computer"):
+                    action = await self._think(session.computer_action, seat.seat, seat.player,
+                                               known)
             except Exception:
                 log.exception("computer seat %d of %s failed", seat.seat, room.id)
                 return
@@ -809,7 +820,7 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
                                     f" choose from {', '.join(levels)}")
             same = sum(x.get("kind") == COMPUTER and x.get("level") == level for x in seats)
             default = f"Computer {i + 1} ({level})" if same > 1 else f"Computer ({level})"
-            name = clean_name(s.get("name"), default)
+            name = computer_name(s.get("name"), default, i)
         else:
             level = None
             name = person_name(s.get("name"), f"Player {i + 1}")

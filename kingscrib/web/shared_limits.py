@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from kingscrib.web.limits import AddressLimits
+from kingscrib.web.outage import reported
 from kingscrib.web.storage import Store
 
 log = logging.getLogger("kingscrib.web")
@@ -45,8 +46,9 @@ class SharedLimits:
     async def close_socket(self, address: str) -> None:
         try:
             await self.run(self.store.close_socket, address)
-        except Exception:  # the count goes when this process stops beating
-            log.exception("could not count a closed websocket")
+        except Exception as e:  # the count goes when this process stops beating
+            if not reported(e):
+                log.exception("could not count a closed websocket")
 
     async def allow_game(self, address: str) -> bool:
         return await self.run(self.store.allow_game, address,
@@ -63,8 +65,9 @@ class SharedLimits:
             await asyncio.sleep(self.beat_every)
             try:
                 await self.beat()
-            except Exception:
-                log.exception("heartbeat failed")
+            except Exception as e:
+                if not reported(e):
+                    log.exception("heartbeat failed")
 
     async def leave(self) -> None:
         with contextlib.suppress(Exception):

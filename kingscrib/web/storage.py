@@ -5,8 +5,9 @@ and seats, plus one row per turn. A Kings turn is the turn as the game record
 writes it (RULES.md Part 3, joker calls included), rebuilt by
 :func:`kingscrib.kings.record.game_from_record`; other games store the turns
 their module in :mod:`kingscrib.web.games` applies and replays. Seat tokens are
-stored as SHA-256 hashes only. Databases made before the ``game`` column existed
-gain it (every game in them is Kings Cribbage).
+stored as SHA-256 hashes only. The tables below are what the queries use; the schema
+itself is made and changed by the migrations (:mod:`kingscrib.web.schema`), which a
+change here needs first.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    inspect,
     select,
     text,
     update,
@@ -45,6 +45,7 @@ from sqlalchemy.engine import Engine
 
 from kingscrib.paths import data_dir
 from kingscrib.shuffle import Seed
+from kingscrib.web import metrics, schema
 from kingscrib.web.games import DEFAULT_GAME
 
 metadata = MetaData()
@@ -224,6 +225,7 @@ class SeatTaken(Exception):
 CHANNEL = "kingscrib_games"
 LISTENER_NAME = "kingscrib-listen"  # the listening connection's application_name
 NOTE_LIMIT = 7900
+CONNECT_TIMEOUT = 5  # seconds to open a PostgreSQL connection
 
 
 class Store:
@@ -237,33 +239,21 @@ class Store:
         self.url = postgres_driver(url or default_url())
         self.shared = self.url.startswith("postgresql")
         self.instance = uuid.uuid4().hex[:12]  # this process, in the notes it sends
+        self.listening = False  # the LISTEN connection is up (see listen; readiness)
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
-        if self.shared:
+        elif self.shared:  # an unreachable host is a prompt 503, not a request hanging
+            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
             # After PostgreSQL restarts every pooled connection is dead: each is checked
             # before use, so the first requests after an outage do not fail on them.
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
-        self._add_columns()
-
-    def _add_columns(self) -> None:
-        """Older databases lack ``games.game`` (before classic Cribbage) and
-        ``games.secret`` (before secret seeds): add them."""
-        names = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        with self.engine.begin() as conn:
-            if "game" not in names:
-                conn.execute(text("ALTER TABLE games ADD COLUMN game VARCHAR(16)"
-                                  " NOT NULL DEFAULT 'kings'"))
-            if "secret" not in names:
-                conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
-            if "hints" not in names:
-                conn.execute(text("ALTER TABLE games ADD COLUMN hints BOOLEAN"))
-            if "closed" not in names:
-                conn.execute(text("ALTER TABLE games ADD COLUMN closed FLOAT"))
+        # The schema is Alembic's (kingscrib/web/migrations): brought to the newest
+        # revision, a database from before migrations completed and stamped first.
+        schema.upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -333,15 +323,19 @@ class Store:
 
         url = "postgresql://" + self.url.split("://", 1)[1]
         mine = self.instance + " "
+        connected = False
         while not stop.is_set():
             try:
                 # Named, so that an operator (or a test) can tell the listener apart in
                 # pg_stat_activity; keepalives notice a connection gone silently.
-                with psycopg.connect(url, autocommit=True, connect_timeout=5,
+                with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
                                      application_name=LISTENER_NAME, keepalives=1,
                                      keepalives_idle=10, keepalives_interval=5,
                                      keepalives_count=3) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening = True
+                    metrics.listener_up(again=connected)
+                    connected = True
                     if on_connect is not None:
                         on_connect()
                     while not stop.is_set():
@@ -352,7 +346,10 @@ class Store:
                             game_id, _, rest = rest.partition(" ")
                             on_note(game_id, rest)
             except psycopg.Error:
+                self.listening = False
+                metrics.listener_down()
                 stop.wait(1.0)
+        self.listening = False
 
     def versions(self, game_ids: list[str]) -> dict[str, tuple[int, bool]]:
         """Each stored game's version and whether it is closed (PostgreSQL: one query).

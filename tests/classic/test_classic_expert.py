@@ -184,15 +184,28 @@ def test_coach_play_refuses_what_it_cannot_advise() -> None:
 
 def test_a_sure_show_wins_unless_the_dealer_pegs_out_first() -> None:
     """On 110 against 112 as the pone, keeping 5 5 5 J shows at least 14: the game is won
-    at the show unless the dealer pegs the 9 they need in the play first."""
-    from kingscrib.players.classic.crib_model import deal_means, dealer_pegs_at_least
+    at the show unless the dealer pegs the 9 they need in the play first (7 after his
+    heels, a jack starter), before the pone pegs the 11 that would end it."""
+    from kingscrib.players.classic.winprob import shipped_phases
 
     best = rank_discards(HAND, i_deal=False, me=110, opponent=112)[0]
     assert set(best.keep) == set(parse_cards("5C 5H 5S JD"))
-    dist = deal_means()["peg_dealer_dist"]
-    out = sum(p for k, p in dist.items() if int(k) >= 9)
-    assert 0 < out == dealer_pegs_at_least(9) < 0.1
-    assert best.win == pytest.approx(1 - out)
+
+    def dealer_out(dealer_needs: int) -> float:
+        out = 0
+        for deal in shipped_phases():
+            pone = dealer = 0
+            for x in deal[3:]:
+                pone, dealer = pone + max(x, 0), dealer + max(-x, 0)
+                if pone >= 11 or dealer >= dealer_needs:
+                    out += dealer >= dealer_needs
+                    break
+        return out / len(shipped_phases())
+
+    unseen = unseen_cards(HAND)
+    jacks = sum(1 for c in unseen if c.rank == 11)
+    expected = 1 - (jacks * dealer_out(7) + (len(unseen) - jacks) * dealer_out(9)) / len(unseen)
+    assert 0.85 < best.win == pytest.approx(expected)
 
 
 def _brute_crib(thrown, starter, unseen, table) -> float:

@@ -126,6 +126,6 @@ def test_records_it_refuses(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="deal 1: plays"):
         review_record(bad)
     out = runner.invoke(classic, ["analyze", "-"], input="{not json")
-    assert out.exit_code == 2 and "not JSON" in out.output
+    assert out.exit_code == 1 and "not JSON" in out.output
     out = runner.invoke(classic, ["analyze", str(tmp_path / "missing.json")])
-    assert out.exit_code == 2 and "is not a file" in out.output
+    assert out.exit_code == 1 and "missing.json' does not exist" in out.output

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kingscrib import jsontext
 from kingscrib.paths import data_dir, write_atomically
 
 AUTOSAVE_NAME = "autosave-kings.json"
@@ -34,8 +35,8 @@ def read_autosave() -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        data = jsontext.loads(path.read_bytes())
+    except (OSError, ValueError) as e:  # ValueError: jsontext says what is wrong
         raise ValueError(f"{path} cannot be read: {e}") from None
     return data if isinstance(data, dict) else {"format": None}
 

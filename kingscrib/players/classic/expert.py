@@ -14,8 +14,9 @@ Discards: for each of the 15 ways to lay away two cards,
 Far from the end the option with the most expected points is laid away. Once either
 player is on ``NEAR_END`` or more, each option's chance to win is worked out from the
 distribution of what the kept hand scores over the starters, the other player's likely
-deal (from the deals behind :mod:`.winprob`) and the win-probability table for the next
-deal, and the best chance wins.
+deal (from self-play deals) and the win-probability table for the next deal, with the
+deal's points in the order they score (:mod:`.endgame`: his heels, the play, the pone's
+hand, the dealer's), and the best chance wins.
 
 Pegging: :func:`.pegsearch.card_values` over the opponent's possible holdings, each as
 likely as the deal, their discard and their plays make it (:mod:`.reader`), valued in
@@ -27,10 +28,8 @@ hand first) before the table takes over.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 
 from kingscrib.classic.cards import Card
@@ -40,12 +39,10 @@ from kingscrib.classic.pegging import MAX_COUNT, peg_score
 from kingscrib.classic.rules import WINNING_SCORE
 from kingscrib.classic.show import score_show
 from kingscrib.counting import JACK, card_points
-from kingscrib.players.classic import winprob
+from kingscrib.players.classic import endgame, winprob
 from kingscrib.players.classic.base import perfect_claim
 from kingscrib.players.classic.crib_model import (
     crib_with_starter,
-    deal_means,
-    dealer_pegs_at_least,
     likely_crib,
 )
 from kingscrib.players.classic.levels import LevelPlayer, unseen_by
@@ -102,7 +99,6 @@ def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int
     unseen = unseen_cards(hand)
     thrower = "theirs" if i_deal else "own"  # whose crib it is, seen by the other player
     sign = 1.0 if i_deal else -1.0
-    means = deal_means()
     out = []
     for throw in combinations(hand, 2):
         keep = tuple(c for c in hand if c not in throw)
@@ -111,7 +107,7 @@ def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int
         peg = peg_share * kept_pegging(tuple(sorted(c.rank for c in keep)), i_deal)
         # the chance to win takes the seat's usual pegging from the deals (``means``)
         above_usual = peg - peg_share * seat_pegging(i_deal)
-        win = _discard_win(me, opponent, i_deal, keep, unseen, abs(crib), above_usual, means)
+        win = _discard_win(me, opponent, i_deal, keep, unseen, abs(crib), above_usual)
         out.append(DiscardChoice(throw, keep, hand_ev, crib, peg, win))
     if near_end(me, opponent):
         out.sort(key=lambda c: (-c.win, -c.points))
@@ -138,54 +134,19 @@ def _show_by_starter(keep: Sequence[Card], unseen: Sequence[Card]) -> list[int]:
 
 
 def _discard_win(me: int, opponent: int, i_deal: bool, keep: Sequence[Card],
-                 unseen: Sequence[Card], crib: float, peg: float, means: dict) -> float:
-    """The chance to win with this discard: my points this deal are my pegging (the
-    average for my seat, moved by half of how much this option's ``peg`` is above the
-    seat's usual), my hand over each starter
-    and, if I deal, the crib; the opponent's are their seat's points in the sampled deals,
-    moved by how this crib and this pegging differ from the average. The pone counts
-    first, unless the dealer pegs out in the play (how often the dealer pegs that many in
-    self-play); a deal that ends nobody's game leads to the table's next deal."""
-    role, other = ("dealer", "pone") if i_deal else ("pone", "dealer")
-    my_base = means["peg_" + role] + peg / 2 + (crib if i_deal else 0.0)
-    shows = _show_by_starter(keep, unseen)
-    if i_deal:  # his heels: two for the dealer when the starter is a jack
-        shows = [h + (2 if s.rank == JACK else 0) for h, s in zip(shows, unseen)]
-    mine = Counter(round(my_base + h) for h in shows)
-    shift = -peg / 2 + (0.0 if i_deal else crib - means["crib"])
-    theirs = _opponent_points(other, round(shift))
-    n = len(unseen)
-    goal = WINNING_SCORE
-    total = 0.0
-    if not i_deal:
-        # I count first, unless the dealer pegs out in the play before the show
-        dealer_out = dealer_pegs_at_least(goal - opponent)
-        for m, cm in mine.items():
-            if me + m >= goal:
-                total += cm / n * (1.0 - dealer_out)
-                continue
-            for o, po in theirs:
-                if opponent + o < goal:
-                    total += cm / n * po * winprob.after_deal(me + m, opponent + o, False)
+                 unseen: Sequence[Card], crib: float, peg: float) -> float:
+    """The chance to win with this discard (:func:`.endgame.discard_win`: the deal's
+    points in the order they score). My show is the kept hand's with each starter, plus
+    the crib if I deal and half of how much this option's ``peg`` is above the seat's
+    usual; theirs is their seat's show in the sampled deals, moved the other way by that
+    half and, when the crib is theirs, by how this crib differs from the average."""
+    extra = peg / 2 + (crib if i_deal else 0.0)
+    if i_deal:
+        theirs = endgame.shows("pone", round(-peg / 2))
     else:
-        for o, po in theirs:
-            if opponent + o >= goal:
-                continue
-            for m, cm in mine.items():
-                won = 1.0 if me + m >= goal else winprob.after_deal(me + m, opponent + o, True)
-                total += po * cm / n * won
-    return total
-
-
-@cache
-def _opponent_points(role: str, shift: int) -> tuple[tuple[int, float], ...]:
-    """The distribution of a seat's points in a deal (from the shipped deals), shifted."""
-    counts: Counter[int] = Counter()
-    for deal in winprob.shipped_deals():
-        p, d = winprob.totals(deal)
-        counts[max(0, (p if role == "pone" else d) + shift)] += 1
-    n = sum(counts.values())
-    return tuple((k, v / n) for k, v in sorted(counts.items()))
+        theirs = endgame.shows("dealer+crib", round(-peg / 2 + crib - endgame.mean_crib()))
+    return endgame.discard_win(me, opponent, i_deal, _show_by_starter(keep, unseen),
+                               [s.rank == JACK for s in unseen], extra, theirs)
 
 
 # ----- the play --------------------------------------------------------------------

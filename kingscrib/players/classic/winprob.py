@@ -36,6 +36,7 @@ from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 DATA = Path(__file__).with_name("data")
 TABLE_FILE = DATA / "winprob.json"
 DEALS_FILE = DATA / "deals.json"
+PHASES_FILE = DATA / "deal_phases.json"
 GOAL = WINNING_SCORE
 
 # A deal is a list of signed points in the order they were pegged: + the pone, - the dealer.
@@ -67,22 +68,67 @@ def deal_scoring(deal: dict[str, Any]) -> Deal | None:
     return events
 
 
-def sample_deals(games: int, seed: int = 0, player: str = "expert-v1") -> list[Deal]:
-    """The scoring of every complete deal of ``games`` self-play games (the last deal of
-    each game, cut short by the win, is left out)."""
+def deal_phases(deal: dict[str, Any]) -> list[int] | None:
+    """One deal of a two-player record by phase: ``[pone's hand, dealer's hand, crib, then
+    the play's points in order]`` (+ the pone, - the dealer, one player's consecutive
+    points as one step), None if the deal was not played to the end of its show. His
+    heels are left out: the starter decides them."""
+    show = deal.get("show", ())
+    if len(show) != 3:
+        return None
+    dealer = deal["dealer"]
+    by_kind = {("crib" if e["kind"] == "crib" else
+                "dealer" if e["player"] == dealer else "pone"): e["score"] for e in show}
+    events: list[int] = []
+    for entry in deal["plays"]:
+        points = entry.get("score", 0)
+        if points <= 0:
+            continue
+        signed = points if entry["player"] != dealer else -points
+        if events and (events[-1] > 0) == (signed > 0):
+            events[-1] += signed
+        else:
+            events.append(signed)
+    return [by_kind["pone"], by_kind["dealer"], by_kind["crib"], *events]
+
+
+def _self_play_deals(games: int, seed: int, player: str) -> Iterable[dict[str, Any]]:
+    """Every deal of ``games`` self-play games but the last of each (cut short by the win)."""
     from kingscrib.players.classic.driver import play_game
     from kingscrib.players.classic.registry import make_player
 
     rng = random.Random(seed)
-    out: list[Deal] = []
     for _ in range(games):
         s = rng.randrange(2**31)
         game = play_game(RuleSet(), seed=s, players=[make_player(player, s), make_player(player, s + 1)])
-        for deal in game.record()["deals"][:-1]:
-            scoring = deal_scoring(deal)
-            if scoring is not None:
-                out.append(scoring)
-    return out
+        yield from game.record()["deals"][:-1]
+
+
+def sample_deals(games: int, seed: int = 0, player: str = "expert-v1") -> list[Deal]:
+    """The scoring of every complete deal of ``games`` self-play games (the last deal of
+    each game, cut short by the win, is left out)."""
+    found = (deal_scoring(deal) for deal in _self_play_deals(games, seed, player))
+    return [d for d in found if d is not None]
+
+
+def sample_phases(games: int, seed: int = 0, player: str = "expert-v1") -> list[list[int]]:
+    """:func:`deal_phases` of every complete deal of ``games`` self-play games."""
+    found = (deal_phases(deal) for deal in _self_play_deals(games, seed, player))
+    return [d for d in found if d is not None]
+
+
+def save_phases(phases: Sequence[Sequence[int]], command: str) -> None:
+    DATA.mkdir(exist_ok=True)
+    PHASES_FILE.write_text(json.dumps({
+        "command": command,
+        "about": "each deal: pone's hand, dealer's hand, crib, then the play's points in"
+                 " order (+ pone, - dealer); heels apart",
+        "deals": [list(d) for d in phases]}, separators=(",", ":")) + "\n")
+
+
+@cache
+def shipped_phases() -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(d) for d in json.loads(PHASES_FILE.read_text())["deals"])
 
 
 def race(deal: Sequence[int], pone_needs: int, dealer_needs: int) -> int | None:
@@ -221,5 +267,6 @@ def check_cells(table: Sequence[Sequence[float]], deals: Iterable[Sequence[int]]
     return out
 
 
-__all__ = ["after_deal", "build_table", "check_cells", "deal_scoring", "pone_wins", "race",
-           "sample_deals", "shipped_deals", "shipped_table", "train", "win_probability"]
+__all__ = ["after_deal", "build_table", "check_cells", "deal_phases", "deal_scoring",
+           "pone_wins", "race", "sample_deals", "sample_phases", "save_phases", "shipped_deals",
+           "shipped_phases", "shipped_table", "train", "win_probability"]

@@ -21,7 +21,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from kingscrib.web import jsontext
+from kingscrib.web import jsontext, metrics
 from kingscrib.web.finish import resign
 from kingscrib.web.limits import AddressLimits, TokenBucket
 from kingscrib.web.rooms import Listener, WebError
@@ -45,6 +45,10 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     await websocket.accept()
     try:
         allowed = await limits.open_socket(address)
+    except WebError as e:  # the shared count's database cannot be reached (PostgreSQL)
+        await websocket.send_json({"type": "error", "error": e.message, "status": e.status})
+        await websocket.close(code=TRY_AGAIN, reason="the database cannot be reached: try again")
+        return
     except Exception:  # the shared count (PostgreSQL) could not be read
         log.exception("could not count a websocket")
         await websocket.close(code=TRY_AGAIN, reason="the server is busy: try again")
@@ -52,9 +56,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     if not allowed:
         await websocket.close(code=POLICY, reason="too many open websockets from your address")
         return
+    metrics.WEBSOCKETS.inc()
     try:
         await _serve(websocket, hub, settings, limits, address, game_id)
     finally:
+        metrics.WEBSOCKETS.dec()
         await limits.close_socket(address)
 
 
@@ -64,7 +70,7 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
         room = await hub.get(game_id)
     except WebError as e:
         await websocket.send_json({"type": "error", "error": e.message, "status": e.status})
-        await websocket.close(code=4404)
+        await websocket.close(code=TRY_AGAIN if e.status == 503 else 4404)
         return
     queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
     closing: list[asyncio.Task] = []
@@ -106,7 +112,10 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
             if text is None:
                 await close(UNSUPPORTED, "messages are JSON text, not binary")
                 break
-            if not (bucket.allow() and limits.allow_request(address)):
+            allowed = bucket.allow()
+            if not allowed:
+                metrics.refused("rate_per_second")
+            if not (allowed and limits.allow_request(address)):
                 refused += 1
                 if refused >= FLOOD:
                     await close(POLICY, "too many messages: slow down")
@@ -117,6 +126,7 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
                 continue
             refused = 0
             if len(text) > MAX_MESSAGE:
+                metrics.refused("max_message")
                 await close(TOO_BIG, f"message over {MAX_MESSAGE} characters")
                 break
             try:

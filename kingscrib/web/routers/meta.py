@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 
 from kingscrib.web.games import DEFAULT_GAME, game_kind, game_names
+from kingscrib.web.health import OK, readiness
 from kingscrib.web.models import Levels
 
 router = APIRouter(prefix="/api", tags=["meta"])
@@ -30,6 +32,26 @@ def levels() -> Levels:
 
 @router.get("/health")
 def health(request: Request) -> dict[str, Any]:
-    """``processes``: the server processes sharing this one's database and alive
-    (1 on SQLite)."""
+    """The process serves (as ``/api/health/live``). ``processes``: the server processes
+    sharing this one's database and alive (1 on SQLite)."""
     return {"status": "ok", "processes": request.app.state.limits.processes}
+
+
+@router.get("/health/live")
+def health_live() -> dict[str, str]:
+    """200 while the process answers at all (restart it when this fails)."""
+    return {"status": "ok"}
+
+
+@router.get("/health/ready", responses={503: {"description": "not ready: the failing checks"}})
+async def health_ready(request: Request) -> JSONResponse:
+    """200 when this process can serve games: the database answers, its schema is
+    current and (PostgreSQL) the LISTEN connection is up; 503 naming what is not."""
+    checks = await readiness(request.app.state.hub)
+    failing = {name: said for name, said in checks.items() if said != OK}
+    if not failing:
+        return JSONResponse({"status": "ready", "checks": checks})
+    return JSONResponse({"status": "not ready", "checks": checks,
+                         "error": "not ready: " + "; ".join(f"{name}: {said}"
+                                                            for name, said in failing.items())},
+                        status_code=503)

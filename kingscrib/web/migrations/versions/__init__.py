@@ -1,0 +1,1 @@
+"""One module a schema change, oldest first (each names the revision it follows)."""

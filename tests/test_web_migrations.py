@@ -1,0 +1,409 @@
+"""The web server's schema migrations (kingscrib.web.schema, kingscrib/web/migrations).
+
+A database made before migrations existed (the tables as the server's ``create_all``
+made them, written out below as that DDL) holds games stored by the server; the new
+code stamps it at the baseline and upgrades it in place, and every game loads exactly
+as it was and plays on, on SQLite and on PostgreSQL. Several processes starting at once
+on an empty PostgreSQL database all come up (the migrations run under an advisory lock).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import Column, MetaData, Table, create_engine, insert, inspect, select, text
+from web_support import Server, auth, in_process_client, postgres_server
+
+from kingscrib.classic.game import ClassicGame, Discard, Go, Play
+from kingscrib.classic.rules import RuleSet as ClassicRules
+from kingscrib.kings.game import Game
+from kingscrib.kings.rules import RuleSet
+from kingscrib.web import schema
+from kingscrib.web.storage import Store, metadata, postgres_driver
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+# The schema as the server made it on start before migrations (SQLAlchemy's create_all
+# of kingscrib.web.storage's tables, as compiled for each database), then ALTER TABLE
+# for the columns added later. {serial} and {over} are where the two databases differ.
+BEFORE_MIGRATIONS = """
+CREATE TABLE address_games (id {serial} NOT NULL, address VARCHAR(64) NOT NULL,
+    at FLOAT NOT NULL, PRIMARY KEY (id));
+CREATE INDEX ix_address_games_address ON address_games (address);
+CREATE TABLE address_sockets (instance VARCHAR(32) NOT NULL, address VARCHAR(64) NOT NULL,
+    n INTEGER NOT NULL, PRIMARY KEY (instance, address));
+CREATE TABLE alive (name VARCHAR(16) NOT NULL, at FLOAT NOT NULL, PRIMARY KEY (name));
+CREATE TABLE games (id VARCHAR(32) NOT NULL, created FLOAT NOT NULL, updated FLOAT NOT NULL,
+    rules JSON NOT NULL, seed INTEGER NOT NULL, invite_hash VARCHAR(64) NOT NULL,
+    {over} BOOLEAN NOT NULL, game VARCHAR(16) DEFAULT 'kings' NOT NULL,
+    secret VARCHAR(128), hints BOOLEAN, closed FLOAT, PRIMARY KEY (id));
+CREATE TABLE analyses (game_id VARCHAR(32) NOT NULL, data JSON NOT NULL,
+    PRIMARY KEY (game_id), FOREIGN KEY(game_id) REFERENCES games (id));
+CREATE TABLE clocks (game_id VARCHAR(32) NOT NULL, turn INTEGER NOT NULL, seconds INTEGER,
+    overtime INTEGER NOT NULL, remaining JSON, running JSON, started FLOAT, due FLOAT,
+    result JSON, PRIMARY KEY (game_id), FOREIGN KEY(game_id) REFERENCES games (id));
+CREATE INDEX ix_clocks_due ON clocks (due);
+CREATE TABLE rematches (game_id VARCHAR(32) NOT NULL, rematch_id VARCHAR(32) NOT NULL,
+    invite VARCHAR(64) NOT NULL, PRIMARY KEY (game_id),
+    FOREIGN KEY(game_id) REFERENCES games (id), FOREIGN KEY(rematch_id) REFERENCES games (id));
+CREATE TABLE seats (game_id VARCHAR(32) NOT NULL, seat INTEGER NOT NULL,
+    name VARCHAR(40) NOT NULL, kind VARCHAR(10) NOT NULL, level VARCHAR(20),
+    token_hash VARCHAR(64), PRIMARY KEY (game_id, seat),
+    FOREIGN KEY(game_id) REFERENCES games (id));
+CREATE TABLE turns (game_id VARCHAR(32) NOT NULL, n INTEGER NOT NULL, data JSON NOT NULL,
+    PRIMARY KEY (game_id, n), FOREIGN KEY(game_id) REFERENCES games (id));
+"""
+# Before classic Cribbage, secret seeds, hints, clocks and the shared limits: the
+# first server's four tables.
+FIRST_SERVER = """
+CREATE TABLE games (id VARCHAR(32) NOT NULL, created FLOAT NOT NULL, updated FLOAT NOT NULL,
+    rules JSON NOT NULL, seed INTEGER NOT NULL, invite_hash VARCHAR(64) NOT NULL,
+    over BOOLEAN NOT NULL, PRIMARY KEY (id));
+CREATE TABLE seats (game_id VARCHAR(32) NOT NULL, seat INTEGER NOT NULL,
+    name VARCHAR(40) NOT NULL, kind VARCHAR(10) NOT NULL, level VARCHAR(20),
+    token_hash VARCHAR(64), PRIMARY KEY (game_id, seat),
+    FOREIGN KEY(game_id) REFERENCES games (id));
+CREATE TABLE turns (game_id VARCHAR(32) NOT NULL, n INTEGER NOT NULL, data JSON NOT NULL,
+    PRIMARY KEY (game_id, n), FOREIGN KEY(game_id) REFERENCES games (id));
+CREATE TABLE rematches (game_id VARCHAR(32) NOT NULL, rematch_id VARCHAR(32) NOT NULL,
+    invite VARCHAR(64) NOT NULL, PRIMARY KEY (game_id),
+    FOREIGN KEY(game_id) REFERENCES games (id), FOREIGN KEY(rematch_id) REFERENCES games (id));
+"""
+
+
+def run_ddl(url: str, ddl: str) -> None:
+    postgres = url.startswith("postgresql")
+    ddl = ddl.format(serial="SERIAL" if postgres else "INTEGER",
+                     over='"over"' if postgres else "over")
+    engine = create_engine(postgres_driver(url))
+    with engine.begin() as conn:
+        for statement in ddl.split(";"):
+            if statement.strip():
+                conn.exec_driver_sql(statement)
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    with postgres_server() as cluster:
+        yield cluster
+
+
+def fresh_postgres(cluster: Any, name: str) -> str:
+    """A new empty database on the module's cluster; its URL."""
+    engine = create_engine(postgres_driver(cluster.url), isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.exec_driver_sql(f"CREATE DATABASE {name}")
+    engine.dispose()
+    return cluster.url.rsplit("/", 1)[0] + f"/{name}"
+
+
+# ----- games stored by the server, to be carried over ------------------------------------
+@dataclass
+class Stored:
+    """A game played through the server, and the engine that followed it."""
+
+    game_id: str
+    tokens: list[str]
+    engine: Any = None
+    states: list[dict[str, Any]] = field(default_factory=list)  # per token, then a spectator
+    record: dict[str, Any] | None = None
+
+
+def _kings_move(c: Any, g: Stored) -> httpx.Response:
+    best = g.engine.legal_moves()[0].play
+    r = c.post(f"/api/games/{g.game_id}/actions",
+               json={"action": "play", "tiles": best.tiles_json()},
+               headers=auth(g.tokens[g.engine.turn]))
+    if r.status_code == 200:
+        g.engine.play(best)
+    return r
+
+
+def _classic_body(action: Any) -> dict[str, Any]:
+    if isinstance(action, Discard):
+        return {"action": "discard", "cards": [str(c) for c in action.cards]}
+    if isinstance(action, Play):
+        return {"action": "play", "card": str(action.card)}
+    if isinstance(action, Go):
+        return {"action": "go"}
+    return {"action": "claim", "points": action.points}
+
+
+def _classic_move(c: Any, g: Stored, rng: random.Random) -> httpx.Response:
+    seat = rng.choice(g.engine.waiting_for())
+    action = rng.choice(g.engine.legal_for(seat))
+    r = c.post(f"/api/games/{g.game_id}/actions", json=_classic_body(action),
+               headers=auth(g.tokens[seat]))
+    if r.status_code == 200:
+        g.engine.apply(action, seat)
+    return r
+
+
+def _people(c: Any, body: dict[str, Any]) -> Stored:
+    created = c.post("/api/games", json=body).json()
+    tokens = [created["token"]]
+    for seat in range(1, len(body["seats"])):
+        joined = c.post(f"/api/games/{created['game_id']}/join",
+                        json={"invite": created["invite"], "seat": seat,
+                              "name": body["seats"][seat]["name"]}).json()
+        tokens.append(joined["token"])
+    return Stored(created["game_id"], tokens)
+
+
+def play_games(url: str, classic: bool = True) -> list[Stored]:
+    """Games as the server stores them: Kings between people (one with a clock), classic
+    between people, a finished computer game; each left as its seats and a spectator
+    see it."""
+    played = []
+    with in_process_client(url) as c:
+        for clock in (None, 600):
+            g = _people(c, {"seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 11,
+                            **({"clock_seconds": clock} if clock else {})})
+            g.engine = Game.new(["Ann", "Bob"], RuleSet(), 11)
+            for _ in range(3):
+                assert _kings_move(c, g).status_code == 200
+            played.append(g)
+        if classic:
+            g = _people(c, {"game": "classic", "seed": 5,
+                            "seats": [{"name": "Cy"}, {"name": "Di"}, {"name": "Ed"}]})
+            g.engine = ClassicGame(ClassicRules(players=3), 5, explicit_go=True)
+            rng = random.Random(5)
+            for _ in range(8):
+                assert _classic_move(c, g, rng).status_code == 200
+            played.append(g)
+        body = {"seats": [{"kind": "computer", "level": "greedy"}] * 2, "seed": 3}
+        done = Stored(c.post("/api/games", json=body).json()["game_id"], [])
+        for _ in range(1200):
+            r = c.get(f"/api/games/{done.game_id}/record")
+            if r.status_code == 200:
+                done.record = r.json()
+                break
+            time.sleep(0.05)
+        assert done.record is not None
+        played.append(done)
+        for g in played:
+            g.states = [c.get(f"/api/games/{g.game_id}", headers=auth(t)).json()
+                        for t in [*g.tokens, ""]]
+    return played
+
+
+def copy_rows(source: str, target: str) -> int:
+    """Every row of every table from ``source`` into ``target`` (only the columns the
+    target has: an older schema lacks some). Returns the rows copied."""
+    src, dst = create_engine(postgres_driver(source)), create_engine(postgres_driver(target))
+    have = {name: {c["name"] for c in inspect(dst).get_columns(name)}
+            for name in inspect(dst).get_table_names()}
+    copied = 0
+    with src.connect() as read, dst.begin() as write:
+        for table in metadata.sorted_tables:
+            if table.name not in have:
+                continue
+            rows = [{k: v for k, v in row._mapping.items() if k in have[table.name]}
+                    for row in read.execute(select(table))]
+            if rows:
+                columns = [Column(c.name, c.type) for c in table.columns
+                           if c.name in have[table.name]]
+                write.execute(insert(Table(table.name, MetaData(), *columns)), rows)
+                copied += len(rows)
+    src.dispose()
+    dst.dispose()
+    return copied
+
+
+def check_games_carried_over(url: str, played: list[Stored]) -> None:
+    """Every game reads as it did, the finished one's record is the same, and each
+    unfinished game takes its next move."""
+    with in_process_client(url) as c:
+        for g in played:
+            after = [c.get(f"/api/games/{g.game_id}", headers=auth(t)).json()
+                     for t in [*g.tokens, ""]]
+            for a, b in zip(after, g.states):
+                a.pop("clock", None), b.pop("clock", None)  # counted down to now
+                assert a == b
+            if g.record is not None:
+                assert c.get(f"/api/games/{g.game_id}/record").json() == g.record
+            elif isinstance(g.engine, Game):
+                r = _kings_move(c, g)
+                assert r.status_code == 200, r.text
+                assert len(r.json()["history"]) == 4
+            else:
+                r = _classic_move(c, g, random.Random(1))
+                assert r.status_code == 200, r.text
+    engine = create_engine(postgres_driver(url))
+    try:
+        assert schema.current(engine) == schema.head()
+    finally:
+        engine.dispose()
+
+
+def schema_differences(url: str) -> list[Any]:
+    """What separates the database's schema from the tables the queries use."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    engine = create_engine(postgres_driver(url))
+    try:
+        with engine.connect() as conn:
+            return compare_metadata(MigrationContext.configure(conn), metadata)
+    finally:
+        engine.dispose()
+
+
+# ----- the tests ----------------------------------------------------------------------
+def test_a_sqlite_database_from_before_migrations_keeps_every_game(tmp_path: Path) -> None:
+    played = play_games(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+    old = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    run_ddl(old, BEFORE_MIGRATIONS)
+    assert copy_rows(f"sqlite:///{tmp_path / 'played.sqlite3'}", old) > 40
+    check_games_carried_over(old, played)
+    assert schema_differences(old) == []
+
+
+def test_a_postgresql_database_from_before_migrations_keeps_every_game(
+        tmp_path: Path, postgres: Any) -> None:
+    played = play_games(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+    old = fresh_postgres(postgres, "before_migrations")
+    run_ddl(old, BEFORE_MIGRATIONS)
+    assert copy_rows(f"sqlite:///{tmp_path / 'played.sqlite3'}", old) > 40
+    check_games_carried_over(old, played)
+    assert schema_differences(old) == []
+
+
+def test_the_first_servers_database_gains_the_later_columns_and_tables(tmp_path: Path
+                                                                      ) -> None:
+    played = play_games(f"sqlite:///{tmp_path / 'played.sqlite3'}", classic=False)
+    old = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    run_ddl(old, FIRST_SERVER)
+    copy_rows(f"sqlite:///{tmp_path / 'played.sqlite3'}", old)
+    for g in played:  # no clocks table then: a game stored before clocks has no clock
+        for state in g.states:
+            state["clock"] = None
+    check_games_carried_over(old, played)
+    assert schema_differences(old) == []
+
+
+def test_a_new_database_is_made_by_the_migrations_and_matches_the_tables(
+        tmp_path: Path, postgres: Any) -> None:
+    for url in (f"sqlite:///{tmp_path / 'new.sqlite3'}", fresh_postgres(postgres, "new")):
+        Store(url).close()
+        assert schema_differences(url) == []
+        engine = create_engine(postgres_driver(url))
+        try:
+            assert schema.current(engine) == schema.head()
+        finally:
+            engine.dispose()
+
+
+def test_a_database_from_a_newer_kingscrib_is_refused_and_left_alone(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    Store(url).close()
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = 'f00d'"))
+    with pytest.raises(schema.SchemaTooNew, match="'f00d'.*newer kingscrib"):
+        Store(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [("f00d",)]
+    engine.dispose()
+
+
+def test_kingscrib_db_upgrade_and_current(tmp_path: Path) -> None:
+    from kingscrib.cli.main import cli
+
+    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    run_ddl(url, FIRST_SERVER)
+    runner = CliRunner()
+    before = runner.invoke(cli, ["db", "current", "--database-url", url])
+    assert before.exit_code == 1 and "schema revision none" in before.output
+    done = runner.invoke(cli, ["db", "upgrade", "--database-url", url])
+    assert done.exit_code == 0, done.output
+    assert f"upgraded from no revision to schema revision {schema.head()}" in done.output
+    again = runner.invoke(cli, ["db", "upgrade", "--database-url", url])
+    assert f"already at schema revision {schema.head()}" in again.output
+    now = runner.invoke(cli, ["db", "current", "--database-url", url])
+    assert now.exit_code == 0 and f"schema revision {schema.head()}" in now.output
+    assert schema_differences(url) == []
+
+
+def _start_store(url: str, ready: Any, go: Any, results: Any) -> None:
+    """One process: everything imported, then a Store (the migrations) the moment every
+    process is ready."""
+    try:
+        ready.wait()
+        go.wait()
+        Store(url).close()
+        results.put("ok")
+    except Exception as e:  # reported to the test
+        results.put(f"{type(e).__name__}: {e}")
+
+
+def test_processes_starting_at_once_on_an_empty_postgresql_database_all_come_up(
+        postgres: Any) -> None:
+    context = multiprocessing.get_context("fork")
+    for attempt in range(3):
+        url = fresh_postgres(postgres, f"together{attempt}")
+        ready, go = context.Barrier(4), context.Event()
+        results = context.Queue()
+        workers = [context.Process(target=_start_store, args=(url, ready, go, results))
+                   for _ in range(4)]
+        for w in workers:
+            w.start()
+        time.sleep(0.5)
+        go.set()
+        said = [results.get(timeout=60) for _ in workers]
+        for w in workers:
+            w.join(10)
+        assert said == ["ok"] * 4
+        assert schema_differences(url) == []
+
+
+def test_two_servers_started_together_on_an_empty_postgresql_both_serve(
+        postgres: Any, tmp_path: Path) -> None:
+    url = fresh_postgres(postgres, "two_servers")
+    servers = [Server(url, data_dir=tmp_path) for _ in range(2)]
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(Server.start, servers))
+        ids = []
+        for s in servers:
+            r = httpx.post(f"{s.url}/api/games", json={"seats": [{}, {}], "seed": 1})
+            assert r.status_code == 201, r.text
+            ids.append(r.json()["game_id"])
+        for s in servers:  # each serves the game created through the other
+            for gid in ids:
+                assert httpx.get(f"{s.url}/api/games/{gid}").status_code == 200
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_migration_that_fails_leaves_the_database_as_it_was(
+        tmp_path: Path, postgres: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = schema.command.upgrade
+
+    def fails_at_the_end(cfg: Any, revision: str) -> None:
+        real(cfg, revision)  # every revision run and the stamp written, then a failure
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(schema.command, "upgrade", fails_at_the_end)
+    for url in (f"sqlite:///{tmp_path / 'web.sqlite3'}", fresh_postgres(postgres, "fails")):
+        run_ddl(url, FIRST_SERVER)
+        with pytest.raises(RuntimeError, match="the disk is full"):
+            Store(url)
+        engine = create_engine(postgres_driver(url))
+        try:
+            assert sorted(inspect(engine).get_table_names()) == \
+                ["games", "rematches", "seats", "turns"]
+            assert len(inspect(engine).get_columns("games")) == 7
+        finally:
+            engine.dispose()
