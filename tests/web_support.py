@@ -54,10 +54,14 @@ class Server:
 
     def __init__(self, database: Path | str, port: int | None = None,
                  computer_delay: float = 0.0, data_dir: Path | None = None,
-                 extra_args: list[str] | None = None, open_files: int | None = None) -> None:
+                 extra_args: list[str] | None = None, open_files: int | None = None,
+                 log_file: Path | None = None) -> None:
         """``database``: a SQLite file, or a database URL; ``open_files``: the server
-        process's limit of open files (RLIMIT_NOFILE)."""
+        process's limit of open files (RLIMIT_NOFILE). ``log_file``: where the server's
+        output goes (appended; a long run's output would fill the pipe it goes to
+        otherwise, and the server would stop on its next line)."""
         self.open_files = open_files
+        self.log_file = log_file
         self.database = database
         self.extra_args = list(extra_args or [])
         self.port = port or free_port()
@@ -82,12 +86,15 @@ class Server:
             [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "serve",
              "--port", str(self.port), "--database-url", self.database_url,
              "--computer-delay", str(self.computer_delay), "--allow-seed", *self.extra_args],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            env=env, stderr=subprocess.STDOUT,
+            stdout=subprocess.PIPE if self.log_file is None else self.log_file.open("ab"),
             preexec_fn=self._limit_files if self.open_files else None)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stdout.read().decode()}")
+                output = (self.process.stdout.read() if self.log_file is None
+                          else self.log_file.read_bytes())
+                raise RuntimeError(f"server exited: {output.decode()}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
                     return self
@@ -170,6 +177,45 @@ class PostgresCluster:
 
         self.stop("immediate")
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def crash(self) -> None:
+        """Stop at once: every connection is lost, as when the server crashes."""
+        self.stop("immediate")
+
+    def boot(self) -> None:
+        """Start again after :meth:`crash` or :meth:`stop`."""
+        self.start()
+
+    def postmaster_pid(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def processes(self) -> list[int]:
+        """The postmaster and every process it started (backends, writers)."""
+        parent = self.postmaster_pid()
+        found = [parent]
+        for proc in Path("/proc").iterdir():
+            try:
+                if proc.name.isdigit() and int(
+                        (proc / "stat").read_text().rpartition(")")[2].split()[1]) == parent:
+                    found.append(int(proc.name))
+            except (OSError, ValueError, IndexError):
+                continue
+        return found
+
+    @contextlib.contextmanager
+    def stalled(self) -> Iterator[None]:
+        """Every PostgreSQL process stopped (SIGSTOP) while inside: the database answers
+        nothing, yet no connection is lost."""
+        import signal
+
+        pids = self.processes()
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
 
 
 @contextlib.contextmanager

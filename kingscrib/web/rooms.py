@@ -413,9 +413,51 @@ class Hub:
                 pass
             stop.set()  # the event loop is gone (shutting down): stop listening
 
+        def on_connect() -> None:
+            try:
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(self._reconnected)
+                    return
+            except RuntimeError:
+                pass
+            stop.set()
+
         self._listener = threading.Thread(target=self.store.listen, name="kingscrib-listen",
-                                          args=(on_note, self._stop_listening), daemon=True)
+                                          args=(on_note, stop, on_connect), daemon=True)
         self._listener.start()
+
+    def _reconnected(self) -> None:
+        self._background(self._catch_up_retrying())
+
+    async def _catch_up_retrying(self, tries: int = 20, pause: float = 0.5) -> None:
+        """:meth:`catch_up_all`, tried again while the store is not reachable yet (the
+        listener may be back before the store's other connections are)."""
+        for attempt in range(tries):
+            try:
+                behind = await self.catch_up_all()
+            except Exception as e:
+                if attempt == tries - 1:
+                    log.error("could not catch up after listening again: %s", e)
+                    for room in self.rooms.values():  # read again when next touched
+                        room.stale = True
+                    return
+                await asyncio.sleep(pause)
+                continue
+            if behind:
+                log.info("listening again: %d games caught up from the store", len(behind))
+            return
+
+    async def catch_up_all(self) -> list[str]:
+        """Bring every room held here up to what the store holds (the listening connection
+        was (re)made: notes sent while it was down never came). One query compares the
+        stored versions; a room behind is refreshed, or only marked stale when nobody here
+        watches it. Returns the ids of the rooms found behind."""
+        rooms = list(self.rooms.values())
+        stored = await self._db_call(self.store.versions, [r.id for r in rooms])
+        behind = [r for r in rooms if r.id in stored and _stored_version(r) != stored[r.id]]
+        for room in behind:
+            self._noted(room.id)
+        return [r.id for r in behind]
 
     def _noted(self, game_id: str, turn: str = "") -> None:
         """Another process changed a game (``turn``: "" or "<n> <turn as JSON>", the new
@@ -462,43 +504,65 @@ class Hub:
 
     async def refresh(self, room: Room, rebuild: bool = False) -> None:
         """Bring a room up to what the store holds (another process changed the game) and
-        send every listener the whole state again. ``rebuild``: replay the game whole
-        (the room may be half changed)."""
+        push the change to every listener. ``rebuild``: replay the game whole (the room
+        may be half changed)."""
         async with room.lock:
-            room.stale = False
-            stored = await self._db_call(self.store.load, room.id)
-            if stored is None:
-                return
-            if room.computer_task and not room.computer_task.done():
-                room.computer_task.cancel()
-            caught_up = not rebuild and _catch_up(room, stored)
-            if not caught_up:  # more than new turns: replay it all
-                fresh = await self._rebuild(stored)
-                room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
-                room.clock, room.result, room.guarded = fresh.clock, fresh.result, fresh.guarded
-            room.closed, room.hints_allowed = stored.closed is not None, stored.hints
-            room.game.forget_views()
-            room._hints = {}
-            if not caught_up:  # the whole state goes out below
-                room.sent_version = room.version
+            await self._reload(room, rebuild)
+        self._kick(room)
+
+    async def _reload(self, room: Room, rebuild: bool = False) -> None:
+        """:meth:`refresh` under the room's lock. A computer seat thinking meanwhile is
+        left to finish: it acts only on the game it thought about (see _computers)."""
+        room.stale = False
+        stored = await self._db_call(self.store.load, room.id)
+        if stored is None:
+            return
+        caught_up = not rebuild and _catch_up(room, stored)
+        if not caught_up:  # more than new turns: replay it all
+            fresh = await self._rebuild(stored)
+            room.game, room.seats, room.version = fresh.game, fresh.seats, fresh.version
+            room.clock, room.result, room.guarded = fresh.clock, fresh.result, fresh.guarded
+        room.closed, room.hints_allowed = stored.closed is not None, stored.hints
+        room.game.forget_views()
+        room._hints = {}
         if caught_up:
             await self.broadcast(room)  # what changed since the last push
-        else:
-            for listener in list(room.listeners):
-                try:
-                    await listener.send(self.state_message(room, listener.seat))
-                except Exception:
-                    room.listeners.discard(listener)
-        self._kick(room)
+            return
+        room.sent_version = room.version  # the whole state goes out
+        for listener in list(room.listeners):
+            try:
+                await listener.send(self.state_message(room, listener.seat))
+            except Exception:
+                room.listeners.discard(listener)
+
+    async def _reload_if_behind(self, room: Room) -> bool:
+        """Under the room's lock: reload the room when the store holds more of the game
+        (a note missed); True when it did (PostgreSQL only)."""
+        if not self.store.shared:
+            return False
+        try:
+            stored = await self._db_call(self.store.versions, [room.id])
+            if stored.get(room.id, _stored_version(room)) == _stored_version(room):
+                return False
+            await self._reload(room)  # changes nothing until the game is read
+        except Exception:  # the store is away: the refusal stands as the room sees it
+            log.exception("could not check %s against the store", room.id)
+            return False
+        return True
 
     async def seat_or_refresh(self, room: Room, token: str | None) -> int | None:
         """The seat a token opens; with several processes a seat taken through another
-        one may not be known here yet, so an unknown token first refreshes the room."""
+        one may not be known here yet: a token unknown here is looked up in the store, and
+        opens a seat only when the store knows it (a wrong token changes nothing)."""
         seat = room.seat_of(token)
-        if seat is None and token and self.store.shared:
-            await self.refresh(room)
-            seat = room.seat_of(token)
-        return seat
+        if seat is not None or not token or not self.store.shared:
+            return seat
+        if all(s.taken for s in room.seats):
+            return None  # every seat's token is known here already
+        if await self._db_call(self.store.seat_with_token, room.id, hash_secret(token)) is None:
+            return None
+        await self.refresh(room)
+        return room.seat_of(token)
 
     async def sweep(self, idle: float, evict_after: float) -> list[str]:
         """Housekeeping: close the games nobody has played for ``idle`` seconds (kept as
@@ -578,16 +642,25 @@ class Hub:
         message = checked_action(game_kind(room.kind), message)
         _refuse_closed(room)
         async with room.lock:
-            await self._apply(room, seat, message)
+            await self._apply(room, seat, message, recheck=True)
         await self.broadcast(room)
         metrics.MOVE_SECONDS.labels(game=room.kind).observe(time.perf_counter() - began)
         self._kick(room)
 
-    async def _apply(self, room: Room, seat: int, message: dict[str, Any]) -> None:
+    async def _apply(self, room: Room, seat: int, message: dict[str, Any],
+                     recheck: bool = False) -> None:
         """Apply an action, store it (or take it back and refuse), then the actions computer
-        seats take at once in answer (a Joker call)."""
+        seats take at once in answer (a Joker call). ``recheck``: an action the game here
+        refuses is checked again once the room is brought up to date, when the store holds
+        more of the game (a note from another process missed: "not your turn" was wrong)."""
         session = room.game
-        change = session.apply(seat, message)  # WebError, nothing changed, when refused
+        try:
+            change = session.apply(seat, message)  # WebError, nothing changed, when refused
+        except WebError:
+            if not (recheck and await self._reload_if_behind(room)):
+                raise
+            session = room.game
+            change = session.apply(seat, message)
         if not isinstance(change, Change):
             change = Change(session.turn_count - 1, change)
         # A new turn charges the clocks, in the same transaction (kingscrib.web.finish).
@@ -797,6 +870,12 @@ def _seat_creator(built: list[Seat], seat: int | None = None) -> tuple[int | Non
             s.token_hash = hash_secret(token)
             return s.seat, token
     return None, None
+
+
+def _stored_version(room: Room) -> tuple[int, bool]:
+    """What :meth:`Store.versions` says of the game when the room holds all of it."""
+    return (room.game.changes + _people_seated(room.seats) + (room.result is not None),
+            room.closed)
 
 
 def _people_seated(seats: list[Seat]) -> int:

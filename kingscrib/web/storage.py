@@ -240,6 +240,7 @@ class SeatTaken(Exception):
 # ``clocks`` row as JSON when the game has one). PostgreSQL caps a payload at 8,000 bytes:
 # a longer turn goes as a bare note and is read from the store.
 CHANNEL = "kingscrib_games"
+LISTENER_NAME = "kingscrib-listen"  # the listening connection's application_name
 NOTE_LIMIT = 7900
 CONNECT_TIMEOUT = 5  # seconds to open a PostgreSQL connection
 
@@ -261,6 +262,9 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False}
         elif self.shared:  # an unreachable host is a prompt 503, not a request hanging
             kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
+            # After PostgreSQL restarts every pooled connection is dead: each is checked
+            # before use, so the first requests after an outage do not fail on them.
+            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -346,11 +350,14 @@ class Store:
                           " FROM unnest(CAST(:notes AS text[])) AS note"),
                      {"channel": CHANNEL, "notes": notes})
 
-    def listen(self, on_note: Callable[[str, str], None], stop: threading.Event) -> None:
+    def listen(self, on_note: Callable[[str, str], None], stop: threading.Event,
+               on_connect: Callable[[], None] | None = None) -> None:
         """Pass each note another process sends to ``on_note(game_id, rest)`` until ``stop``
         is set (PostgreSQL only; runs in a thread of its own, reconnecting after a lost
         connection). ``rest`` is "" or the new turn: "<n> <turn as JSON>"; the notes this
-        process sent itself are skipped before anything is parsed."""
+        process sent itself are skipped before anything is parsed. ``on_connect()`` runs
+        each time the channel is listened to again: the notes sent while the connection
+        was down are lost, so whatever changed meanwhile must be read from the store."""
         import psycopg
 
         url = "postgresql://" + self.url.split("://", 1)[1]
@@ -358,11 +365,18 @@ class Store:
         connected = False
         while not stop.is_set():
             try:
-                with psycopg.connect(url, autocommit=True) as conn:
+                # Named, so that an operator (or a test) can tell the listener apart in
+                # pg_stat_activity; keepalives notice a connection gone silently.
+                with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
+                                     application_name=LISTENER_NAME, keepalives=1,
+                                     keepalives_idle=10, keepalives_interval=5,
+                                     keepalives_count=3) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.listening = True
                     metrics.listener_up(again=connected)
                     connected = True
+                    if on_connect is not None:
+                        on_connect()
                     while not stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             if note.payload.startswith(mine):
@@ -375,6 +389,32 @@ class Store:
                 metrics.listener_down()
                 stop.wait(1.0)
         self.listening = False
+
+    def versions(self, game_ids: list[str]) -> dict[str, tuple[int, bool]]:
+        """Each stored game's version and whether it is closed (PostgreSQL: one query).
+        The version counts what :attr:`Room.version` counts of the stored game: its turns
+        and the Joker calls on them, the people seated, an early ending. A game no longer
+        stored is left out."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(text(
+                "SELECT g.id, g.closed IS NOT NULL AS closed,"
+                " (SELECT count(*) + count(*) FILTER (WHERE jsonb_exists(t.data::jsonb,"
+                " 'joker')) FROM turns t WHERE t.game_id = g.id)"
+                " + (SELECT count(*) FROM seats s WHERE s.game_id = g.id"
+                " AND s.kind = 'human' AND s.token_hash IS NOT NULL)"
+                " + (SELECT count(*) FROM clocks c WHERE c.game_id = g.id"
+                " AND c.result IS NOT NULL) AS version"
+                " FROM games g WHERE g.id = ANY(:ids)"), {"ids": list(game_ids)}).all()
+        return {r.id: (int(r.version), bool(r.closed)) for r in rows}
+
+    def seat_with_token(self, game_id: str, token_hash: str) -> int | None:
+        """The seat of a game the stored token hash opens (None: none)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(seats.c.seat).where(
+                seats.c.game_id == game_id, seats.c.token_hash == token_hash)).first()
+        return None if row is None else row.seat
 
     def add_turn(self, game_id: str, n: int, data: dict[str, Any], over: bool) -> None:
         with self.engine.begin() as conn:
