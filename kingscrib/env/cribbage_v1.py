@@ -16,6 +16,10 @@ on the current count and whether a hand or the crib is being shown. With that, t
 histories a seat sees alike give it the same legal actions, and every action scores
 the same in both (``tests/test_env_information_state.py``).
 
+An illegal action ends the game by default (``illegal="penalty"``: -1 to the offender,
+0 to the others, the PettingZoo convention, which Gymnasium's and Stable-Baselines3's
+env checkers expect); ``illegal="raise"`` keeps ``cribbage_v0``'s exception.
+
 Earlier deals are left out on purpose: the pack is shuffled anew every deal, so
 nothing of them bears on the rest of the game but the scores, which are in.
 """
@@ -30,6 +34,7 @@ from gymnasium import spaces
 from pettingzoo.utils import wrappers
 
 from kingscrib.classic.rules import RuleSet
+from kingscrib.env.base import PENALTY
 from kingscrib.env.cribbage import CARDS, SEATS, CribbageEnv
 from kingscrib.env.cribbage import observation_space as v0_observation_space
 
@@ -51,15 +56,16 @@ def observation_space() -> spaces.Dict:
 
 
 class CribbageEnvV1(CribbageEnv):
-    """``cribbage_v0`` with an information-state observation."""
+    """``cribbage_v0`` with an information-state observation; an illegal action ends the
+    game with a penalty unless ``illegal="raise"``."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "cribbage_v1",
                 "is_parallelizable": False}
 
     def __init__(self, players: int | None = None,
                  rules: RuleSet | Mapping[str, Any] | None = None, shaping: float = 0.0,
-                 render_mode: str | None = None) -> None:
-        super().__init__(players, rules, shaping, render_mode)
+                 render_mode: str | None = None, illegal: str = PENALTY) -> None:
+        super().__init__(players, rules, shaping, render_mode, illegal)
         self._observation_space = spaces.Dict({
             "observation": observation_space(),
             "action_mask": self._observation_space["action_mask"],

@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils import wrappers
 
-from kingscrib.env.base import CribEnv, IllegalEnvAction, outcome_rewards
+from kingscrib.env.base import RAISE, CribEnv, IllegalEnvAction, outcome_rewards
 from kingscrib.env.kings_actions import ACTIONS, TurnActions, turn_actions
 from kingscrib.env.kings_factored import (
     COMMIT,
@@ -77,7 +77,8 @@ class KingsEnv(CribEnv):
     ``shaping`` adds per-turn point shaping to the +1/-1 outcome reward; ``notation``
     puts each legal action in notation into the acting seat's ``info["legal"]``;
     ``encoding`` is ``enumerated`` (each legal play one index, :mod:`.kings_actions`) or
-    ``factored`` (tile by tile, then commit, :mod:`.kings_factored`).
+    ``factored`` (tile by tile, then commit, :mod:`.kings_factored`); ``illegal`` says
+    what an illegal action does (``raise``, or ``penalty``: :mod:`.base`).
     """
 
     metadata = {"render_modes": ["human", "ansi"], "name": "kings_v0",
@@ -85,7 +86,7 @@ class KingsEnv(CribEnv):
 
     def __init__(self, players: int = 2, rules: RuleSet | Mapping[str, Any] | None = None,
                  shaping: float = 0.0, notation: bool = True, encoding: str = ENUMERATED,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, illegal: str = RAISE) -> None:
         if not isinstance(rules, RuleSet):
             rules = RuleSet.from_json(dict(rules) if rules is not None else None)
         if not 2 <= players <= MAX_PLAYERS:
@@ -105,7 +106,8 @@ class KingsEnv(CribEnv):
         self._placing_key = -1
         factored = encoding == FACTORED
         super().__init__(players, FACTORED_ACTIONS if factored else ACTIONS,
-                         observation_space(players, factored), shaping, render_mode)
+                         observation_space(players, factored), shaping, render_mode,
+                         illegal)
 
     # ----- the game ---------------------------------------------------------
     def _start(self, seed: int) -> None:
@@ -153,7 +155,7 @@ class KingsEnv(CribEnv):
         """Take an engine action (a Play, Exchange or Pass) for the seat to move, as
         :meth:`step` does for an index; for computer opponents, whose play may lie beyond
         the cap. Raises IllegalAction and changes nothing if the engine refuses it."""
-        if self._over():
+        if self.finished():
             raise IllegalEnvAction("the game is over")
 
         def apply() -> None:
