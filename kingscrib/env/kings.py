@@ -83,6 +83,7 @@ class KingsEnv(CribEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "kings_v0",
                 "is_parallelizable": False}
+    keep_leaves = False  # past the cap, keep the first plays (see kings_actions)
 
     def __init__(self, players: int = 2, rules: RuleSet | Mapping[str, Any] | None = None,
                  shaping: float = 0.0, notation: bool = True, encoding: str = ENUMERATED,
@@ -122,7 +123,7 @@ class KingsEnv(CribEnv):
         """The legal actions of the seat to move (computed once per turn)."""
         key = len(self.game.history)
         if self._turn_key != key or self._turn_actions is None:
-            self._turn_actions = turn_actions(self.game)
+            self._turn_actions = turn_actions(self.game, self.keep_leaves)
             self._turn_key = key
         return self._turn_actions
 
