@@ -69,24 +69,29 @@ def keep_best(raw: list[RawPlay], cap: int) -> list[RawPlay]:
     the highest-scoring others. Each tier is taken best first while room is left."""
     if len(raw) <= cap:
         return raw
-    keep: set[int] = set()
-    for key in (leave_key, _sequence_key, None):
-        seen: set[tuple] = set()
-        for i, play in enumerate(raw):
+    # One pass: the first play of each sequence (faces in square order: along the line),
+    # and of each leave among those (a leave's best play is its best sequence's).
+    sequence_firsts: list[int] = []
+    leave_firsts: list[int] = []
+    sequences: set[tuple[int, ...]] = set()
+    leaves: set[tuple] = set()
+    for i, play in enumerate(raw):
+        faces = play[3]
+        if faces in sequences:
+            continue
+        sequences.add(faces)
+        sequence_firsts.append(i)
+        key = leave_key(play)
+        if key not in leaves:
+            leaves.add(key)
+            leave_firsts.append(i)
+    keep = set(leave_firsts[:cap])
+    for tier in (sequence_firsts, range(len(raw))):
+        for i in tier:
             if len(keep) >= cap:
-                return [raw[j] for j in sorted(keep)]
-            if key is None:
-                keep.add(i)
-                continue
-            k = key(play)
-            if k not in seen:
-                seen.add(k)
-                keep.add(i)
+                break
+            keep.add(i)
     return [raw[j] for j in sorted(keep)]
-
-
-def _sequence_key(raw: RawPlay) -> tuple[int, ...]:
-    return raw[3]  # the faces in square order: along the line of the play
 
 
 def exchange_tiles(rack: list[Tile], index: int) -> list[Tile]:
