@@ -6,8 +6,9 @@
 Each run plays whole games through the PettingZoo AEC loop (``agent_iter``, ``last``,
 ``step``) with a uniformly random legal action, and counts the steps of the agents that
 acted. Throughput is steps / CPU time of this process (the fairer figure on a shared
-machine; wall time is printed too). Targets: 2,000 steps/s for ``cribbage_v0``, 300 for
-``kings_v0`` (with the legal actions in notation in ``info``, as by default). A step of
+machine; wall time is printed too). Targets: 2,000 steps/s for Cribbage, 300 for Kings
+(with the legal actions in notation in ``info``, as by default), for both versions; the
+``_v0`` rows are there to compare (``v1/v0`` is the ratio of the medians). A step of
 the factored encoding places one tile, so its games take about three times the steps.
 """
 
@@ -19,9 +20,9 @@ import time
 
 import numpy as np
 
-from kingscrib.env import cribbage_v0, kings_v0
+from kingscrib.env import cribbage_v0, cribbage_v1, kings_v0, kings_v1
 
-TARGETS = {"cribbage_v0": 2000, "kings_v0": 300}
+TARGETS = {"cribbage": 2000, "kings": 300}
 
 
 def run(make, games: int, seed: int) -> tuple[int, float, float]:
@@ -47,17 +48,24 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     runs = 2 if args.quick else 5
+    quick = args.quick
     setups = [
-        ("cribbage_v0", lambda: cribbage_v0.env(players=2), 20 if args.quick else 60),
-        ("kings_v0", lambda: kings_v0.env(players=2), 8 if args.quick else 25),
-        ("kings_v0 (3 players, joker)", lambda: kings_v0.env(players=3,
+        ("cribbage_v1", lambda: cribbage_v1.env(players=2), 20 if quick else 60),
+        ("cribbage_v0", lambda: cribbage_v0.env(players=2), 20 if quick else 60),
+        ("cribbage_v1 (4 players)", lambda: cribbage_v1.env(players=4), 10 if quick else 30),
+        ("kings_v1", lambda: kings_v1.env(players=2), 8 if quick else 25),
+        ("kings_v0", lambda: kings_v0.env(players=2), 8 if quick else 25),
+        ("kings_v1 (3 players, joker)", lambda: kings_v1.env(players=3,
                                                              rules={"joker": True}),
-         8 if args.quick else 20),
-        ("kings_v0 (factored)", lambda: kings_v0.env(players=2, encoding="factored"),
-         4 if args.quick else 10),
+         8 if quick else 20),
+        ("kings_v1 (features=True)", lambda: kings_v1.env(players=2, features=True),
+         8 if quick else 25),
+        ("kings_v1 (factored)", lambda: kings_v1.env(players=2, encoding="factored"),
+         4 if quick else 10),
     ]
     print(f"{'environment':<30} {'steps/s (CPU)':>14} {'steps/s (wall)':>15} "
-          f"{'steps/game':>11} {'target':>7} {'ratio':>6}")
+          f"{'steps/game':>11} {'target':>7} {'ratio':>6} {'v1/v0':>6}")
+    medians: dict[str, float] = {}
     for name, make, games in setups:
         rates, walls, per_game = [], [], []
         for r in range(runs):
@@ -65,11 +73,13 @@ def main() -> None:
             rates.append(steps / cpu)
             walls.append(steps / wall)
             per_game.append(steps / games)
-        rate = statistics.median(rates)
-        target = TARGETS[name.split()[0]]
+        rate = medians[name] = statistics.median(rates)
+        target = TARGETS[name.split("_")[0]]
+        # on a _v0 row, the v1 median (the row above) over this one
+        versus = f"{medians[name[:-1] + '1'] / rate:.2f}x" if name.endswith("_v0") else ""
         print(f"{name:<30} {rate:>14,.0f} {statistics.median(walls):>15,.0f} "
-              f"{statistics.median(per_game):>11.1f} {target:>7,} {rate / target:>5.1f}x")
-
+              f"{statistics.median(per_game):>11.1f} {target:>7,} {rate / target:>5.1f}x"
+              f" {versus:>6}")
 
 if __name__ == "__main__":
     main()

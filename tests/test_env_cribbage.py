@@ -1,34 +1,38 @@
-"""cribbage_v0: the PettingZoo API, seeding, the action encoding, no leaks, rewards."""
+"""cribbage_v0 and cribbage_v1: the PettingZoo API, seeding, the action encoding, no leaks, rewards."""
 
 from __future__ import annotations
 
-import copy
 import random
 from itertools import combinations
 
 import numpy as np
 import pytest
 from classic.classic_reference import ref_score
-from env_support import play_random, quiet_api_test
+from env_support import play_random, quiet_api_test, redeal_hidden
 from pettingzoo.test import seed_test
 
-from kingscrib.classic.cards import Card, deck
+from kingscrib.classic.cards import deck
 from kingscrib.classic.game import Claim, Discard, Play
-from kingscrib.env import cribbage_v0
+from kingscrib.env import cribbage_v0, cribbage_v1
 from kingscrib.env.base import IllegalEnvAction
 from kingscrib.env.cribbage import ACTIONS, FIRST_CLAIM, FIRST_PAIR, GO, action_index
 
 OPTIONS = [(2, {}), (3, {"muggins": True}), (4, {"skunk": True, "muggins": True})]
 
 
+VERSIONS = [cribbage_v0, cribbage_v1]
+
+
 @pytest.mark.parametrize("players,rules", OPTIONS)
-def test_api(players, rules):
-    quiet_api_test(cribbage_v0.env(players=players, rules=rules), cycles=400)
+@pytest.mark.parametrize("module", VERSIONS)
+def test_api(module, players, rules):
+    quiet_api_test(module.env(players=players, rules=rules), cycles=400)
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_seed_test(players):
-    seed_test(lambda: cribbage_v0.env(players=players, rules={"muggins": True}),
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("module", VERSIONS)
+def test_seed_test(module, players):
+    seed_test(lambda: module.env(players=players, rules={"muggins": True}),
               num_cycles=200)
 
 
@@ -122,49 +126,16 @@ def test_an_illegal_index_is_refused_and_changes_nothing():
     assert env.agent_selection == agent
 
 
-def _visible(view) -> set[Card]:
-    cards = set(view.hand) | set(view.discards) | set(view.pile)
-    cards |= {c for _, c in view.played}
-    if view.starter:
-        cards.add(view.starter)
-    if view.show_item:
-        cards |= set(view.show_item.cards)
-    return cards
-
-
-def _substitute(value, mapping):
-    if isinstance(value, Card):
-        return mapping.get(value, value)
-    if isinstance(value, list):
-        return [_substitute(v, mapping) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_substitute(v, mapping) for v in value)
-    return value
-
-
-def _redeal_hidden(env, seat: int, rng: random.Random):
-    """A copy of the game in which every card the seat cannot see is swapped for another
-    such card, wherever it lies (other hands, the crib, the stock)."""
-    game = copy.deepcopy(env.game)
-    hidden = sorted(set(deck()) - _visible(game.view(seat)))
-    shuffled = hidden[:]
-    rng.shuffle(shuffled)
-    mapping = dict(zip(hidden, shuffled))
-    d = game._deal
-    for field in ("dealt", "crib_card", "stock", "discards", "held", "kept", "crib"):
-        setattr(d, field, _substitute(getattr(d, field), mapping))
-    return game
-
-
 def _same(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
 @pytest.mark.parametrize("players,rules", OPTIONS)
-def test_no_observation_shows_what_its_seat_may_not_know(players, rules):
+@pytest.mark.parametrize("module", VERSIONS)
+def test_no_observation_shows_what_its_seat_may_not_know(module, players, rules):
     rng = random.Random(1)
     np_rng = np.random.default_rng(1)
-    env = cribbage_v0.raw_env(players=players, rules=rules)
+    env = module.raw_env(players=players, rules=rules)
     env.reset(seed=2)
     checked = 0
     while not env._over() and checked < 60:
@@ -172,7 +143,7 @@ def test_no_observation_shows_what_its_seat_may_not_know(players, rules):
             for seat, agent in enumerate(env.possible_agents):
                 seen = env.observe(agent)
                 real = env.game
-                env.game = _redeal_hidden(env, seat, rng)
+                env.game = redeal_hidden(env.game, seat, rng)
                 env._mask_step = -1
                 assert _same(seen["observation"], env.observe(agent)["observation"])
                 env.game = real

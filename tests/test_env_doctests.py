@@ -8,6 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["kingscrib.env", "kingscrib.env.kings", "kingscrib.env.cribbage",
+           "kingscrib.env.cribbage_v1", "kingscrib.env.kings_v1", "kingscrib.env.flat",
            "kingscrib.env.single", "kingscrib.backends"]
 
 

@@ -12,7 +12,7 @@ import pytest
 from env_support import play_random, quiet_api_test
 from pettingzoo.test import seed_test
 
-from kingscrib.env import kings_v0
+from kingscrib.env import kings_v0, kings_v1
 from kingscrib.env.base import IllegalEnvAction, outcome_rewards
 from kingscrib.env.kings_actions import (
     FIRST_EXCHANGE,
@@ -43,6 +43,12 @@ def test_api(players, rules):
 
 def test_seed_test():
     seed_test(lambda: kings_v0.env(players=3), num_cycles=60)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_v1_api_and_seeding(players):
+    quiet_api_test(kings_v1.env(players=players, rules={"joker": players == 3}), cycles=80)
+    seed_test(lambda: kings_v1.env(players=players), num_cycles=40)
 
 
 def _moves_after(seed: int, steps: int, **kwargs) -> tuple[list[int], dict]:

@@ -58,7 +58,7 @@ def test_cribbage_against_expert(players):
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing():
-    env = CribbageSingleEnv(opponent="random")
+    env = CribbageSingleEnv(opponent="random", illegal="raise")
     obs, _ = env.reset(seed=1)
     before = env.aec.game.record()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -66,6 +66,32 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
         env.step(illegal)
     assert env.aec.game.record() == before
     assert env.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("make", [CribbageSingleEnv, KingsSingleEnv])
+def test_an_illegal_action_ends_the_episode_with_a_penalty(make):
+    env = make(opponent="random")
+    obs, _ = env.reset(seed=1)
+    before = len(env.aec.game.record()["deals"]) if make is CribbageSingleEnv else \
+        env.aec.game.to_record()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["illegal_action"].startswith(f"action {illegal} is not legal for player_0")
+    assert not obs["action_mask"].any()  # nothing more to do
+    after = len(env.aec.game.record()["deals"]) if make is CribbageSingleEnv else \
+        env.aec.game.to_record()
+    assert after == before  # no opponent played on
+    obs, _ = env.reset(seed=1)  # and a new episode starts as usual
+    assert obs["action_mask"].any()
+
+
+def test_version_0_keeps_the_v0_environments():
+    assert CribbageSingleEnv(version=0).aec.metadata["name"] == "cribbage_v0"
+    assert KingsSingleEnv(version=0).aec.metadata["name"] == "kings_v0"
+    assert KingsSingleEnv().aec.metadata["name"] == "kings_v1"
+    with pytest.raises(ValueError, match="version must be one of 0, 1, not 2"):
+        CribbageSingleEnv(version=2)
 
 
 def test_bad_opponents_are_refused():

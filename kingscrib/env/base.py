@@ -21,6 +21,15 @@ class IllegalEnvAction(ValueError):
     """An action index the mask does not allow now; the message says why. Nothing changed."""
 
 
+# What an illegal action does: ``raise`` IllegalEnvAction (nothing changes, the agent may
+# try again), or ``penalty``: the game ends at once, the offender gets ILLEGAL_REWARD and
+# every other agent 0 (PettingZoo's TerminateIllegalWrapper convention), which is what
+# Gymnasium's and Stable-Baselines3's env checkers expect of a random action.
+RAISE, PENALTY = "raise", "penalty"
+ILLEGAL_POLICIES = (RAISE, PENALTY)
+ILLEGAL_REWARD = -1.0
+
+
 def outcome_rewards(final: list[int], seat_sides: list[int]) -> list[float]:
     """+1 for a sole winner, -1 for a loser; tied winners share: each gets 2/k - 1
     (0 for a two-way tie). ``final`` is the score of each side; ``seat_sides`` maps
@@ -37,11 +46,17 @@ class CribEnv(AECEnv):
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, players: int, actions: int, observation: spaces.Dict,
-                 shaping: float = 0.0, render_mode: str | None = None) -> None:
+                 shaping: float = 0.0, render_mode: str | None = None,
+                 illegal: str = RAISE) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}"
                              f" or None, not {render_mode!r}")
+        if illegal not in ILLEGAL_POLICIES:
+            raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_POLICIES)},"
+                             f" not {illegal!r}")
+        self.illegal = illegal
+        self.illegal_end: str | None = None  # why an illegal action ended the game
         self.render_mode = render_mode
         self.shaping = float(shaping)
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -94,6 +109,10 @@ class CribEnv(AECEnv):
     def _seat_sides(self) -> list[int]:
         return list(range(len(self.possible_agents)))
 
+    def finished(self) -> bool:
+        """The game is over, or an illegal action ended it (``illegal="penalty"``)."""
+        return self.illegal_end is not None or self._over()
+
     # ----- the PettingZoo API ------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_space
@@ -112,12 +131,13 @@ class CribEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
+        self.illegal_end = None
         self._start(self.game_seed)
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        acting = not self._over() and seat == self._seat_to_act()
+        acting = not self.finished() and seat == self._seat_to_act()
         mask = self._mask() if acting else np.zeros(self._action_space.n, np.int8)
         return {"observation": self._observation(seat), "action_mask": mask}
 
@@ -131,10 +151,27 @@ class CribEnv(AECEnv):
         index = int(action)
         mask = self._mask()
         if not 0 <= index < len(mask) or not mask[index]:
-            raise IllegalEnvAction(
-                f"action {action} is not legal for {agent} now; legal: "
-                f"{np.flatnonzero(mask).tolist()[:20]}{' ...' if mask.sum() > 20 else ''}")
+            message = (f"action {action} is not legal for {agent} now; legal: "
+                       f"{np.flatnonzero(mask).tolist()[:20]}"
+                       f"{' ...' if mask.sum() > 20 else ''}")
+            if self.illegal == RAISE:
+                raise IllegalEnvAction(message)
+            self._end_illegally(agent, message)
+            return
         self._advance(lambda: self._apply(index))
+
+    def _end_illegally(self, agent: str, message: str) -> None:
+        """End the game: the offender gets ILLEGAL_REWARD, the others 0; every agent's
+        ``info["illegal_action"]`` says what happened. The engine's game stays as it was
+        (unfinished)."""
+        self.illegal_end = message
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards[agent] = ILLEGAL_REWARD
+        self.terminations = {a: True for a in self.agents}
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+        self._select()
+        self.infos = {a: {"illegal_action": message} for a in self.agents}
 
     def _advance(self, apply: Callable[[], None]) -> None:
         """Apply an action of the agent selected, then pay rewards and select the next."""
@@ -166,13 +203,13 @@ class CribEnv(AECEnv):
 
     def _select(self) -> None:
         """Point agent_selection at the seat to act (or a finished agent to remove)."""
-        if self._over():
+        if self.finished():
             if self.agents:
                 self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[self._seat_to_act()]
         self.infos = {a: {} for a in self.agents}
-        if self.agent_selection in self.infos and not self._over():
+        if self.agent_selection in self.infos and not self.finished():
             seat = self.possible_agents.index(self.agent_selection)
             self.infos[self.agent_selection] = self._info(seat)
 

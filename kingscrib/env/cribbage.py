@@ -32,7 +32,7 @@ from pettingzoo.utils import wrappers
 from kingscrib.classic.cards import Card, deck
 from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Play
 from kingscrib.classic.rules import RuleSet
-from kingscrib.env.base import CribEnv, outcome_rewards
+from kingscrib.env.base import RAISE, CribEnv, outcome_rewards
 
 CARDS = 52
 FIRST_PAIR = CARDS
@@ -75,7 +75,8 @@ def observation_space() -> spaces.Dict:
 class CribbageEnv(CribEnv):
     """Classic Cribbage under ``rules`` (players, skunk, muggins all pass through).
 
-    ``shaping`` adds per-turn point shaping to the +1/-1 outcome reward.
+    ``shaping`` adds per-turn point shaping to the +1/-1 outcome reward; ``illegal``
+    says what an illegal action does (``raise``, or ``penalty``: :mod:`.base`).
     """
 
     metadata = {"render_modes": ["human", "ansi"], "name": "cribbage_v0",
@@ -83,7 +84,7 @@ class CribbageEnv(CribEnv):
 
     def __init__(self, players: int | None = None,
                  rules: RuleSet | Mapping[str, Any] | None = None, shaping: float = 0.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, illegal: str = RAISE) -> None:
         if not isinstance(rules, RuleSet):
             rules = RuleSet.from_dict(dict(rules or {}))
         if players is not None and players != rules.players:
@@ -97,7 +98,8 @@ class CribbageEnv(CribEnv):
         self._steps = 0  # actions applied in this game (keys the mask cache)
         self._mask_step = -1
         self._mask_cache = np.zeros(ACTIONS, np.int8)
-        super().__init__(rules.players, ACTIONS, observation_space(), shaping, render_mode)
+        super().__init__(rules.players, ACTIONS, observation_space(), shaping, render_mode,
+                         illegal)
 
     # ----- the game ---------------------------------------------------------
     def _start(self, seed: int) -> None:
@@ -184,7 +186,7 @@ class CribbageEnv(CribEnv):
             left[k] = view.cards_left[other]
         seen = len(view.hand) + len(view.discards) + (view.starter is not None) + len(
             view.played)
-        to_act = -1 if self._over() else (self._seat_to_act() - seat) % n
+        to_act = -1 if self.finished() else (self._seat_to_act() - seat) % n
         status = np.array([PHASES.index(view.phase), (view.dealer - seat) % n, view.count,
                            n, CARDS - seen,
                            to_act, len(self.game.deals), int(bool(self._go_queue))],
@@ -207,7 +209,7 @@ class CribbageEnv(CribEnv):
         if game.phase == "play":
             pile = " ".join(str(c) for c in game.pile)
             lines.append(f"count {game.count}: {pile}")
-        if not self._over():
+        if not self.finished():
             seat = self._seat_to_act()
             hand = " ".join(str(c) for c in sorted(game.hand(seat)))
             what = f"must say go at {self._go_count}" if self._go_queue else "to act"

@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils import wrappers
 
-from kingscrib.env.base import CribEnv, IllegalEnvAction, outcome_rewards
+from kingscrib.env.base import RAISE, CribEnv, IllegalEnvAction, outcome_rewards
 from kingscrib.env.kings_actions import ACTIONS, TurnActions, turn_actions
 from kingscrib.env.kings_factored import (
     COMMIT,
@@ -77,15 +77,17 @@ class KingsEnv(CribEnv):
     ``shaping`` adds per-turn point shaping to the +1/-1 outcome reward; ``notation``
     puts each legal action in notation into the acting seat's ``info["legal"]``;
     ``encoding`` is ``enumerated`` (each legal play one index, :mod:`.kings_actions`) or
-    ``factored`` (tile by tile, then commit, :mod:`.kings_factored`).
+    ``factored`` (tile by tile, then commit, :mod:`.kings_factored`); ``illegal`` says
+    what an illegal action does (``raise``, or ``penalty``: :mod:`.base`).
     """
 
     metadata = {"render_modes": ["human", "ansi"], "name": "kings_v0",
                 "is_parallelizable": False}
+    keep_leaves = False  # past the cap, keep the first plays (see kings_actions)
 
     def __init__(self, players: int = 2, rules: RuleSet | Mapping[str, Any] | None = None,
                  shaping: float = 0.0, notation: bool = True, encoding: str = ENUMERATED,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, illegal: str = RAISE) -> None:
         if not isinstance(rules, RuleSet):
             rules = RuleSet.from_json(dict(rules) if rules is not None else None)
         if not 2 <= players <= MAX_PLAYERS:
@@ -105,7 +107,8 @@ class KingsEnv(CribEnv):
         self._placing_key = -1
         factored = encoding == FACTORED
         super().__init__(players, FACTORED_ACTIONS if factored else ACTIONS,
-                         observation_space(players, factored), shaping, render_mode)
+                         observation_space(players, factored), shaping, render_mode,
+                         illegal)
 
     # ----- the game ---------------------------------------------------------
     def _start(self, seed: int) -> None:
@@ -120,7 +123,7 @@ class KingsEnv(CribEnv):
         """The legal actions of the seat to move (computed once per turn)."""
         key = len(self.game.history)
         if self._turn_key != key or self._turn_actions is None:
-            self._turn_actions = turn_actions(self.game)
+            self._turn_actions = turn_actions(self.game, self.keep_leaves)
             self._turn_key = key
         return self._turn_actions
 
@@ -153,7 +156,7 @@ class KingsEnv(CribEnv):
         """Take an engine action (a Play, Exchange or Pass) for the seat to move, as
         :meth:`step` does for an index; for computer opponents, whose play may lie beyond
         the cap. Raises IllegalAction and changes nothing if the engine refuses it."""
-        if self._over():
+        if self.finished():
             raise IllegalEnvAction("the game is over")
 
         def apply() -> None:

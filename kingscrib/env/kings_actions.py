@@ -8,9 +8,13 @@ Index layout (``ACTIONS`` = 1 + 31 + ``MAX_PLAYS``):
   Subsets holding the same tiles as a lower index are masked out, so each distinct
   exchange has exactly one index.
 - ``32..32 + MAX_PLAYS - 1``: the legal plays in the engine's reference order (highest
-  score first, then fewer tiles, then by the (square, face) pairs), the first
-  ``MAX_PLAYS`` of them. Only an opening play ever has more (up to about 40,000, all
-  the placements of the same few hands); the cap keeps its best ``MAX_PLAYS``.
+  score first, then fewer tiles, then by the (square, face) pairs), at most
+  ``MAX_PLAYS`` of them. Openings have up to some 70,000 plays and a few mid-game
+  racks more than ``MAX_PLAYS`` (docs/rl.md has the measured sizes). ``kings_v0``
+  keeps the first ``MAX_PLAYS``; ``kings_v1`` (``keep_leaves``) keeps the best play of
+  every leave (the tiles a play leaves on the rack), then the best placement of every
+  tile sequence, then the highest-scoring others (:func:`keep_best`): what the cap
+  drops are other placements of tiles it keeps.
 
 The legal set comes from the engine (:func:`kingscrib.kings.fastgen.best_plays`,
 :meth:`Game.can_exchange`); nothing here knows a rule beyond that layout.
@@ -23,12 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kingscrib.kings.fastgen import RawPlay, best_plays, to_play
+from kingscrib.kings.fastgen import RawPlay, best_plays, face_index, to_play
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Action, Exchange, Pass
 from kingscrib.kings.notation import format_action
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK
-from kingscrib.kings.tiles import RACK_SIZE, Tile
+from kingscrib.kings.tiles import NINE, RACK_SIZE, SIX, Tile
 
 PASS = 0
 FIRST_EXCHANGE = 1
@@ -36,6 +40,58 @@ EXCHANGES = 2**RACK_SIZE - 1
 FIRST_PLAY = FIRST_EXCHANGE + EXCHANGES
 MAX_PLAYS = 2048
 ACTIONS = FIRST_PLAY + MAX_PLAYS
+
+
+# The per-play features (``TurnActions.features``), one row per play index, int16:
+FEATURES = ("score", "tiles",
+            *(f"square_{i}" for i in range(RACK_SIZE)),  # square + 1 (A1 = 1), 0 = none
+            *(f"rank_{i}" for i in range(RACK_SIZE)),  # the rank shown (a 6/9 as laid)
+            *(f"colour_{i}" for i in range(RACK_SIZE)),  # 1 light, 2 dark
+            *(f"leave_rank_{i}" for i in range(RACK_SIZE)),  # the tiles left, as in ``rack``
+            *(f"leave_colour_{i}" for i in range(RACK_SIZE)))
+
+
+def _held(face: int) -> tuple[int, int]:
+    """(rank as held, colour index) of a face: a 6/9 tile laid as a 9 is held as a 6."""
+    rank, colour = divmod(face, 2)
+    return (SIX if rank == NINE else rank), colour
+
+
+def leave_key(raw: RawPlay) -> tuple[tuple[int, int], ...]:
+    """What a play takes from the rack (so, what it leaves), whatever the squares."""
+    return tuple(sorted(_held(f) for f in raw[3]))
+
+
+def keep_best(raw: list[RawPlay], cap: int) -> list[RawPlay]:
+    """At most ``cap`` of the plays (in reference order, best first), in reference order:
+    the best play of every leave (what a play keeps on the rack), then the best placement
+    of every tile sequence (the same tiles in the same order elsewhere on the board), then
+    the highest-scoring others. Each tier is taken best first while room is left."""
+    if len(raw) <= cap:
+        return raw
+    # One pass: the first play of each sequence (faces in square order: along the line),
+    # and of each leave among those (a leave's best play is its best sequence's).
+    sequence_firsts: list[int] = []
+    leave_firsts: list[int] = []
+    sequences: set[tuple[int, ...]] = set()
+    leaves: set[tuple] = set()
+    for i, play in enumerate(raw):
+        faces = play[3]
+        if faces in sequences:
+            continue
+        sequences.add(faces)
+        sequence_firsts.append(i)
+        key = leave_key(play)
+        if key not in leaves:
+            leaves.add(key)
+            leave_firsts.append(i)
+    keep = set(leave_firsts[:cap])
+    for tier in (sequence_firsts, range(len(raw))):
+        for i in tier:
+            if len(keep) >= cap:
+                break
+            keep.add(i)
+    return [raw[j] for j in sorted(keep)]
 
 
 def exchange_tiles(rack: list[Tile], index: int) -> list[Tile]:
@@ -66,6 +122,24 @@ class TurnActions:
     def notation(self, game: Game) -> LegalNotation:
         """Every legal index with its action in notation (formatted when looked up)."""
         return LegalNotation(self, dict(game.board))
+
+    def features(self) -> np.ndarray:
+        """(MAX_PLAYS, len(FEATURES)) int16: row ``k`` describes the play of index
+        ``FIRST_PLAY + k`` (zeros past the last play), for policies that score actions."""
+        out = np.zeros((MAX_PLAYS, len(FEATURES)), np.int16)
+        rack = [(t.rank, face_index(t) % 2) for t in self.rack]
+        n = RACK_SIZE
+        for k, (_, total, squares, faces) in enumerate(self.plays):
+            row = out[k]
+            row[0], row[1] = total, len(squares)
+            left = list(rack)
+            for i, (square, face) in enumerate(zip(squares, faces)):
+                rank, colour = divmod(face, 2)
+                row[2 + i], row[2 + n + i], row[2 + 2 * n + i] = square + 1, rank, 2 - colour
+                left.remove(_held(face))
+            for i, (rank, colour) in enumerate(left):
+                row[2 + 3 * n + i], row[2 + 4 * n + i] = rank, 2 - colour
+        return out
 
 
 class LegalNotation(Mapping[int, str]):
@@ -101,12 +175,13 @@ class LegalNotation(Mapping[int, str]):
         return f"LegalNotation({len(self)} actions)"
 
 
-def turn_actions(game: Game) -> TurnActions:
-    """The legal actions of the seat to move, encoded."""
+def turn_actions(game: Game, keep_leaves: bool = False) -> TurnActions:
+    """The legal actions of the seat to move, encoded; past ``MAX_PLAYS`` plays, the
+    first ones (``kings_v0``) or, with ``keep_leaves``, :func:`keep_best` ones."""
     seat = game.turn
     rack = sorted(game.racks[seat])
     raw = best_plays(game.board, rack, game.rules)
-    plays = raw[:MAX_PLAYS]
+    plays = keep_best(raw, MAX_PLAYS) if keep_leaves else raw[:MAX_PLAYS]
     mask = np.zeros(ACTIONS, np.int8)
     mask[FIRST_PLAY:FIRST_PLAY + len(plays)] = 1
     # Under the when-stuck rule, passing and exchanging wait until no play is possible.
@@ -126,5 +201,6 @@ def turn_actions(game: Game) -> TurnActions:
     return TurnActions(rack, plays, len(raw), mask, raw)
 
 
-__all__ = ["ACTIONS", "EXCHANGES", "FIRST_EXCHANGE", "FIRST_PLAY", "MAX_PLAYS", "PASS",
-           "LegalNotation", "TurnActions", "exchange_tiles", "turn_actions"]
+__all__ = ["ACTIONS", "EXCHANGES", "FEATURES", "FIRST_EXCHANGE", "FIRST_PLAY", "MAX_PLAYS",
+           "PASS", "LegalNotation", "TurnActions", "exchange_tiles", "keep_best", "leave_key",
+           "turn_actions"]

@@ -10,6 +10,11 @@ True
 ``step(action)`` takes the learner's action index, lets the opponents play until it is
 the learner's turn again or the game is over, and returns the learner's reward over that
 stretch (the AEC environment's rewards: +1/-1 at the end, plus any shaping).
+
+They wrap ``kings_v1`` and ``cribbage_v1`` (``version=0`` for the superseded ``_v0``),
+so an illegal action ends the episode with reward -1 and ``info["illegal_action"]``
+(``illegal="raise"`` raises instead). Gymnasium's ``check_env`` passes on both;
+:mod:`kingscrib.env.flat` flattens the observation for Stable-Baselines3.
 """
 
 from __future__ import annotations
@@ -22,7 +27,16 @@ import numpy as np
 
 from kingscrib.env.base import CribEnv
 from kingscrib.env.cribbage import GO, CribbageEnv, action_index
+from kingscrib.env.cribbage_v1 import CribbageEnvV1
 from kingscrib.env.kings import KingsEnv
+from kingscrib.env.kings_v1 import KingsEnvV1
+
+
+def _versioned(versions: dict[int, type], version: int) -> type:
+    if version not in versions:
+        raise ValueError(f"version must be one of {', '.join(map(str, versions))},"
+                         f" not {version!r}")
+    return versions[version]
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -76,7 +90,7 @@ class SingleAgentEnv(gymnasium.Env):
         reward = self.aec._cumulative_rewards.get(self.agent, 0.0)
         self.aec._cumulative_rewards[self.agent] = 0.0
         reward += self._play_opponents()
-        done = self.aec._over()
+        done = self.aec.finished()
         obs = self.aec.observe(self.agent)
         info = dict(self.aec.infos.get(self.agent, {}))
         return obs, float(reward), done, False, info
@@ -84,7 +98,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _play_opponents(self) -> float:
         """Let the computer seats act until the learner must act; the learner's reward."""
         reward = 0.0
-        while not self.aec._over() and self.aec.agent_selection != self.agent:
+        while not self.aec.finished() and self.aec.agent_selection != self.agent:
             self._opponent_step(self.aec.possible_agents.index(self.aec.agent_selection))
             reward += self.aec._cumulative_rewards.get(self.agent, 0.0)
             self.aec._cumulative_rewards[self.agent] = 0.0
@@ -100,11 +114,13 @@ class SingleAgentEnv(gymnasium.Env):
 
 class KingsSingleEnv(SingleAgentEnv):
     """Kings Cribbage against the built-in players (``random``, ``greedy``, ``equity``,
-    ``sim`` and the levels). Keyword arguments go to :class:`KingsEnv`."""
+    ``sim`` and the levels). Keyword arguments go to ``kings_v1`` (``kings_v0`` with
+    ``version=0``)."""
 
     def __init__(self, opponent: str | list[str | None] = "greedy", seat: int = 0,
-                 **kwargs: Any) -> None:
-        super().__init__(KingsEnv(**kwargs), opponent, seat, kwargs.get("render_mode"))
+                 version: int = 1, **kwargs: Any) -> None:
+        aec = _versioned({0: KingsEnv, 1: KingsEnvV1}, version)(**kwargs)
+        super().__init__(aec, opponent, seat, kwargs.get("render_mode"))
 
     def _make(self, name: str, seed: int) -> Any:
         from kingscrib.players.kings import make_player
@@ -118,11 +134,13 @@ class KingsSingleEnv(SingleAgentEnv):
 
 class CribbageSingleEnv(SingleAgentEnv):
     """Classic Cribbage against the built-in players (``random``, ``baseline`` and the
-    levels ``easy`` to ``expert``). Keyword arguments go to :class:`CribbageEnv`."""
+    levels ``easy`` to ``expert``). Keyword arguments go to ``cribbage_v1``
+    (``cribbage_v0`` with ``version=0``)."""
 
     def __init__(self, opponent: str | list[str | None] = "expert", seat: int = 0,
-                 **kwargs: Any) -> None:
-        super().__init__(CribbageEnv(**kwargs), opponent, seat, kwargs.get("render_mode"))
+                 version: int = 1, **kwargs: Any) -> None:
+        aec = _versioned({0: CribbageEnv, 1: CribbageEnvV1}, version)(**kwargs)
+        super().__init__(aec, opponent, seat, kwargs.get("render_mode"))
 
     def _make(self, name: str, seed: int) -> Any:
         from kingscrib.players.classic import make_player
