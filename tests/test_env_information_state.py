@@ -26,14 +26,14 @@ CARD_OF = {card.index: card for card in deck()}
 
 def _points(env, index: int) -> tuple[int, ...]:
     """What the action itself scores, per seat: the card laid (pairs, runs, 15, 31), or
-    the claim and the muggins it leaves. Go, last card and the show of hidden hands that
+    the claim and the muggins or over-claim it leaves. Go, last card and the show of hidden hands that
     may follow are chance to the seat, and left out."""
     if env._go_queue:
         return ()
     game = fork_game(env.game)
     action = env.engine_action(index)
     events = game.apply(action)
-    kinds = {"peg"} if isinstance(action, Play) else {"show", "muggins"} \
+    kinds = {"peg"} if isinstance(action, Play) else {"show", "muggins", "overclaim"} \
         if isinstance(action, Claim) else set()
     scored = [0] * env.rules.players
     for event in events:
@@ -153,11 +153,13 @@ def _predicted(observation: dict, rules) -> tuple[set[int], dict[int, tuple[int,
     starter = CARD_OF[int(np.flatnonzero(o["starter"])[0])]
     true = score_show(shown, starter, crib=show_kind == 2).total
     points = {}
-    for claim in range(true + 1):
+    for claim in range(29 + 1):  # any claim a hand could make: the mask tells nothing
         scored = [0] * players
-        scored[0] += claim
-        if o["scores"][0] + claim < 121:  # a claim that wins leaves nothing to muggins
-            scored[1 % players] += true - claim  # the next seat takes what is missed
+        counted = min(claim, true)  # an over-claim is corrected to the true value
+        scored[0] += counted
+        if o["scores"][0] + counted < 121:  # a claim that wins leaves nothing to take
+            # the next seat takes what was missed, or what was claimed too much
+            scored[1 % players] += abs(true - claim)
         points[FIRST_CLAIM + claim] = tuple(scored)
     return set(points), points
 
