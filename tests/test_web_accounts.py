@@ -14,7 +14,7 @@ import argon2
 import httpx
 import pytest
 from sqlalchemy import create_engine, select
-from web_support import auth, in_process_client
+from web_support import Server, auth, in_process_client, postgres_cluster
 
 from kingscrib.web import accounts
 from kingscrib.web.storage import account_sessions, seat_accounts
@@ -303,3 +303,30 @@ def test_guests_play_as_before_without_any_account(url: str) -> None:
         assert c.get(path, headers=auth(g["token"])).json()["you"] == 0
         assert c.post(f"{path}/resign", headers=auth(g["token"])).json()["over"]
     assert rows(url, seat_accounts) == []
+
+
+def test_a_deleted_accounts_name_reaches_the_other_server_processes(tmp_path: Path) -> None:
+    with postgres_cluster() as pg_url:
+        servers = [Server(pg_url, data_dir=tmp_path).start() for _ in range(2)]
+        try:
+            a, b = (s.url for s in servers)
+            r = httpx.post(f"{a}/api/account/signup",
+                           json={"name": "Alice", "password": PASSWORD})
+            session = r.cookies["kingscrib_session"]  # (Secure: httpx keeps it to https)
+            cookie = {"Cookie": f"kingscrib_session={session}"}
+            g = httpx.post(f"{a}/api/games", headers=cookie, json={
+                "seats": [{"name": "Alice"}, {"name": "Bob"}], "seed": 2}).json()
+            path = f"/api/games/{g['game_id']}"
+            assert httpx.get(b + path).json()["seats"][0]["name"] == "Alice"  # b holds it
+            r = httpx.request("DELETE", f"{a}/api/account", json={"password": PASSWORD},
+                              headers={**cookie, "X-CSRF-Token": r.json()["csrf"]})
+            assert r.status_code == 200, r.text
+            deadline = time.monotonic() + 10
+            while httpx.get(b + path).json()["seats"][0]["name"] != "deleted player":
+                assert time.monotonic() < deadline, "the other process kept the old name"
+                time.sleep(0.1)
+            r = httpx.get(b + path, headers={**auth(g["token"]), **cookie})
+            assert r.status_code == 403
+        finally:
+            for s in servers:
+                s.stop()

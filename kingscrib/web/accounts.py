@@ -33,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from kingscrib.web.errors import WebError
 from kingscrib.web.names import MAX_NAME, person_name, skeleton
 from kingscrib.web.storage import (
+    Store,
     account_sessions,
     accounts,
     login_failures,
@@ -168,10 +169,11 @@ def set_password(engine: Engine, account_id: int, password_hash: str,
         conn.execute(ended)
 
 
-def remove(engine: Engine, account_id: int) -> list[str]:
+def remove(store: Store, account_id: int) -> list[str]:
     """Delete an account and its sessions; its seats stay, named "deleted player", and
-    nobody plays them any more. Returns the ids of the games it had seats in."""
-    with engine.begin() as conn:
+    nobody plays them any more. Returns the ids of the games it had seats in (the other
+    server processes sharing a PostgreSQL are told, as for any change of a game)."""
+    with store.engine.begin() as conn:
         owned = conn.execute(select(seat_accounts.c.game_id, seat_accounts.c.seat)
                              .where(seat_accounts.c.account_id == account_id)).all()
         for game_id, seat in owned:
@@ -182,7 +184,9 @@ def remove(engine: Engine, account_id: int) -> list[str]:
         conn.execute(delete(account_sessions)
                      .where(account_sessions.c.account_id == account_id))
         conn.execute(delete(accounts).where(accounts.c.id == account_id))
-    return sorted({game_id for game_id, _ in owned})
+        game_ids = sorted({game_id for game_id, _ in owned})
+        store._notify(conn, game_ids)
+    return game_ids
 
 
 def own_seats(engine: Engine, account_id: int, held: list[tuple[str, str]]) -> int:

@@ -188,7 +188,7 @@ async def delete_account(body: Confirm, request: Request,
     """Delete the account (its password confirms it). Its games stay; its seats read
     "deleted player" and nobody can play them any more."""
     account, _token = await _confirmed(request, hub, body.password)
-    game_ids = await hub.db_call(accounts.remove, _engine(hub), account.id)
+    game_ids = await hub.db_call(accounts.remove, hub.store, account.id)
     for game_id in game_ids:  # the rooms in memory take the new names now
         room = hub.rooms.get(game_id)
         if room is not None:
