@@ -6,7 +6,9 @@ work; brute-force limits; guests' seats and accounts' seats kept apart."""
 from __future__ import annotations
 
 import statistics
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +135,35 @@ def test_unknown_names_and_wrong_passwords_take_the_same_time(url: str) -> None:
                 assert r.status_code == 401
     ratio = statistics.median(times["Nobody"]) / statistics.median(times["Alice"])
     assert 0.6 < ratio < 1.6, times
+
+
+def test_a_burst_of_log_ins_hashes_a_few_at_a_time(url: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    real, lock = accounts._hasher, threading.Lock()
+    running, most = [0], [0]
+
+    class Counting:
+        def hash(self, password: str) -> str:
+            return real.hash(password)
+
+        def verify(self, password_hash: str, password: str) -> bool:
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0])
+            try:
+                return real.verify(password_hash, password)
+            finally:
+                with lock:
+                    running[0] -= 1
+
+    with browser(url) as c:
+        signup(c)
+        monkeypatch.setattr(accounts, "_hasher", Counting())
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(lambda i: c.post("/api/account/login", json={
+                "name": f"user{i}", "password": "guess guess"}).status_code, range(8)))
+    assert codes == [401] * 8
+    assert most[0] == accounts.HASHING_AT_ONCE
 
 
 def test_failed_log_ins_are_limited_per_account_name_and_per_address(url: str) -> None:

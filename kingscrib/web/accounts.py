@@ -47,7 +47,8 @@ DELETED = "deleted player"  # the name an account's seats take when it is delete
 # and per client address; sign-ups per address count the same way.
 WINDOW = 15 * 60.0
 PER_ACCOUNT, PER_ADDRESS, SIGNUPS_PER_ADDRESS = 10, 30, 10
-MAX_LINKED = 500  # guest seats a sign-up may bring along
+MAX_LINKED = 100  # guest seats a sign-up may bring along
+HASHING_AT_ONCE = 2  # Argon2 hashes computed at once (each takes 64 MiB and a core)
 
 _hasher = PasswordHasher()
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}

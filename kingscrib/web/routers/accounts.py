@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from typing import Any
 
@@ -63,6 +64,20 @@ def _engine(hub: Hub) -> Any:
     return hub.store.engine
 
 
+# Argon2 takes 64 MiB and a core for a while on purpose: a burst of log-ins waits its
+# turn rather than taking every core and all the memory from the games.
+_HASHING = threading.BoundedSemaphore(accounts.HASHING_AT_ONCE)
+
+
+async def _slow(fn: Any, *args: Any) -> Any:
+    """A password hash or check, in a thread (never the event loop's or the store's)."""
+    def bounded() -> Any:
+        with _HASHING:
+            return fn(*args)
+
+    return await asyncio.to_thread(bounded)
+
+
 async def logged_in(request: Request, hub: Hub) -> tuple[accounts.Account, str]:
     """The caller's account and session token; WebError(401) when not logged in."""
     token = request.cookies.get(sessions.COOKIE)
@@ -103,7 +118,7 @@ async def signup(body: SignUp, request: Request, hub: Hub = Depends(get_hub)) ->
                          [(signup_key, accounts.SIGNUPS_PER_ADDRESS)], now):
         raise WebError(429, "too many sign-ups from your address: try again later")
     await hub.db_call(accounts.count_failure, engine, [signup_key], now)
-    hashed = await asyncio.to_thread(accounts.hash_password, password)
+    hashed = await _slow(accounts.hash_password, password)
     account = await hub.db_call(accounts.create, engine, name, hashed, now)
     held = [(s.game_id, hash_secret(s.token)) for s in body.seats]
     linked = await hub.db_call(accounts.own_seats, engine, account.id, held) if held else 0
@@ -122,7 +137,7 @@ async def login(body: LogIn, request: Request, hub: Hub = Depends(get_hub)) -> J
     if await hub.db_call(accounts.too_many, engine, limits, now):
         raise WebError(429, LIMITED)
     found = await hub.db_call(accounts.find, engine, body.name)
-    right = await asyncio.to_thread(accounts.password_matches, found.password_hash,
+    right = await _slow(accounts.password_matches, found.password_hash,
                                     body.password)
     if not right or found.account is None:
         await hub.db_call(accounts.count_failure, engine, list(keys), now)
@@ -164,7 +179,7 @@ async def _confirmed(request: Request, hub: Hub, password: str
     if await hub.db_call(accounts.too_many, engine, limits, now):
         raise WebError(429, LIMITED)
     hashed = await hub.db_call(accounts.password_hash_of, engine, account.id)
-    if not await asyncio.to_thread(accounts.password_matches, hashed or "", password):
+    if not await _slow(accounts.password_matches, hashed or "", password):
         await hub.db_call(accounts.count_failure, engine, list(keys), now)
         raise WebError(403, "the current password is wrong")
     return account, token
@@ -176,7 +191,7 @@ async def change_password(body: NewPassword, request: Request,
     """A new password (the current one confirms it); the account's other sessions end."""
     new = accounts.check_password(body.new_password)
     account, token = await _confirmed(request, hub, body.password)
-    hashed = await asyncio.to_thread(accounts.hash_password, new)
+    hashed = await _slow(accounts.hash_password, new)
     await hub.db_call(accounts.set_password, _engine(hub), account.id, hashed,
                       hash_secret(token))
     return _answer(account, token)
