@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, select
 from web_support import Server, auth, in_process_client, postgres_cluster
 
 from kingscrib.web import accounts
-from kingscrib.web.storage import account_sessions, seat_accounts
+from kingscrib.web.storage import account_sessions, hash_secret, seat_accounts
 from kingscrib.web.storage import accounts as accounts_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -361,3 +361,29 @@ def test_a_deleted_accounts_name_reaches_the_other_server_processes(tmp_path: Pa
         finally:
             for s in servers:
                 s.stop()
+
+
+def test_a_rematch_asked_while_logged_in_seats_the_account(url: str) -> None:
+    with browser(url) as alice, browser(url) as guest:
+        signup(alice)
+        g = new_game(alice)
+        guest.post(f"/api/games/{g['game_id']}/join",
+                   json={"invite": g["invite"], "seat": 1, "name": "Bob"})
+        path = f"/api/games/{g['game_id']}"
+        assert alice.post(f"{path}/resign", headers=auth(g["token"])).status_code == 200
+        again = alice.post(f"{path}/rematch", headers=auth(g["token"]))
+        assert again.status_code == 200, again.text
+        new = f"/api/games/{again.json()['game_id']}"
+        token = again.json()["token"]
+        assert alice.get(new, headers=auth(token)).json()["you"] == again.json()["seat"]
+        assert guest.get(new, headers=auth(token)).status_code == 403
+
+
+def test_signing_up_while_logged_in_ends_the_other_session(url: str) -> None:
+    with browser(url) as c:
+        signup(c)
+        before = c.cookies["kingscrib_session"]
+        signup(c, "Second")
+        assert c.get("/api/account").json()["name"] == "Second"
+    sessions = rows(url, account_sessions)
+    assert len(sessions) == 1 and sessions[0].token_hash != hash_secret(before)

@@ -122,6 +122,9 @@ async def signup(body: SignUp, request: Request, hub: Hub = Depends(get_hub)) ->
     account = await hub.db_call(accounts.create, engine, name, hashed, now)
     held = [(s.game_id, hash_secret(s.token)) for s in body.seats]
     linked = await hub.db_call(accounts.own_seats, engine, account.id, held) if held else 0
+    old = request.cookies.get(sessions.COOKIE)
+    if old:  # a browser logged in as someone else is now the new account only
+        await hub.db_call(sessions.end, engine, old)
     token = await hub.db_call(sessions.start, engine, account.id)
     return _answer(account, token, 201, seats=linked)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 
 from kingscrib.web import reviews
 from kingscrib.web.cancel import cancel
-from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.deps import bearer, get_hub, own_if_logged_in, seat_for
 from kingscrib.web.rematch import rematch, rematch_of
 from kingscrib.web.replay import replay_of_record, replay_of_session
 from kingscrib.web.rooms import Hub
@@ -24,12 +24,14 @@ async def get_rematch(game_id: str, hub: Hub = Depends(get_hub)) -> dict[str, An
 
 
 @router.post("/{game_id}/rematch")
-async def post_rematch(game_id: str, token: str | None = Depends(bearer),
+async def post_rematch(game_id: str, request: Request, token: str | None = Depends(bearer),
                        hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """A player of the finished game asks for the rematch (started if need be) and is
     seated in it: ``{"game_id", "seat", "token", "invite"}``."""
     room = await hub.get(game_id)
-    return await rematch(hub, room, await seat_for(hub, room, token))
+    seated = await rematch(hub, room, await seat_for(hub, room, token))
+    await own_if_logged_in(request, hub, seated["game_id"], seated.get("token"))
+    return seated
 
 
 @router.post("/replay", include_in_schema=True)
