@@ -1,6 +1,7 @@
 """The account panel of the start page in Chromium: a guest with a game signs up (the
-game comes along), logs out (the account's game is no longer this browser's) and logs
-in again by keyboard; the panel fits both sizes and passes the axe audit."""
+game comes along), logs out (the account's game is no longer this browser's), logs in
+again by keyboard and opens the game, which plays on; the panel fits both sizes and
+passes the axe audit."""
 
 from __future__ import annotations
 
@@ -72,6 +73,11 @@ def test_sign_up_log_out_and_log_in_on_the_start_page(browser, server, size: str
         page.wait_for_selector(f"#account-status:has-text('Logged in as {name}.')")
         page.wait_for_selector("#my-games-list li")
         page.reload()  # the session outlives the page
+        page.wait_for_selector(f"#account-status:has-text('Logged in as {name}.')")
+        page.click("#my-games-list li a")  # the account's game plays on, logged in
+        page.wait_for_selector("#rack .tile")
+        page.wait_for_selector("#turn-banner.mine")
+        page.goto(server.url + "/")
         page.wait_for_selector(f"#account-status:has-text('Logged in as {name}.')")
         page.click("#logout")
         page.wait_for_selector("#account-status:has-text('Playing as a guest.')")
