@@ -80,13 +80,18 @@ def check_csrf(session_token: str, headers: Mapping[str, str]) -> None:
 
 
 def check_same_origin(headers: Mapping[str, str]) -> None:
-    """WebError(403) for a request the browser says another site made."""
-    if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-        raise WebError(403, "account requests are accepted from this site's pages only")
+    """WebError(403) for a request the browser says another site made: by
+    ``Sec-Fetch-Site`` (today's browsers), else by an ``Origin`` that is not this host
+    (a reverse proxy must pass the Host header on for those older browsers). A client
+    that sends neither (not a browser) is not refused here."""
+    site = headers.get("sec-fetch-site")
     origin = headers.get("origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != headers.get("host"):
-        raise WebError(403, "account requests are accepted from this site's pages only")
-    if origin == "null":
+    if site is not None:
+        foreign = site not in ("same-origin", "none")
+    else:
+        foreign = origin is not None and (origin == "null"
+                                          or urlsplit(origin).netloc != headers.get("host"))
+    if foreign:
         raise WebError(403, "account requests are accepted from this site's pages only")
 
 
