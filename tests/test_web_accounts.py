@@ -262,6 +262,18 @@ def test_bad_user_names_are_refused_with_a_message_and_change_nothing(
     assert rows(url, accounts_table) == []
 
 
+@pytest.mark.parametrize(("password", "said"), [
+    ("seven77", "at least 8 characters"),
+    ("x" * 257, "at most 256 characters"),
+])
+def test_bad_passwords_are_refused_with_a_message_and_change_nothing(
+        url: str, password: str, said: str) -> None:
+    with browser(url) as c:
+        r = c.post("/api/account/signup", json={"name": "Ann", "password": password})
+        assert r.status_code == 400 and said in r.json()["error"], r.text
+    assert rows(url, accounts_table) == []
+
+
 def test_two_accounts_cannot_have_names_that_look_alike(url: str) -> None:
     with browser(url) as c:
         signup(c, "Ann Lee")
