@@ -477,11 +477,17 @@ def ref_replay(record: dict, has_play: Callable[[dict, list], bool] | None = Non
                 raise ReplayError(f"{where}: illegal play {t['tiles']}")
             if t["score"] != value:
                 raise ReplayError(f"{where}: the play scores {value}, not {t['score']}")
-            gained = value
+            gained, over = value, 0
             if rules["joker"]:
-                gained = t.get("claimed", value)
-                if not 0 <= gained <= value:
-                    raise ReplayError(f"{where}: a claim of {gained} for a play worth {value}")
+                claimed = t.get("claimed", value)
+                if not 0 <= claimed:
+                    raise ReplayError(f"{where}: a claim of {claimed}")
+                # docs/rules.md: an over-claim scores the true value; the next seat
+                # takes the excess.
+                gained, over = min(claimed, value), max(0, claimed - value)
+                expected = {"player": (seat + 1) % n, "points": over} if over else None
+                if t.get("overclaim") != expected or (over and "joker" in t):
+                    raise ReplayError(f"{where}: the over-claim is {over}")
             elif "claimed" in t:
                 raise ReplayError(f"{where}: a claim without the joker rule")
             board.update(placed)
@@ -494,6 +500,7 @@ def ref_replay(record: dict, has_play: Callable[[dict, list], bool] | None = Non
             rack.update((held(x.rank), x.colour) for x in drew)
             racks[seat] = rack
             scores[seat] += gained
+            scores[(seat + 1) % n] += over
             passes = scoreless = 0
             if "joker" in t:
                 caller = t["joker"]["caller"]

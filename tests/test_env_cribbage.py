@@ -8,6 +8,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from classic.classic_reference import ref_score
 from env_support import play_random, quiet_api_test
 from pettingzoo.test import seed_test
 
@@ -243,3 +244,34 @@ def test_render_and_options():
     with pytest.raises(ValueError, match="unknown rule"):
         cribbage_v0.env(rules={"mugins": True})
     assert cribbage_v0.raw_env(rules={"players": 3, "muggins": True}).rules.muggins
+
+
+def test_a_claim_is_asked_without_telling_the_hand_value_and_over_claiming_costs():
+    """With muggins every claim from 0 to 29 is legal at every hand shown, so the mask
+    says nothing of the value; a claim above it pegs the value and gives the excess to
+    the next seat (docs/rl.md)."""
+    env = cribbage_v0.raw_env(players=2, rules={"muggins": True})
+    rng = np.random.default_rng(5)
+    env.reset(seed=5)
+    values, checked = set(), 0
+    while not env._over() and checked < 6:
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        item = env.game.show_item
+        if item is None or env._go_queue:
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+            continue
+        value = ref_score(list(item.cards), env.game.starter, crib=item.kind == "crib")
+        values.add(value)
+        assert set(np.flatnonzero(mask).tolist()) == set(range(FIRST_CLAIM, ACTIONS))
+        assert env.infos[agent] == {"go": False}
+        claim = min(29, value + 3)
+        me, other = env.game.rules.side_of(item.seat), 1 - env.game.rules.side_of(item.seat)
+        before = list(env.game.scores)
+        env.step(FIRST_CLAIM + claim)
+        if env._over():
+            break
+        assert env.game.scores[me] - before[me] == value
+        assert env.game.scores[other] - before[other] == claim - value
+        checked += 1
+    assert checked == 6 and len(values) > 1  # hands of different values, the same mask

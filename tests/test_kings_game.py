@@ -5,7 +5,7 @@ Interpretations of RULES.md assumed here (ambiguous there):
   3 x players consecutive turns without a play (every legal play scores);
 - Servant ties: the current Servant stays when tied for lowest, else the first
   tied seat in turn order from the first player;
-- a Joker may be called only right after a play (once);
+- a Joker may be called only right after a play (once), never on an over-claim;
 - solitaire: seat 0 is the Light seat, seat 1 the Dark seat.
 """
 
@@ -270,14 +270,23 @@ def joker_game() -> Game:
                   racks=["8L 8D", "KL", "KD"], bag="2L 2D 3L 3D 4L")
 
 
-def test_a_claim_above_the_value_is_refused():
+def test_a_claim_above_the_value_is_corrected_and_the_excess_goes_to_the_next_player():
     game = joker_game()
     before = state(game)
-    with pytest.raises(IllegalAction, match="refused"):
-        game.play(P(I7="8L"), claim=7)  # worth 6
-    with pytest.raises(IllegalAction):
-        game.play(P(I7="8L"), claim=-1)
+    for bad in (-1, True, 2.5):
+        with pytest.raises(IllegalAction) as refused:
+            game.play(P(I7="8L"), claim=bad)
+        assert "6" not in str(refused.value)  # the refusal never tells the value
     assert state(game) == before
+    turn = game.play(P(I7="8L"), claim=9)  # worth 6 (778: two fifteens, a pair)
+    assert (turn.score, turn.claimed, turn.gained) == (6, 9, 6)
+    assert turn.overclaim == {"player": 1, "points": 3}
+    assert game.scores == [6, 3, 0]
+    assert not game.joker_open()  # corrected already: nothing is left to call
+    with pytest.raises(IllegalAction):
+        game.call_joker(2)
+    record = game_to_record(game)["turns"][0]
+    assert record["claimed"] == 9 and record["overclaim"] == {"player": 1, "points": 3}
 
 
 def test_a_short_claim_is_taken_by_the_caller():

@@ -34,7 +34,8 @@ from kingscrib.players.kings.simple import RandomPlayer
 
 class QuickPlayer(RandomPlayer):
     """A random player whose first play (on the empty board) is found cheaply; it also
-    claims short and calls Joker (rightly or wrongly) at random, for the joker rule."""
+    claims short or too much and calls Joker (rightly or wrongly) at random, for the
+    joker rule."""
 
     name = "quick"
 
@@ -53,7 +54,7 @@ class QuickPlayer(RandomPlayer):
         return super().choose(view)
 
     def claim(self, view, play):
-        return max(0, play.total - self.rng.choice([0, 0, 0, 1, 3]))
+        return max(0, play.total - self.rng.choice([0, 0, 0, 1, 3, -2]))
 
     def calls_joker(self, view, missed):
         return missed > 0 or self.rng.random() < 0.2
@@ -127,7 +128,8 @@ def test_the_options_were_exercised():
     joker = turns["3p-joker-servant"]
     assert any("joker" in t and t["joker"]["points"] > 0 for t in joker)
     assert any("joker" in t and t["joker"]["points"] == -5 for t in joker)
-    assert any(t.get("claimed", t.get("score")) != t.get("score") for t in joker)
+    assert any(t.get("claimed", t.get("score")) < t.get("score") for t in joker)
+    assert any(t.get("overclaim", {}).get("points") == 2 for t in joker)
     assert any("servant" in t for t in joker)
     assert {self_play(c)[0]["end"]["reason"] for c in CONFIGS} <= {"out", "blocked", "scoreless"}
 
@@ -226,8 +228,14 @@ def test_tampered_joker_and_servant():
     base = rec("3p-joker-servant")
     i = index_of(base, lambda t: "claimed" in t)
     record = copy.deepcopy(base)
-    record["turns"][i]["claimed"] = record["turns"][i]["score"] + 1
+    record["turns"][i]["claimed"] = record["turns"][i]["score"] + 1  # and no overclaim
     assert rejected(record).turn == i
+    i = index_of(base, lambda t: "overclaim" in t)
+    record = copy.deepcopy(base)
+    record["turns"][i]["overclaim"]["points"] += 1
+    assert "over-claim" in str(rejected(record)) and rejected(record).turn == i
+    record["turns"][i]["claimed"] = record["turns"][i]["score"]  # no over-claim after all
+    assert "not above" in str(rejected(record)) and rejected(record).turn == i
     i = index_of(base, lambda t: "joker" in t)
     record = copy.deepcopy(base)
     record["turns"][i]["joker"]["points"] += 1

@@ -151,12 +151,12 @@ def test_a_match_of_two_games(data, tmp_path):
 def test_against_the_computer_with_the_joker_rule(data):
     # seed 9: you play first with KL KD 6D 4L 5L; KL KD at G7-H7 is worth 12.
     result = run(["--seed", "9", "--joker", "--no-color"],
-                 "G7 across KL KD\n20\n10\nquit\n")
+                 "G7 across KL KD\n-1\n10\nquit\n")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "count it yourself" in out
     assert "Claim how many points?" in out
-    assert "refused" in out
+    assert "cannot be negative" in out
     assert "You missed 2 points" in out
     assert "Joker! Computer takes the 2 missed points" in out
     assert "Computer played" in out

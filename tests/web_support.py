@@ -53,8 +53,10 @@ class Server:
 
     def __init__(self, database: Path | str, port: int | None = None,
                  computer_delay: float = 0.0, data_dir: Path | None = None,
-                 extra_args: list[str] | None = None) -> None:
-        """``database``: a SQLite file, or a database URL."""
+                 extra_args: list[str] | None = None, open_files: int | None = None) -> None:
+        """``database``: a SQLite file, or a database URL; ``open_files``: the server
+        process's limit of open files (RLIMIT_NOFILE)."""
+        self.open_files = open_files
         self.database = database
         self.extra_args = list(extra_args or [])
         self.port = port or free_port()
@@ -79,7 +81,8 @@ class Server:
             [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "serve",
              "--port", str(self.port), "--database-url", self.database_url,
              "--computer-delay", str(self.computer_delay), "--allow-seed", *self.extra_args],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            preexec_fn=self._limit_files if self.open_files else None)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -89,6 +92,11 @@ class Server:
                     return self
             time.sleep(0.1)
         raise RuntimeError("server did not start")
+
+    def _limit_files(self) -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

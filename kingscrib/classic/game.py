@@ -37,6 +37,7 @@ from kingscrib.counting import JACK
 from kingscrib.shuffle import Seed, check_seed, rng_for
 
 FORMAT = "kingscrib-game/1"
+MAX_SHOW = 29  # no hand or crib is worth more: the bound of a claim, known to all
 
 
 class IllegalAction(ValueError):
@@ -76,7 +77,7 @@ Action = Discard | Play | Claim | Go
 class Event:
     """Something that scored or happened, for front ends to show."""
 
-    kind: str  # heels, peg, go, last, show, muggins, go-said, starter, win
+    kind: str  # heels, peg, go, last, show, muggins, overclaim, go-said, starter, win
     seat: int
     points: int = 0
     text: str = ""
@@ -279,8 +280,8 @@ class ClassicGame:
             ]
             return plays or [Go()]
         if self.phase == "show" and self.show_item is not None:
-            true = self._score_item(self.show_item).total
-            return [Claim(p) for p in range(true + 1)]
+            # Every claim a hand could be worth: the list must not tell its true value.
+            return [Claim(p) for p in range(MAX_SHOW + 1)]
         return []
 
     def waiting_for(self) -> list[int]:
@@ -545,7 +546,7 @@ class ClassicGame:
             "cards": card_list(item.cards),
             "score": score.total,
         }
-        pegged = score.total if claimed is None else claimed
+        pegged = score.total if claimed is None else min(claimed, score.total)
         if claimed is not None:
             entry["claimed"] = claimed
         self._deal.record["show"].append(entry)
@@ -553,12 +554,22 @@ class ClassicGame:
         text = f"{label}: {score.explain()}" if claimed is None else f"{label}: claims {claimed}"
         if self._add(item.seat, pegged, "show", text, item.cards):
             return True
+        # Whatever the claim misses by, either way, the next player (the other side in
+        # partnerships) scores: what was missed, or what was claimed too much, as club
+        # rules treat over-pegging, so that claiming more never pays.
+        taker = (item.seat + 1) % self.rules.players
         missed = score.total - pegged
         if missed > 0:
-            taker = (item.seat + 1) % self.rules.players
             entry["muggins"] = {"player": taker, "score": missed}
             text = f"muggins! {missed} missed ({score.explain()})"
             if self._add(taker, missed, "muggins", text):
+                return True
+        over = 0 if claimed is None else claimed - score.total
+        if over > 0:
+            entry["overclaim"] = {"player": taker, "score": over}
+            text = (f"over-claim! the {label} is worth {score.total}, not {claimed}"
+                    f" ({score.explain()})")
+            if self._add(taker, over, "overclaim", text):
                 return True
         return False
 
@@ -566,13 +577,12 @@ class ClassicGame:
         item = self.show_item
         if item is None or not self.rules.muggins:
             raise IllegalAction("no hand is waiting to be claimed")
-        true = self._score_item(item).total
-        if not isinstance(action.points, int) or action.points < 0:
-            raise IllegalAction(f"a claim is a whole number of points, not {action.points!r}")
-        if action.points > true:
-            raise IllegalAction(
-                f"a claim of {action.points} is more than the {item.kind} is worth; count again"
-            )
+        points = action.points
+        # Final once made and never refused for its size below the bound every hand
+        # shares, so that no answer tells the true value before the claim is made.
+        if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= MAX_SHOW:
+            raise IllegalAction(f"a claim is a whole number of points from 0 to {MAX_SHOW}"
+                                f" (no {item.kind} is worth more), not {points!r}")
         self._deal.show_queue.pop(0)
         if self._count_item(item, action.points):
             return

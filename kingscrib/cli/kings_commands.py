@@ -213,6 +213,9 @@ def _describe_turn(turn: Any, game: Game) -> str:
         line = f"{name}: {text}  +{turn.score}  [{turn.detail.describe()}]"
         if turn.claimed is not None and turn.claimed != turn.score:
             line += f"  claimed {turn.claimed}"
+        if turn.overclaim:
+            line += (f"  over-claim: {game.names[turn.overclaim['player']]}"
+                     f" +{turn.overclaim['points']}")
     else:
         action = Exchange(tuple(turn.returned)) if turn.action == "exchange" else Pass()
         line = f"{name}: {format_action(action, game.board)}"

@@ -86,7 +86,10 @@ def _summary(data: dict[str, Any]) -> str:
         names = [p["name"] for p in game["players"]]
         scores = [0] * len(names)
         for t in game["turns"]:
-            scores[t["player"]] += t.get("claimed", t.get("score", 0))
+            # a claim gives at most the play's value; the next player takes any excess
+            scores[t["player"]] += min(t.get("claimed", t.get("score", 0)), t.get("score", 0))
+            if "overclaim" in t:
+                scores[t["overclaim"]["player"]] += t["overclaim"]["points"]
             if "joker" in t:
                 scores[t["joker"]["caller"]] += t["joker"]["points"]
         who = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))

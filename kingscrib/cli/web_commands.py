@@ -30,19 +30,50 @@ import click
 @click.option("--idle-hours", default=168.0, show_default=True, type=click.FloatRange(min=0.001),
               help="Close a game nobody has played for this long (it is kept as a record).")
 @click.option("--trust-proxy", default=None, metavar="ADDRESSES",
-              help="Comma-separated addresses of reverse proxies whose X-Forwarded-For "
-                   "names the client (limits then apply to the real client address).")
+              help="Comma-separated addresses (or networks) of reverse proxies whose "
+                   "X-Forwarded-For names the client (limits then apply to the real client "
+                   "address). Every address (*, 0.0.0.0/0) is refused: see docs/deploy.md.")
+@click.option("--trust-any-proxy", is_flag=True,
+              help="Allow --trust-proxy '*': only when nothing but the proxy can reach "
+                   "the server.")
+@click.option("--header-timeout", default=10.0, show_default=True,
+              type=click.FloatRange(min=0.1),
+              help="Seconds a request's headers may take (408 and closed past it).")
+@click.option("--body-timeout", default=30.0, show_default=True,
+              type=click.FloatRange(min=0.1),
+              help="Seconds a request's body may take after its headers.")
+@click.option("--keep-alive-timeout", default=5.0, show_default=True,
+              type=click.FloatRange(min=0.1),
+              help="Seconds an idle connection is kept open for its next request.")
+@click.option("--connections-per-address", default=64, show_default=True,
+              type=click.IntRange(min=1),
+              help="HTTP connections one client address may hold open at once "
+                   "(a trusted proxy's are not counted).")
 def serve(host: str, port: int, database_url: str | None, computer_delay: float,
           allow_seed: bool, log_level: str, log_format: str, limits: tuple[str, ...],
-          idle_hours: float, trust_proxy: str | None) -> None:
+          idle_hours: float, trust_proxy: str | None, trust_any_proxy: bool,
+          header_timeout: float, body_timeout: float, keep_alive_timeout: float,
+          connections_per_address: int) -> None:
     """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
         from kingscrib.web.app import Settings, run
+        from kingscrib.web.connections import ConnectionSettings
         from kingscrib.web.limits import parse_limits
+        from kingscrib.web.proxies import UnsafeProxies, parse_proxies
         from kingscrib.web.storage import default_url
     except ImportError as e:  # pragma: no cover - depends on the install
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'kingscrib[web]' ({e})") from None
+    if trust_proxy is not None:
+        try:
+            proxies = parse_proxies(trust_proxy, any_allowed=trust_any_proxy)
+        except UnsafeProxies as e:
+            raise click.BadParameter(str(e), param_hint="--trust-proxy") from None
+        for warning in proxies.warnings(host):
+            click.echo(f"Warning: {warning}.", err=True)
+    elif trust_any_proxy:
+        raise click.BadParameter("--trust-any-proxy goes with --trust-proxy '*'",
+                                 param_hint="--trust-any-proxy")
     url = database_url or default_url()
     if log_format == "text":  # (a JSON log holds JSON lines only: uvicorn says where)
         click.echo(f"Kingscrib: open http://"
@@ -54,7 +85,12 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
         raise click.BadParameter(str(e), param_hint="--limit") from None
     run(host, port, Settings(database_url=url, computer_delay=computer_delay,
                              allow_seed=allow_seed, limits=limit_settings,
-                             trusted_proxies=trust_proxy, idle_timeout=idle_hours * 3600),
+                             trusted_proxies=trust_proxy, trust_any_proxy=trust_any_proxy,
+                             idle_timeout=idle_hours * 3600,
+                             connections=ConnectionSettings(
+                                 header_timeout=header_timeout, body_timeout=body_timeout,
+                                 keep_alive_timeout=keep_alive_timeout,
+                                 per_address=connections_per_address)),
         log_level=log_level, log_format=log_format)
 
 

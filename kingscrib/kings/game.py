@@ -50,15 +50,18 @@ class Turn:
     returned: list[Tile] = field(default_factory=list)  # exchange
     drew: list[Tile] = field(default_factory=list)
     score: int = 0  # what the play is worth, bonuses included
-    claimed: int | None = None  # joker rule: what the player claimed
+    claimed: int | None = None  # joker rule: what the player claimed, as made
     joker: dict[str, int] | None = None  # {"caller": seat, "points": gained or -5}
+    # joker rule, a claim above the value: {"player": next seat, "points": the excess}
+    overclaim: dict[str, int] | None = None
     detail: PlayScore | None = None
     servant: int | None = None  # servant rule: named at the end of a round
 
     @property
     def gained(self) -> int:
-        """Points the player took for the turn (the claim under the joker rule)."""
-        return self.score if self.claimed is None else self.claimed
+        """Points the player took for the turn: under the joker rule the claim, or the
+        true value when the claim was above it (the excess went to the next player)."""
+        return self.score if self.claimed is None else min(self.claimed, self.score)
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,9 @@ class Game:
     def play(self, action: Action, claim: int | None = None) -> Turn:
         """Take ``action`` for the seat to move. Raises IllegalAction and changes nothing
         when it is not allowed. ``claim`` is the points claimed under the joker rule
-        (the full value when left out)."""
+        (the full value when left out). A claim is final and never refused for its size,
+        so that nothing tells the true value before it is made: a claim above the value
+        is corrected to it and the excess is scored by the next player in turn order."""
         if self.is_over:
             raise IllegalAction("the game is over")
         if isinstance(action, Play):
@@ -236,10 +241,9 @@ class Game:
             if claim is not None:
                 if not self.rules.joker:
                     raise IllegalAction("claims are made only under the joker rule")
-                if not 0 <= claim <= score.total:
-                    raise IllegalAction(
-                        f"a claim of {claim} is refused: the play is worth {score.total}"
-                        if claim > score.total else "a claim cannot be negative")
+                if not isinstance(claim, int) or isinstance(claim, bool) or claim < 0:
+                    raise IllegalAction(f"a claim is a whole number of points from 0,"
+                                        f" not {claim!r}")
             self._push()
             return self._apply_play(action, score, claim)
         if isinstance(action, Exchange):
@@ -271,6 +275,12 @@ class Game:
         self.board.update(play.placed)
         turn.drew = self._draw(seat, RACK_SIZE - len(rack))
         self.scores[seat] += turn.gained
+        if turn.claimed is not None and turn.claimed > turn.score:
+            # Over-claimed: corrected, and the excess goes to the next player, as club
+            # rules treat over-pegging, so that claiming more never pays.
+            taker = (seat + 1) % self.players
+            turn.overclaim = {"player": taker, "points": turn.claimed - turn.score}
+            self.scores[taker] += turn.overclaim["points"]
         self.passes_in_a_row = self.scoreless_in_a_row = 0
         return self._finish_turn(turn, went_out=not rack)
 
@@ -334,11 +344,12 @@ class Game:
 
     # ----- the joker rule --------------------------------------------------
     def joker_open(self) -> bool:
-        """Whether a Joker may be called now: right after a play, once, under the rule."""
+        """Whether a Joker may be called now: right after a play, once, under the rule;
+        never on an over-claim, which was corrected when it was made."""
         if not self.rules.joker or not self.history:
             return False
         last = self.history[-1]
-        return last.action == "play" and last.joker is None
+        return last.action == "play" and last.joker is None and last.overclaim is None
 
     def missed_points(self) -> int:
         """Points the last play's claim fell short by (0 when none)."""

@@ -43,6 +43,8 @@ def turn_to_json(turn: Turn) -> dict[str, Any]:
         data["score"] = turn.score
         if turn.claimed is not None:
             data["claimed"] = turn.claimed
+        if turn.overclaim is not None:
+            data["overclaim"] = dict(turn.overclaim)
         data["drew"] = _tiles(turn.drew)
     elif turn.action == "exchange":
         data["returned"] = _tiles(turn.returned)
@@ -214,6 +216,12 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
         if turn.action == "play" and t.get("score") != turn.score:
             raise RecordError(f"the play scores {turn.score}, not {t.get('score')!r}"
                               f" ({turn.detail.describe()})", i)
+        if t.get("overclaim") != turn.overclaim:  # recorded exactly when there is one
+            raise RecordError(
+                f"overclaim is recorded but the claim of {turn.claimed} is not above the"
+                f" play's {turn.score}" if turn.overclaim is None else
+                f"the claim of {turn.claimed} is above the play's {turn.score}: the over-claim"
+                f" is {turn.overclaim}, not {t.get('overclaim')!r}", i)
         if "joker" in t:
             _check_joker(game, t["joker"], i)
         if rules.servant and "servant" in t and (

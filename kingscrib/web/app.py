@@ -21,10 +21,13 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SQLTimeoutError
 
 from kingscrib.web import metrics, outage
+from kingscrib.web.actions import describe
+from kingscrib.web.connections import ConnectionCounts, ConnectionSettings, guarded_protocol
 from kingscrib.web.edge import EdgeMiddleware
 from kingscrib.web.finish import check_clocks
 from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
+from kingscrib.web.proxies import parse_proxies
 from kingscrib.web.rooms import Hub, WebError
 from kingscrib.web.routers import accounts, aftergame, games, live, meta
 from kingscrib.web.shared_limits import share_limits
@@ -45,6 +48,9 @@ class Settings:
     max_body: int = 16 * 1024  # bytes
     limits: LimitSettings = field(default_factory=LimitSettings)
     trusted_proxies: str | None = None  # addresses whose X-Forwarded-For is believed
+    trust_any_proxy: bool = False  # let trusted_proxies be every address (kingscrib.web.proxies)
+    # Deadlines for slow clients, and open HTTP connections per address (connections.py).
+    connections: ConnectionSettings = field(default_factory=ConnectionSettings)
     # Games are rebuilt when first touched, so start-up does not grow with the database.
     resume: bool = False  # True: load every unfinished game at start (computers carry on)
     idle_timeout: float = 7 * 24 * 3600.0  # seconds untouched before a game is closed
@@ -127,11 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for err in exc.errors()[:5]:
-            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
-        return JSONResponse({"error": "; ".join(problems) or "bad request"}, status_code=422)
+        return JSONResponse({"error": describe(exc)}, status_code=422)
 
     @app.get("/metrics", include_in_schema=False)
     async def prometheus() -> Response:
@@ -198,8 +200,13 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
     settings = settings or Settings()
     if log_format == "json":  # warnings too become log lines, not free text on stderr
         logging.captureWarnings(True)
-    proxies = settings.trusted_proxies
+    proxies = (parse_proxies(settings.trusted_proxies, settings.trust_any_proxy)
+               if settings.trusted_proxies is not None else None)
+    counts = ConnectionCounts(settings.connections, trusted=proxies or frozenset())
     uvicorn.run(app, host=host, port=port, log_level=log_level,
+                http=guarded_protocol(counts),
+                timeout_keep_alive=settings.connections.keep_alive_timeout,
                 ws_max_size=64 * 1024, ws_per_message_deflate=False,
-                proxy_headers=proxies is not None, forwarded_allow_ips=proxies or "",
+                proxy_headers=proxies is not None,
+                forwarded_allow_ips=proxies.uvicorn_setting() if proxies else "",
                 log_config=log_config(log_format, log_level))

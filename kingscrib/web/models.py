@@ -26,8 +26,8 @@ class CreateGame(_Strict):
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, lt=2**31)
     hints: bool = Field(default=False, description=(
-        "allow hints (and score previews under the Joker rule) even in a game between"
-        " people; every person sees this before taking a seat"))
+        "allow hints even in a game between people (under the Joker rule they name plays"
+        " but never their points); every person sees this before taking a seat"))
     clock_seconds: int | None = Field(default=None, description=(
         "a clock: each player's time in seconds (5 to 10800; the page offers 5, 10, 20"
         " and 30 minutes); none when left out"))

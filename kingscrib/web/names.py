@@ -5,13 +5,17 @@ zero-width characters), separator-line, private-use and unassigned characters
 are dropped, as are ``<`` and ``>``; runs of spaces shrink to one; each letter
 keeps at most :data:`MAX_MARKS` combining marks; the result is cut to
 :data:`MAX_NAME` characters. A person may not take a name that reads as a
-computer seat's ("Computer (expert)", "ＣＯＭＰＵＴＥＲ", "C o m p u t e r").
+computer seat's ("Computer (expert)", "ＣＯＭＰＵＴＥＲ", "C o m p u t e r",
+Cyrillic "Сomputеr", "C0MPUTER"): names are compared by their confusable skeleton
+(Unicode TS #39). A computer seat is named after its level, never as a person.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from typing import Any
 
 from kingscrib.web.errors import WebError
 
@@ -53,15 +57,53 @@ def clean_name(name: str | None, default: str) -> str:
 
 
 def skeleton(name: str) -> str:
-    """What a name reads as: compatibility forms folded (full-width letters, ligatures),
-    marks, case and everything but letters and digits dropped."""
-    text = unicodedata.normalize("NFKD", name).casefold()
+    """What a name reads as: Unicode TS #39's confusable skeleton (ICU's) of the name,
+    compatibility forms (full-width letters, ligatures) and case folded, and again
+    until that changes nothing more (``C0MPUTER``: 0 is O's look-alike, then O
+    is o); then marks and everything but letters and digits dropped. Look-alikes
+    share a skeleton: Cyrillic ``Сomputеr`` and ``computer``, ``0`` and ``O``, ``1``,
+    ``I`` and ``l``, ``rn`` and ``m``."""
+    text = name
+    for _ in range(4):
+        # The skeleton first: compatibility folding would lose some look-alikes (the
+        # Greek lunate sigma ϲ, a c to the eye, is a σ to NFKC).
+        folded = unicodedata.normalize("NFKC", _spoof_checker().getSkeleton(0, text)).casefold()
+        if folded == text:
+            break
+        text = folded
+    text = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in text if ch.isalnum() and unicodedata.category(ch)[0] != "M")
+
+
+@functools.cache
+def _spoof_checker() -> Any:
+    import icu  # PyICU (the pyicu-wheels package)
+
+    return icu.SpoofChecker()
+
+
+def reads_as_computer(name: str) -> bool:
+    """The name reads as a computer seat's (look-alike letters, spacing and case aside)."""
+    return _computer() in skeleton(name)
+
+
+@functools.cache
+def _computer() -> str:
+    return skeleton("computer")
 
 
 def person_name(name: str | None, default: str) -> str:
     """A person's name, normalised; WebError(400) when it poses as a computer seat."""
     text = clean_name(name, default)
-    if "computer" in skeleton(text):
+    if reads_as_computer(text):
         raise WebError(400, f"{text!r} reads as a computer seat's name; choose another name")
     return text
+
+
+def computer_name(name: str | None, default: str, seat: int) -> str:
+    """A computer seat's name: its level's (``default``, e.g. "Computer (greedy)"), so it
+    always reads as a computer. WebError(400) when the creator gives it another one."""
+    if name is not None and clean_name(name, "") not in ("", default):
+        raise WebError(400, f"seat {seat + 1} is a computer: it is named after its level "
+                            f"({default!r}); leave its name out")
+    return default

@@ -67,8 +67,9 @@ async def rematch(hub: Hub, room: Room, seat: int | None) -> dict[str, Any]:
             order = [room.seats[0]] * count
             for old in range(count):
                 order[new_seat(old, old_first, new_first, count)] = room.seats[old]
-            specs = [{"kind": s.kind, "name": s.name,
-                      **({"level": s.level} if s.kind == COMPUTER else {})} for s in order]
+            # A computer seat is named after its level (and its new place) again.
+            specs = [{"kind": s.kind, "level": s.level} if s.kind == COMPUTER
+                     else {"kind": s.kind, "name": s.name} for s in order]
             mine = new_seat(seat, old_first, new_first, count)
             clock = room.clock and (room.clock.seconds, room.clock.overtime)
             new_room, _, token, invite = await hub.create(

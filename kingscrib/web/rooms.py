@@ -30,11 +30,12 @@ from sqlalchemy.exc import IntegrityError
 
 from kingscrib.shuffle import derived_int
 from kingscrib.web import finish, metrics
+from kingscrib.web.actions import checked_action
 from kingscrib.web.clocks import Clock
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import DEFAULT_GAME, game_kind
 from kingscrib.web.games.protocol import Change, Session
-from kingscrib.web.names import clean_name, person_name
+from kingscrib.web.names import computer_name, person_name
 from kingscrib.web.outage import database_down, unavailable
 from kingscrib.web.storage import (
     SeatTaken,
@@ -110,8 +111,8 @@ class Room:
 
     @property
     def hints_on(self) -> bool:
-        """Hints, and previews under the Joker rule, are fair play only for someone alone
-        against computers, or when the game was created with hints allowed."""
+        """Hints are fair play only for someone alone against computers, or when the game
+        was created with hints allowed (under the Joker rule they never show points)."""
         return self.hints_allowed or self.people < 2
 
     def online(self) -> list[bool]:
@@ -195,17 +196,6 @@ def _refuse_closed(room: Room) -> None:
                             " kept and can be downloaded")
     if room.result is not None:
         raise WebError(409, "the game is over")
-
-
-def check_fields(message: dict[str, Any], fields: dict[str, frozenset[str]]) -> None:
-    """Refuse an action with a field its kind does not take (``pass`` with tiles)."""
-    kind = message.get("action")
-    if kind not in fields:
-        raise WebError(400, f"action must be one of {', '.join(fields)}, not {str(kind)[:20]!r}")
-    extra = sorted(set(message) - {"action"} - fields[kind])
-    if extra:
-        allowed = ", ".join(sorted(fields[kind])) or "nothing else"
-        raise WebError(400, f"a {kind} does not take {', '.join(extra)[:60]} (it takes {allowed})")
 
 
 class Hub:
@@ -560,7 +550,7 @@ class Hub:
         if seat is None:
             raise WebError(403, "spectators cannot act; join a seat with an invite link")
         began = time.perf_counter()
-        check_fields(message, game_kind(room.kind).action_fields())
+        message = checked_action(game_kind(room.kind), message)
         _refuse_closed(room)
         async with room.lock:
             await self._apply(room, seat, message)
@@ -757,7 +747,7 @@ def _build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
                                     f" choose from {', '.join(levels)}")
             same = sum(x.get("kind") == COMPUTER and x.get("level") == level for x in seats)
             default = f"Computer {i + 1} ({level})" if same > 1 else f"Computer ({level})"
-            name = clean_name(s.get("name"), default)
+            name = computer_name(s.get("name"), default, i)
         else:
             level = None
             name = person_name(s.get("name"), f"Player {i + 1}")

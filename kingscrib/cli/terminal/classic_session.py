@@ -51,7 +51,8 @@ HELP_LINES = [
     ("1 2  or  5H JD  or  5 J", "lay away cards: their numbers in your hand, the cards, or"
                                 " ranks alone when your hand holds one of each"),
     ("3  or  7C  or  7", "lay one card in the play (the same three ways)"),
-    ("12", "(muggins) the points you count in your hand or crib"),
+    ("12", "(muggins) the points you count in your hand or crib, once: points missed, or"
+           " claimed too many, go to the next player"),
     ("hint", "while laying away: the best discards by expected points"),
     ("coach", "(two players) the expert's best discard or card, with each option's chance"
               " to win"),

@@ -162,8 +162,8 @@ class Draft:
             return None
 
     def preview(self, board: Mapping[Square, Tile], rules: RuleSet = RuleSet()) -> str:
-        """The score of the tiles laid so far with its breakdown, or why it cannot be
-        played yet."""
+        """The score of the tiles laid so far with its breakdown (under the Joker rule only
+        that it is legal), or why it cannot be played yet."""
         if not self.placed:
             return ""
         text = self.notation(board)
@@ -173,6 +173,8 @@ class Draft:
             score = check_play(board, self.placed, rules)
         except IllegalPlay as e:
             return f"{text}: {e}"
+        if rules.joker:  # the claim is the player's own count, made once
+            return f"{text}: a legal play; count it yourself (Joker rule)"
         parts = [h.describe() for h in score.hands]
         if score.five_tile_bonus:
             parts.append(f"+{score.five_tile_bonus} five tiles")

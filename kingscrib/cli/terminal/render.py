@@ -182,13 +182,22 @@ def play_notation(turn: Turn, board: Mapping[Square, Tile]) -> str:
     return format_play(Play.of(turn.tiles), board)
 
 
+def overclaim_text(turn: Turn, claimer: str, taker: str) -> str:
+    """A claim above the play's value, as corrected: "You claimed 14; the play is worth
+    12: 2 go to Computer." """
+    n = turn.overclaim["points"] if turn.overclaim else 0
+    return (f"{claimer} claimed {turn.claimed}; the play is worth {turn.score}: {n}"
+            f" go{'es' if n == 1 else ''} to {'you' if taker == 'You' else taker}.")
+
+
 def render_turn(game: Game, turn: Turn, name: str, hide_breakdown: bool = False,
-                own: bool = False) -> Text:
+                own: bool = False, correction: bool = True) -> Text:
     """What happened on ``turn`` (the board drawn as it is now), with the breakdown.
 
     Under the joker rule ``hide_breakdown`` keeps the true value hidden while the
     next player may still call Joker. ``own``: the player who took the turn is looking,
-    so an exchange shows the tiles returned and drawn."""
+    so an exchange shows the tiles returned and drawn. ``correction``: say how an
+    over-claim was corrected (left out where it is said on its own)."""
     out = Text()
     if turn.action == "pass":
         out.append(f"{name} passed.")
@@ -212,6 +221,10 @@ def render_turn(game: Game, turn: Turn, name: str, hide_breakdown: bool = False,
             out.append(f" (claimed {turn.claimed})" if turn.claimed != turn.score
                        else " (claimed in full)", style="dim")
             out.append(".")
+            if turn.overclaim is not None and correction:
+                out.append("\n  " + overclaim_text(turn, name,
+                                                   game.names[turn.overclaim["player"]]),
+                           style="yellow")
     else:
         out.append(f" for {turn.score}.")
     if turn.detail is not None and not hide_breakdown:
@@ -304,8 +317,10 @@ def render_legend(rules: RuleSet, plain: bool = False) -> Table:
     ]
     options = []
     if rules.joker:
-        options.append("Joker: you claim your own points; the next player may call joker on"
-                       " a short claim and take the missed points (a wrong call costs 5).")
+        options.append("Joker: you claim your own points, once; the next player may call"
+                       " joker on a short claim and take the missed points (a wrong call"
+                       " costs 5); a claim above the value is cut to it and the next player"
+                       " takes the excess.")
     if rules.servant:
         options.append("Servant: after each round the lowest scorer is the Servant.")
     if rules.solitaire:

@@ -82,7 +82,11 @@ class Seat:
 
     @property
     def tag(self) -> str:
-        return f"({self.level})" if self.level else ""
+        """The level of a computer seat; one given a person's name is also called one."""
+        if not self.level:
+            return ""
+        return f"({self.level})" if "computer" in self.name.casefold() \
+            else f"(computer, {self.level})"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "kind": self.kind}
@@ -394,6 +398,10 @@ class Session:
                 line.append(f"exchanged {len(turn.returned)}")
             else:
                 line.append("passed")
+            if turn.overclaim is not None:
+                taker = self.seats[turn.overclaim["player"]].name
+                line.append(f"  claimed {turn.claimed}: {turn.overclaim['points']} to {taker}",
+                            style="yellow")
             if turn.joker is not None:
                 line.append(f"  Joker {turn.joker['points']:+d}", style="yellow")
             lines.append(line)
@@ -539,13 +547,11 @@ class Session:
         except ValueError:
             reply.error("type the number of points you claim for your play (or cancel)")
             return reply
-        score = game.check(play)
         if claim < 0:
             reply.error("a claim cannot be negative")
             return reply
-        if claim > score.total:
-            reply.error(f"a claim of {claim} is refused: the play is worth less. Count again.")
-            return reply
+        # The claim is final: above the value it is corrected and the excess goes to the
+        # next player, so it is never refused (which would tell the value).
         self.pending = None
         turn = game.play(play, claim)
         self._after_turn(turn, reply)
@@ -555,7 +561,10 @@ class Session:
         """Describe the turn just taken by a person, let computers call Joker, end the game."""
         game = self.game
         name = self.seats[turn.player].name
-        reply.add(render.render_turn(game, turn, name, own=True))
+        if turn.overclaim is not None:  # first, so that the message line shows it whole
+            taker = self.seats[turn.overclaim["player"]].name
+            reply.add(render.overclaim_text(turn, name, taker), "bold yellow")
+        reply.add(render.render_turn(game, turn, name, own=True, correction=False))
         if turn.action == "play" and turn.claimed is not None and turn.claimed < turn.score:
             who = "You" if name == "You" else name
             reply.add(f"{who} missed {turn.score - turn.claimed} point"
@@ -650,6 +659,17 @@ class Session:
             can = game.can_exchange(min(len(game.racks[game.turn]), 5) or 1)
             reply.add("No play is possible with your rack: "
                       + ("exchange some tiles or pass." if can else "pass."), "yellow")
+        if game.rules.joker:
+            # The claim is your own count: the options best first, without their points
+            # (nor the equity, which would tell them).
+            table = Table(title="Best options (Joker rule: count the points yourself)",
+                          title_justify="left", title_style="bold", box=None, padding=(0, 2),
+                          min_width=56)
+            table.add_column("option", style="bold cyan", no_wrap=True)
+            for o in options:
+                table.add_row(o.move)
+            reply.add(table)
+            return reply
         table = Table(title="Best options by equity", title_justify="left",
                       title_style="bold", box=None, padding=(0, 2))
         table.add_column("option", style="bold cyan", no_wrap=True)

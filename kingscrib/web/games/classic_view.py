@@ -53,6 +53,13 @@ def show_entry(entry: dict[str, Any], starter: Card, names: list[str]) -> dict[s
     }
     if "claimed" in entry:
         out["claimed"] = entry["claimed"]
+    if "overclaim" in entry:  # claimed above the value: corrected, the excess to the taker
+        o = entry["overclaim"]
+        n = o["score"]
+        out["overclaim"] = {"seat": o["player"], "points": n,
+                            "text": f"{names[entry['player']]} claimed {entry['claimed']}; the"
+                                    f" {entry['kind']} is worth {entry['score']}: {n}"
+                                    f" go{'es' if n == 1 else ''} to {names[o['player']]}"}
     if "muggins" in entry:
         m = entry["muggins"]
         out["muggins"] = {"seat": m["player"], "points": m["score"],

@@ -289,9 +289,9 @@ class KingsSession(SessionBase):
             score = check_play(game.board, play.placed, game.rules, game.racks[seat])
         except IllegalPlay as e:
             return {"legal": False, "error": str(e), "tiles": play.tiles_json()}
-        if game.rules.joker and not hints_on:
-            # Under the Joker rule players count their own plays: between people the
-            # preview says only whether the play is legal.
+        if game.rules.joker:
+            # Under the Joker rule players count their own plays and the claim is final:
+            # the preview says only whether the play is legal, hints on or not.
             return {"legal": True, "tiles": play.tiles_json(),
                     "describe": "a legal play: count it yourself (Joker rule)"}
         return {"legal": True, "tiles": play.tiles_json(), "score": score.total,
@@ -308,7 +308,13 @@ class KingsSession(SessionBase):
         return analysis.hint_inputs(game, seat)
 
     def hint_from(self, inputs: Any) -> dict[str, Any]:
-        return analysis.hint_from(inputs)
+        hint = analysis.hint_from(inputs)
+        if inputs["rules"].joker:
+            # The claim is the player's own count: the hint names the plays, best first,
+            # but not what they score (nor the equity, which would tell it).
+            hint = {**_uncounted(hint), "options": [_uncounted(o) for o in hint["options"]],
+                    "uncounted": "count it yourself (Joker rule)"}
+        return hint
 
     def analysis_input(self, seats: list[dict[str, Any]], ended: bool = False
                        ) -> tuple[int, Any]:
@@ -319,3 +325,9 @@ class KingsSession(SessionBase):
 
     def analyse(self, inputs: Any, progress: Progress) -> Any:
         return analysis.review(inputs, progress)
+
+
+def _uncounted(option: dict[str, Any]) -> dict[str, Any]:
+    """A hinted option without its points: score, breakdown and equity left out."""
+    return {k: v for k, v in option.items() if k in ("play", "tiles", "exchange",
+                                                      "exchange_tiles", "advice")}

@@ -16,6 +16,7 @@ from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.web.errors import WebError
+from kingscrib.web.games.protocol import shown_name
 
 
 def public_state(session: Any, table: Any) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def public_state(session: Any, table: Any) -> dict[str, Any]:
 
 def seats_json(session: Any, table: Any) -> list[dict[str, Any]]:
     game = session.game
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
+    return [{"seat": s.seat, "name": shown_name(s), "kind": s.kind, "level": s.level,
              "joined": s.taken, "score": game.scores[s.seat],
              "rack_size": len(game.racks[s.seat])} for s in table.seats]
 
@@ -78,6 +79,8 @@ def turn_json(session: Any, index: int, hide: bool) -> dict[str, Any]:
         data["tiles"] = {square_name(s): str(x) for s, x in sorted(t.tiles.items())}
         if t.claimed is not None:
             data["claimed"] = t.claimed
+        if t.overclaim is not None:  # the correction, public once the claim is made
+            data["overclaim"] = dict(t.overclaim)
         if not hide:
             data["score"] = t.score
             if t.detail is not None:

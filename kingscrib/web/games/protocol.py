@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from kingscrib.shuffle import Seed
 from kingscrib.web.errors import WebError
+from kingscrib.web.names import reads_as_computer
 
 Progress = Callable[[int, int], None]
 
@@ -352,6 +353,14 @@ class SessionBase:
 
 
 def seat_list(table: Table) -> list[dict[str, Any]]:
-    """The seats as everyone sees them (no token)."""
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
+    """The seats as everyone sees them (no token). A computer seat's name always reads as
+    a computer's (a game stored before computer seats were named after their level may
+    hold a person's name for one)."""
+    return [{"seat": s.seat, "name": shown_name(s), "kind": s.kind, "level": s.level,
              "joined": s.taken} for s in table.seats]
+
+
+def shown_name(seat: TableSeat) -> str:
+    if seat.kind == "computer" and not reads_as_computer(seat.name):
+        return f"Computer ({seat.level})"
+    return seat.name

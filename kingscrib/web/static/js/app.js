@@ -9,7 +9,7 @@ import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
 import { renderClocks, renderResign, resultText } from "./clocks.js";
 import { bindSoundToggle, notifyTurn } from "./notify.js";
-import { spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
+import { overclaimText, spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -61,7 +61,12 @@ async function showLobby() {
     const levelSel = row.querySelector(".level");
     kindSel.value = kind;
     fillLevels(levelSel);
-    const sync = () => { levelSel.hidden = kindSel.value !== "computer"; };
+    const nameBox = row.querySelector(".name");
+    // A computer seat is named after its level by the server: it has no name box.
+    const sync = () => {
+      levelSel.hidden = kindSel.value !== "computer";
+      nameBox.hidden = kindSel.value === "computer";
+    };
     kindSel.addEventListener("change", sync);
     sync();
     rows.append(row);
@@ -97,7 +102,7 @@ async function showLobby() {
       const kind = row.querySelector(".kind").value;
       const name = row.querySelector(".name").value.trim() || undefined;
       return kind === "computer"
-        ? { kind, level: row.querySelector(".level").value, name }
+        ? { kind, level: row.querySelector(".level").value }
         : { kind, name };
     });
     const clock = $("clock-choice").value ? Number($("clock-choice").value) : undefined;
@@ -354,6 +359,9 @@ function receiveState(next) {
 function announce() {
   const seatName = (i) => state.seats[i]?.name ?? `Seat ${i + 1}`;
   if (heard === null) { heard = state.history.length; return; }
+  // Your own over-claim, corrected now that the claim is made (docs/rules.md).
+  const mine = state.history.slice(heard).filter((t) => t.seat === state.you && t.overclaim);
+  for (const t of mine) showMessage(overclaimText(t, seatName, state.you), "info");
   const fresh = state.history.slice(heard).filter((t) => t.seat !== state.you);
   heard = state.history.length;
   if (!fresh.length && !state.over) return;
@@ -493,13 +501,16 @@ async function hint() {
   try {
     const { hint } = await socket.call("hint");
     box.dataset.hint = JSON.stringify(hint);
-    const say = (o) => (o.play
-      ? `${Object.entries(o.tiles).map(([s, t]) => `${tileText(t)} on ${s}`).join(", ")}: ${o.score} points (${spellBreakdown(o.describe)})`
-      : `${o.advice}`);
+    const where = (o) => Object.entries(o.tiles).map(([s, t]) => `${tileText(t)} on ${s}`).join(", ");
+    // Under the Joker rule the hint names plays but not their points: the claim is yours.
+    const say = (o) => (!o.play ? `${o.advice}`
+      : o.score === undefined ? where(o) : `${where(o)}: ${o.score} points (${spellBreakdown(o.describe)})`);
     const options = hint.options?.length ? hint.options : [hint];
     box.replaceChildren();
     const head = document.createElement("p");
-    head.textContent = hint.options?.length ? "Hint, best first by equity (points now and the tiles you keep):" : `Hint: ${hint.advice}.`;
+    head.textContent = !hint.options?.length ? `Hint: ${hint.advice}.`
+      : hint.uncounted ? `Hint, best first (${hint.uncounted}):`
+        : "Hint, best first by equity (points now and the tiles you keep):";
     box.append(head);
     if (hint.options?.length) {
       const list = document.createElement("ol");

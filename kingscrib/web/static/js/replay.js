@@ -194,7 +194,12 @@ function renderBest(row) {
 function renderScores(shown) {
   const scores = game.seats.map(() => 0);
   for (const t of shown) {
-    if (t.action === "play" && t.score !== undefined) scores[t.seat] += t.score;
+    // Under the Joker rule a play gives its claim, never more than its value; the next
+    // player takes the excess of a claim above it.
+    if (t.action === "play" && t.score !== undefined) {
+      scores[t.seat] += t.claimed !== undefined ? Math.min(t.claimed, t.score) : t.score;
+    }
+    if (t.overclaim) scores[t.overclaim.player] += t.overclaim.points;
     if (t.joker) scores[t.joker.caller] += t.joker.points;
   }
   const final = at === game.history.length && game.end;

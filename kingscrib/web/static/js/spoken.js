@@ -31,7 +31,8 @@ export function turnText(turn, seatName) {
     const tiles = Object.entries(turn.tiles).map(([s, t]) => `${s} ${tileText(t)}`).join(", ");
     const points = turn.score !== undefined ? turn.score : "?";
     text += `played ${tiles}: ${points}`;
-    if (turn.claimed !== undefined) text += ` (claimed ${turn.claimed})`;
+    if (turn.overclaim) text += ` (claimed ${turn.claimed}: ${turn.overclaim.points} to ${seatName(turn.overclaim.player)})`;
+    else if (turn.claimed !== undefined) text += ` (claimed ${turn.claimed})`;
   } else if (turn.action === "exchange") {
     text += `exchanged ${turn.count} tile${turn.count === 1 ? "" : "s"}`;
   } else {
@@ -40,10 +41,20 @@ export function turnText(turn, seatName) {
   return text;
 }
 
+// A claim above the play's value, as corrected once made (docs/rules.md): "You claimed
+// 14; the play is worth 12: 2 go to Bob." ``you``: the seat reading it, if any.
+export function overclaimText(turn, seatName, you = null) {
+  const name = (seat) => (seat === you ? "you" : seatName(seat));
+  const who = turn.seat === you ? "You" : seatName(turn.seat);
+  const n = turn.overclaim.points;
+  return `${who} claimed ${turn.claimed}; the play is worth ${turn.score}: ${n} go${n === 1 ? "es" : ""} to ${name(turn.overclaim.player)}.`;
+}
+
 // The same turn as a sentence to be heard: "Ann played G7 dark 7, H7 light 8 for 12 points."
 export function turnSpoken(turn, seatName) {
   if (turn.action !== "play") return `${turnText(turn, seatName)}.`;
   const tiles = Object.entries(turn.tiles).map(([s, t]) => `${s} ${tileName(t)}`).join(", ");
   const points = turn.score !== undefined ? ` for ${turn.score} point${turn.score === 1 ? "" : "s"}` : "";
-  return `${seatName(turn.seat)} played ${tiles}${points}.`;
+  const over = turn.overclaim ? ` ${overclaimText(turn, seatName)}` : "";
+  return `${seatName(turn.seat)} played ${tiles}${points}.${over}`;
 }

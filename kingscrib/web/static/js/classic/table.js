@@ -17,6 +17,7 @@ let chosen = new Set(); // cards picked to lay away
 let busy = false;
 let token = null; // this page's seat token (null: a spectator)
 let still = false; // a replay's table: no seat, no connection, no invites or next game
+let told = null; // over-claims of this seat already told, by deal:index (null: none seen yet)
 
 // The table as it was at one step of a replay (js/classic/replay.js): a spectator's view.
 export function showStill(view) {
@@ -43,6 +44,7 @@ export function start(gameId, seatToken) {
         if (next.can) next.can = { discard: 0, play: [], go: false, claim: false };
       }
       state = next;
+      tellOverclaims();
       render();
     },
     onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
@@ -118,6 +120,32 @@ function clickCard(card) {
 }
 
 function showMessage(text) { $("c-message").textContent = text; }
+
+// An over-claim, corrected once the claim is made: "You claimed 14; the hand is worth 12:
+// 2 go to Bob" (the names as this seat reads them).
+function overclaimText(entry) {
+  const who = entry.seat === state.you ? "You" : nameOf(entry.seat);
+  const to = entry.overclaim.seat === state.you ? "you" : nameOf(entry.overclaim.seat);
+  const n = entry.overclaim.points;
+  return `${who} claimed ${entry.claimed}; the ${entry.kind} is worth ${entry.score}: ${n} go${n === 1 ? "es" : ""} to ${to}`;
+}
+
+// Tell this seat of its own over-claim once, when it is made (not on loading the page).
+function tellOverclaims() {
+  const found = [];
+  for (const [deal, show] of [[state.deal, state.show], [state.deal - 1, state.previous?.show]]) {
+    (show || []).forEach((e, i) => {
+      if (e.overclaim && e.seat === state.you && state.you !== null) found.push([`${deal}:${i}`, e]);
+    });
+  }
+  const first = told === null;
+  told ??= new Set();
+  for (const [key, entry] of found) {
+    if (told.has(key)) continue;
+    told.add(key);
+    if (!first) showMessage(overclaimText(entry));
+  }
+}
 
 const nameOf = (seat) => state.seats[seat]?.name ?? `Seat ${seat + 1}`;
 const sideOf = (seat) => seat % state.sides.length;
@@ -283,7 +311,7 @@ function renderBanner() {
     text = "Your turn: play a card (click or drag it)";
   } else if (state.you !== null && state.can.claim) {
     mine = true;
-    text = `Count your ${state.claiming.kind} and claim your points (muggins: missed points go to the next player)`;
+    text = `Count your ${state.claiming.kind} and claim your points, once (muggins: points missed, or claimed too many, go to the next player)`;
   } else if (state.phase === "discard") {
     const waiting = state.waiting.map(nameOf).join(", ");
     text = `Laying away to ${possessive(state.dealer)} crib: waiting for ${waiting}`;
@@ -352,6 +380,12 @@ function showBlock(entry, starter, title) {
   if (entry.claimed !== undefined) {
     const p = document.createElement("p");
     p.textContent = `claimed ${entry.claimed}`;
+    div.append(p);
+  }
+  if (entry.overclaim) {
+    const p = document.createElement("p");
+    p.className = "muggins";
+    p.textContent = overclaimText(entry);
     div.append(p);
   }
   if (entry.muggins) {
