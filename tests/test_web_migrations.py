@@ -9,6 +9,7 @@ on an empty PostgreSQL database all come up (the migrations run under an advisor
 
 from __future__ import annotations
 
+import copy
 import multiprocessing
 import random
 import time
@@ -407,3 +408,33 @@ def test_a_migration_that_fails_leaves_the_database_as_it_was(
             assert len(inspect(engine).get_columns("games")) == 7
         finally:
             engine.dispose()
+
+
+def stamp_at(url: str, revision: str) -> None:
+    """A new database made by the migrations up to ``revision`` only (as that version
+    of kingscrib left it)."""
+    engine = create_engine(postgres_driver(url))
+    try:
+        with engine.begin() as conn:
+            schema.command.upgrade(schema.config(conn), revision)
+    finally:
+        engine.dispose()
+
+
+def test_a_database_at_the_baseline_gains_the_account_tables_and_keeps_every_game(
+        tmp_path: Path, postgres: Any) -> None:
+    played = play_games(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+    for url in (f"sqlite:///{tmp_path / 'web.sqlite3'}", fresh_postgres(postgres, "at_0001")):
+        stamp_at(url, "0001")
+        engine = create_engine(postgres_driver(url))
+        try:
+            assert "accounts" not in inspect(engine).get_table_names()
+            assert schema.current(engine) == "0001"
+        finally:
+            engine.dispose()
+        assert copy_rows(f"sqlite:///{tmp_path / 'played.sqlite3'}", url) > 40
+        check_games_carried_over(url, copy.deepcopy(played))  # (it plays a move on)
+        assert schema_differences(url) == []
+        with in_process_client(url) as c:  # and the new tables work on it
+            r = c.post("/api/account/signup", json={"name": "Upgraded", "password": "a long secret"})
+            assert r.status_code == 201, r.text

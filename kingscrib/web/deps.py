@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fastapi import Header, Request
 
 from kingscrib.web.rooms import Hub, Room
@@ -11,12 +13,52 @@ def get_hub(request: Request) -> Hub:
     return request.app.state.hub
 
 
-def bearer(authorization: str | None = Header(default=None, max_length=200)) -> str | None:
-    """The seat token of ``Authorization: Bearer <token>`` (None: a spectator)."""
+async def bearer(request: Request,
+                 authorization: str | None = Header(default=None, max_length=200)) -> str | None:
+    """The seat token of ``Authorization: Bearer <token>`` (None: a spectator). The seat
+    of an account also needs that account's session (see :func:`guard_seat`)."""
     if not authorization:
         return None
     scheme, _, token = authorization.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    token = token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    game_id = request.path_params.get("game_id")
+    if token and isinstance(game_id, str):
+        await guard_seat(get_hub(request), request.cookies, game_id, token)
+    return token
+
+
+async def guard_seat(hub: Hub, cookies: Mapping[str, str], game_id: str, token: str) -> None:
+    """WebError(403) when the token's seat belongs to an account this browser is not
+    logged in as (or to a deleted account). A guest's seat needs its token only."""
+    from kingscrib.web import accounts, sessions
+    from kingscrib.web.rooms import WebError
+    from kingscrib.web.storage import hash_secret
+
+    owned, owner = await hub.db_call(accounts.seat_owner, hub.store.engine, game_id,
+                                     hash_secret(token))
+    if not owned:
+        return
+    if owner is None:
+        raise WebError(403, "this seat's account was deleted: nobody plays it any more")
+    caller = await hub.db_call(sessions.account_of, hub.store.engine,
+                               cookies.get(sessions.COOKIE))
+    if caller is None or caller.id != owner:
+        raise WebError(403, "this seat belongs to an account: log in as its player to use it")
+
+
+async def own_if_logged_in(request: Request, hub: Hub, game_id: str, token: str | None
+                           ) -> None:
+    """A seat taken by a logged-in browser (a new game, a join) is its account's."""
+    from kingscrib.web import accounts, sessions
+    from kingscrib.web.storage import hash_secret
+
+    session = request.cookies.get(sessions.COOKIE)
+    if not token or not session:
+        return
+    account = await hub.db_call(sessions.account_of, hub.store.engine, session)
+    if account is not None:
+        await hub.db_call(accounts.own_seats, hub.store.engine, account.id,
+                          [(game_id, hash_secret(token))])
 
 
 async def seat_for(hub: Hub, room: Room, token: str | None) -> int | None:

@@ -161,6 +161,48 @@ address_games = Table(
 )
 
 
+# Accounts (kingscrib.web.accounts): optional, a guest plays without one. Both name keys
+# are SHA-256 hashes: ``login_key`` of the name in NFKC, casefolded (what a log-in types),
+# ``look_key`` of its skeleton (kingscrib.web.names), so two accounts cannot look alike.
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),
+    Column("login_key", String(64), nullable=False, unique=True, index=True),
+    Column("look_key", String(64), nullable=False, unique=True, index=True),
+    Column("password_hash", String(200), nullable=False),  # Argon2id, salted
+    Column("created", Float, nullable=False),
+)
+
+# Server-side log-in sessions (kingscrib.web.sessions): the cookie's random token, kept
+# as its SHA-256 hash only.
+account_sessions = Table(
+    "account_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False, index=True),
+)
+
+# Which account a seat belongs to (a seat without a row is a guest's). ``account_id``
+# None: the account was deleted; the seat reads "deleted player" and nobody plays it.
+seat_accounts = Table(
+    "seat_accounts", metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True, index=True),
+)
+
+# Failed log-ins (and sign-ups) counted per client address and per account name, for the
+# brute-force limits; ``key`` is a SHA-256 hash, rows older than the window are dropped.
+login_failures = Table(
+    "login_failures", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(64), nullable=False, index=True),
+    Column("at", Float, nullable=False),
+)
+
+
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
@@ -670,6 +712,7 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(delete(analyses).where(analyses.c.game_id == game_id))
             conn.execute(delete(computer_games).where(computer_games.c.game_id == game_id))
+            conn.execute(delete(seat_accounts).where(seat_accounts.c.game_id == game_id))
             conn.execute(delete(rematches).where((rematches.c.game_id == game_id)
                                                  | (rematches.c.rematch_id == game_id)))
             conn.execute(delete(turns).where(turns.c.game_id == game_id))

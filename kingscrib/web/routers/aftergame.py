@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 
 from kingscrib.web import reviews
 from kingscrib.web.cancel import cancel
-from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.deps import bearer, get_hub, own_if_logged_in, seat_for
 from kingscrib.web.edge import client_address
 from kingscrib.web.models import AskAnalysis
 from kingscrib.web.rematch import rematch, rematch_of
@@ -33,8 +33,10 @@ async def post_rematch(game_id: str, request: Request, token: str | None = Depen
     "token", "invite"}``."""
     room = await hub.get(game_id)
     seat = await seat_for(hub, room, token)
-    return await rematch(hub, room, seat, request.app.state.limits,
-                         client_address(request.scope))
+    seated = await rematch(hub, room, seat, request.app.state.limits,
+                           client_address(request.scope))
+    await own_if_logged_in(request, hub, seated["game_id"], seated.get("token"))
+    return seated
 
 
 @router.post("/replay", include_in_schema=True)

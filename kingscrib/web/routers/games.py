@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from kingscrib.web.clocks import check_clock
-from kingscrib.web.deps import bearer, get_hub, seat_for
+from kingscrib.web.deps import bearer, get_hub, own_if_logged_in, seat_for
 from kingscrib.web.edge import client_address
 from kingscrib.web.finish import game_over, resign
 from kingscrib.web.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
@@ -29,6 +29,7 @@ async def create_game(body: CreateGame, request: Request,
         room, seat, token, invite = await hub.create(
             [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints,
             clock=clock, address=client_address(request.scope))
+    await own_if_logged_in(request, hub, room.id, token)
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
                    state=hub.state(room, seat))
 
@@ -42,9 +43,11 @@ async def get_game(game_id: str, token: str | None = Depends(bearer),
 
 
 @router.post("/{game_id}/join", response_model=Joined)
-async def join_game(game_id: str, body: JoinGame, hub: Hub = Depends(get_hub)) -> Joined:
+async def join_game(game_id: str, body: JoinGame, request: Request,
+                    hub: Hub = Depends(get_hub)) -> Joined:
     room = await hub.get(game_id)
     seat, token = await hub.join(room, body.invite, body.seat, body.name)
+    await own_if_logged_in(request, hub, room.id, token)
     return Joined(seat=seat, token=token)
 
 

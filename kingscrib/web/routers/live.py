@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from kingscrib.web import jsontext, metrics
+from kingscrib.web.deps import guard_seat
 from kingscrib.web.finish import resign
 from kingscrib.web.limits import AddressLimits, TokenBucket
 from kingscrib.web.rooms import Listener, WebError
@@ -153,6 +154,8 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
                     token = message.get("token")
                     if token is not None and not (isinstance(token, str) and len(token) <= 200):
                         raise WebError(400, "token is the seat's secret text")
+                    if token:  # an account's seat: only with its session
+                        await guard_seat(hub, websocket.cookies, room.id, token)
                     seat = await hub.seat_or_refresh(room, token)
                     if token and seat is None:
                         raise WebError(401, "this seat token does not open a seat of this game")
