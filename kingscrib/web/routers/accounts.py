@@ -35,18 +35,15 @@ class HeldSeat(BaseModel):
     token: str = Field(max_length=200)
 
 
-class SignUp(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(max_length=400)
-    password: str = Field(max_length=1024)
-    # The seats this browser holds as a guest (their tokens): the account keeps them.
-    seats: list[HeldSeat] = Field(default_factory=list, max_length=accounts.MAX_LINKED)
-
-
 class LogIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=400)
     password: str = Field(max_length=1024)
+
+
+class SignUp(LogIn):
+    # The seats this browser holds as a guest (their tokens): the account keeps them.
+    seats: list[HeldSeat] = Field(default_factory=list, max_length=accounts.MAX_LINKED)
 
 
 class NewPassword(BaseModel):
