@@ -142,7 +142,7 @@ class ClassicApp(App[None]):
         self.say(Reply(quit=True))
 
     def action_help(self) -> None:
-        if not self.thinking:
+        if not self.thinking and len(self.screen_stack) == 1:  # not over help itself
             self.say(self.session.handle("help"))
 
 

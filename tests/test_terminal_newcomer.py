@@ -1,0 +1,162 @@
+"""Both full-screen games tried as a new user would, at 80x24 and 110x30: keys typed
+faster than the screens change, screens taller than the terminal, what a move shows."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from rich.console import Console
+from textual import events
+from textual.containers import VerticalScroll
+
+from kingscrib.cli.classic import after_reply
+from kingscrib.cli.terminal import storage
+from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen, KingsApp
+from kingscrib.cli.terminal.classic_app import ClassicApp
+from kingscrib.cli.terminal.classic_session import ClassicSession
+from kingscrib.cli.terminal.render import HELP_LINES
+from kingscrib.cli.terminal.session import MOVE, THINKING, Seat, Session
+
+SMALL, WIDE = (80, 24), (110, 30)
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def screen_text(app) -> str:
+    """What the terminal shows now, as plain text."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text(styles=False)
+
+
+def kings(seats=None, seed=9) -> KingsApp:
+    session = Session.new(seats or [Seat("You"), Seat("Computer", "computer", "greedy")],
+                          seed=seed)
+    return KingsApp(session, lambda reply: storage.keep_what_a_reply_asks(session, reply))
+
+
+def classic(seed=3, **kw) -> ClassicApp:
+    session = ClassicSession.new(seed=seed, level="easy", **kw)
+    return ClassicApp(session, lambda reply: after_reply(session, reply))
+
+
+async def settle(pilot) -> None:
+    app = pilot.app
+    for _ in range(500):
+        await pilot.pause(0.01)
+        if not app.thinking and app.session.state != THINKING:
+            await pilot.pause(0.05)
+            return
+    raise AssertionError("the computer never finished")
+
+
+def typed_at_once(app, keys) -> None:
+    """Keys arriving together, as from a fast typist or a paste: all are queued before
+    any is handled (the pilot's press waits for each key to be handled)."""
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+async def type_line(pilot, text: str) -> None:
+    await pilot.press(*[{" ": "space"}.get(ch, ch) for ch in text], "enter")
+    await settle(pilot)
+
+
+# ----- keys faster than the screens ---------------------------------------------------
+
+@pytest.mark.parametrize("make", [classic, kings])
+def test_quit_typed_at_once_after_help_quits_without_a_crash(make):
+    app = make()
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await pilot.press(*"help", "enter")
+            assert isinstance(app.screen, InfoScreen)
+            typed_at_once(app, [*"quit", "enter"])
+            await pilot.pause(0.3)
+        assert app.return_code == 0  # quit, not a traceback
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+@pytest.mark.parametrize("make", [classic, kings])
+def test_every_key_at_once_on_an_info_screen_leaves_the_game_screen(make):
+    app = make()
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await pilot.press("f1")
+            typed_at_once(app, ["escape", "enter", "space", "x", "down", "enter", "f1",
+                                "escape", "escape", "tab", "enter", "pagedown", "z"])
+            await settle(pilot)
+            await pilot.pause(0.2)
+            assert len(app.screen_stack) <= 2  # at most the help opened again by F1
+            while isinstance(app.screen, InfoScreen):
+                await pilot.press("escape")
+            assert app.screen is app.screen_stack[0]
+            assert app.return_code is None
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_two_enters_at_once_on_the_handover_screen_hand_over_once():
+    app = kings([Seat("Ann"), Seat("Bob")], seed=0)
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, HandoverScreen)
+            typed_at_once(app, ["enter", "enter", "enter", "q"])
+            await pilot.pause(0.3)
+            assert app.session.state == MOVE
+            assert len(app.screen_stack) == 1
+            assert "'s rack:" in screen_text(app)
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+# ----- screens taller than the terminal ---------------------------------------------------
+
+@pytest.mark.parametrize("make, command, last", [
+    (kings, "help", "kingscrib play --resume"),
+    (kings, "rules", "none (the standard rules)"),
+    (classic, "help", "classic play --resume"),
+])
+def test_help_and_rules_scroll_to_their_last_line_at_80x24(make, command, last):
+    app = make()
+
+    def shown() -> str:
+        return " ".join(screen_text(app).replace("│", " ").split())
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await type_line(pilot, command)
+            assert isinstance(app.screen, InfoScreen)
+            for _ in range(3):
+                await pilot.press("pagedown")
+            await pilot.pause(0.1)
+            assert last in shown()
+            assert isinstance(app.screen, InfoScreen)  # scrolling does not close it
+            await pilot.press("home")
+            await pilot.pause(0.1)
+            assert last not in shown() or app.screen.query_one(VerticalScroll).max_scroll_y == 0
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_kings_help_lists_every_command():
+    assert HELP_LINES[-1][1].endswith("kingscrib play --resume")
