@@ -160,3 +160,118 @@ def test_help_and_rules_scroll_to_their_last_line_at_80x24(make, command, last):
 
 def test_kings_help_lists_every_command():
     assert HELP_LINES[-1][1].endswith("kingscrib play --resume")
+
+
+# ----- what a move shows ------------------------------------------------------------------
+
+def test_your_own_kings_move_stays_on_the_message_line_with_the_reply():
+    app = kings()
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await type_line(pilot, "d1 across 4 5 6 k k")
+            mine, theirs = app.session.game.history[-2:]
+            assert mine.player == 0 and theirs.player == 1
+            message = " ".join(str(app.query_one("#message").render()).split())
+            assert f"You played D1 across 4L 5L 6D KD KL for {mine.score}." in message
+            assert "Computer played" in message
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def at_play(seed=3, muggins=False) -> ClassicSession:
+    """A classic game of seed 3 at the person's first card to lay."""
+    session = ClassicSession.new(seed=seed, level="easy", muggins=muggins)
+    while session.state == THINKING:
+        session.computer_turn()
+    session.handle("1 2")
+    while session.state == THINKING:
+        session.computer_turn()
+    assert session.game.phase == "play" and session.state == MOVE
+    return session
+
+
+def test_a_discard_is_echoed_with_its_cards_and_whose_crib():
+    session = ClassicSession.new(seed=3, level="easy")
+    while session.state == THINKING:
+        assert session.computer_turn().text.strip().startswith("computer laid away 2 cards")
+    hand = sorted(session.game.view(0).hand)
+    dealer_is_you = session.game.dealer == 0
+    text = session.handle("1 2").text
+    first = text.splitlines()[0].strip()
+    crib = "your" if dealer_is_you else "computer's"
+    assert first == f"you laid away {hand[0].pretty()}  {hand[1].pretty()} to {crib} crib"
+
+
+def test_the_classic_texts_say_your_not_you_s():
+    from kingscrib.classic.game import possessive
+
+    session = at_play(muggins=True)
+    wrong = sorted(session.game.view(1).hand)[0]
+    text = session.handle(str(wrong)).text
+    assert f"{wrong.pretty()} is not in your hand" in text and "you's" not in text
+    assert [possessive(n) for n in ("you", "You", "Ann")] == ["your", "your", "Ann's"]
+    for _ in range(20):  # to the person's count of their hand (muggins)
+        if session.game.phase == "show" and session.state == MOVE:
+            break
+        if session.state == THINKING:
+            session.computer_turn()
+        else:
+            session.handle("1")
+    item = session.game.show_item
+    assert session.game.phase == "show" and item is not None
+    table = Console(record=True, file=io.StringIO(), width=100)
+    table.print(session.table_view())
+    whose = "your" if item.seat == 0 else "computer's"
+    assert f"Showing {whose} {item.kind}" in table.export_text()
+
+
+def test_go_while_a_card_can_be_laid_says_so():
+    session = at_play()
+    text = session.handle("go").text
+    assert "no need to say go" in text and "suit" not in text
+    assert session.state == MOVE and session.game.phase == "play"
+
+
+def test_an_unreadable_card_gets_an_example_without_repeats():
+    session = at_play()
+    text = session.handle("xx").text
+    cards = [w.strip(",") for w in text.split() if w[-1:] in "♣♦♥♠"]
+    assert cards and len(cards) == len(set(cards)), text
+
+
+def test_hint_in_the_play_is_the_coach_s_best_card_and_why():
+    from kingscrib.cli.terminal.classic_session import pretty_text
+
+    session = at_play()
+    advice = session.coach_advice()
+    text = session.handle("hint").text
+    assert text.splitlines()[0] == f"Coach: {pretty_text(advice.best)}"
+    assert "chance to win" in text and "Cards you may lay" not in text
+
+
+def test_the_prompt_says_a_digit_is_a_place_in_the_hand():
+    session = at_play()
+    hand = sorted(session.game.view(0).hand)
+    prompt = session.prompt()
+    assert f"a digit is a place 1-{len(hand)}" in prompt
+    # typing the digit lays the card at that place, as the prompt says
+    assert session.handle("1").text.strip().startswith(f"you: {hand[0].pretty()}")
+
+
+def test_the_back_pegs_survive_a_resume():
+    session = at_play()
+    for _ in range(40):
+        if session.state == THINKING:
+            session.computer_turn()
+        elif session.game.phase == "play":
+            session.handle("1")
+        else:
+            break
+    live = session.back_pegs
+    assert any(live) and live != list(session.game.scores)
+    resumed = ClassicSession.from_snapshot(session.snapshot())
+    assert resumed.back_pegs == live
+    assert resumed.peg_board().plain == session.peg_board().plain
+    assert "○" in resumed.peg_board().plain

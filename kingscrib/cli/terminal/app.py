@@ -60,6 +60,18 @@ def message_line(parts: list[Text], width: int, rows: int = 2) -> Text:
     return line
 
 
+def own_move_first(kept: list[Text], reply: Reply, parts: list[Text],
+                   computer: bool) -> list[Text]:
+    """The message line's parts. A person's move is kept in ``kept`` and shown before the
+    computers' answers to it, so that a player sees their own move and its points, not
+    only the reply."""
+    if computer:
+        return kept + parts
+    if reply.changed:
+        kept[:] = parts
+    return parts
+
+
 class CommandSuggester(Suggester):
     """Completes commands and directions as the session core says."""
 
@@ -238,6 +250,7 @@ class KingsApp(App[None]):
         self.history: list[str] = []
         self.history_at = 0
         self.quit_reason = ""
+        self.own_move: list[Text] = []  # what the person's last move said
 
     # ----- layout -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -296,14 +309,16 @@ class KingsApp(App[None]):
         return Text("Enter do it · ↑↓ history · → complete · Tab the board · F1 help · "
                     "Ctrl+Q quit")
 
-    def say(self, reply: Reply) -> None:
+    def say(self, reply: Reply, computer: bool = False) -> None:
         """Show a reply: long ones (help, rules, hints, the end) over the board, others on
-        the message line; then save as the reply asks."""
+        the message line after what the person's own move said (kept while the computers
+        answer it); then save as the reply asks."""
         notes = self.on_reply(reply)
         long = [m for m in reply.messages if isinstance(m, Table)]
         short = [m for m in reply.messages if not isinstance(m, Table)]
         message = self.query_one("#message", Static)
         parts = [m for m in short if isinstance(m, Text)] + [Text(n, style="dim") for n in notes]
+        parts = own_move_first(self.own_move, reply, parts, computer)
         message.update(message_line(parts, message.size.width or self.size.width))
         if long:  # the board is on screen already: only tables and short lines go over it
             body = [m for m in reply.messages
@@ -345,7 +360,7 @@ class KingsApp(App[None]):
 
     def computer_done(self, reply: Reply) -> None:
         self.thinking, self.busy = False, ""
-        self.say(reply)
+        self.say(reply, computer=True)
         self.advance()
         if self.focused is None:  # the command line was disabled while the computer thought
             self.query_one("#command", Input).focus()
@@ -370,6 +385,7 @@ class KingsApp(App[None]):
             self.redraw()
             self.look_for_hints()
             return
+        self.own_move.clear()
         reply = self.session.handle(text)
         if reply.changed or self.session.state == CLAIM:
             self.draft = Draft(cursor=self.draft.cursor)

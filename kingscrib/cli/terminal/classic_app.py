@@ -18,7 +18,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, RichLog, Static
 
-from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen, message_line
+from kingscrib.cli.terminal.app import (
+    HandoverScreen,
+    InfoScreen,
+    message_line,
+    own_move_first,
+)
 from kingscrib.cli.terminal.classic_session import ClassicSession
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
 
@@ -48,6 +53,7 @@ class ClassicApp(App[None]):
         self.session = session
         self.on_reply = on_reply
         self.thinking = False
+        self.own_move: list[Text] = []  # what the person's last move said
 
     def compose(self) -> ComposeResult:
         yield Static(id="table")
@@ -78,7 +84,7 @@ class ClassicApp(App[None]):
             f"{s.prompt()}… (keys are ignored)" if self.thinking else
             "Enter: do it · hint · coach · help (F1) · Ctrl+Q quit (the game is saved)"))
 
-    def say(self, reply: Reply) -> None:
+    def say(self, reply: Reply, computer: bool = False) -> None:
         notes = self.on_reply(reply)
         log = self.query_one("#log", RichLog)
         texts = [m for m in reply.messages if isinstance(m, Text)]
@@ -86,7 +92,8 @@ class ClassicApp(App[None]):
             if m.style != "bold red" and not m.plain.startswith("✗"):
                 log.write(m)
         message = self.query_one("#message", Static)
-        parts = texts + [Text(n, style="dim") for n in notes]
+        parts = own_move_first(self.own_move, reply,
+                               texts + [Text(n, style="dim") for n in notes], computer)
         message.update(message_line(parts, message.size.width or self.size.width))
         if any(isinstance(m, Table) for m in reply.messages):
             self.push_screen(InfoScreen(Group(*reply.messages)))
@@ -114,7 +121,7 @@ class ClassicApp(App[None]):
 
     def computer_done(self, reply: Reply) -> None:
         self.thinking = False
-        self.say(reply)
+        self.say(reply, computer=True)
         self.advance()
         if self.focused is None and self.session.state == MOVE:
             self.query_one("#command", Input).focus()
@@ -130,6 +137,7 @@ class ClassicApp(App[None]):
         event.input.value = ""
         if self.thinking:
             return
+        self.own_move.clear()
         self.say(self.session.handle(text))
         self.advance()
 
