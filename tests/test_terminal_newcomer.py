@@ -275,3 +275,26 @@ def test_the_back_pegs_survive_a_resume():
     assert resumed.back_pegs == live
     assert resumed.peg_board().plain == session.peg_board().plain
     assert "○" in resumed.peg_board().plain
+
+
+def test_at_110x30_the_score_table_is_whole_beside_the_history():
+    app = kings()
+
+    async def run():
+        async with app.run_test(size=WIDE) as pilot:
+            await settle(pilot)
+            await type_line(pilot, "d1 across 4 5 6 k k")
+            screen = screen_text(app)
+            assert "Moves" in screen  # the history is shown
+            header = [ln.split("│")[0] for ln in screen.splitlines() if "player" in ln]
+            assert header and header[0].split()[-3:] == ["player", "score", "tiles"], header
+            scores = app.session.game.final_scores
+            racks = [len(r) for r in app.session.game.racks]
+            left = [ln.split("│")[0].split() for ln in screen.splitlines()]
+            assert ["▶", "You", str(scores[0]), str(racks[0])] in [w[-4:] for w in left]
+            assert ["Computer", str(scores[1]), str(racks[1])] in [w[-3:] for w in left]
+            assert "…" not in "".join(ln.split("│")[0] for ln in screen.splitlines()[:8])
+            # the latest move is in the history, however the lines wrap
+            assert "2. Computer:" in screen
+
+    asyncio.run(asyncio.wait_for(run(), 60))

@@ -18,6 +18,7 @@ from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widget import Widget
@@ -40,6 +41,8 @@ from kingscrib.kings.board import SIZE
 
 BOARD_LEFT = 4  # characters before column A on each board line
 HISTORY_WIDTH = 110  # terminals at least this wide (and 30 tall) show the move history
+# beside a main column of 82: the board (48) and the side panel, whose score table
+# needs some 32 columns (the history takes what is left, at least 27)
 
 
 def message_line(parts: list[Text], width: int, rows: int = 2) -> Text:
@@ -223,7 +226,8 @@ class KingsApp(App[None]):
     #main { width: 1fr; height: 100%; }
     #top { height: auto; min-height: 15; }
     #side { width: 1fr; padding: 0 0 0 1; }
-    #history { width: 44; height: 100%; display: none;
+    #main.beside-history { width: 82; }
+    #history { width: 1fr; height: 100%; display: none;
         border-left: solid $primary-darken-2; padding: 0 1; }
     #history.shown { display: block; }
     #rack { height: 1; margin-top: 1; }
@@ -275,16 +279,16 @@ class KingsApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         wide = event.size.width >= HISTORY_WIDTH and event.size.height >= 30
         self.query_one("#history").set_class(wide, "shown")
+        self.query_one("#main").set_class(wide, "beside-history")
 
     def redraw(self) -> None:
         s = self.session
         self.query_one("#board", BoardView).refresh()
         self.query_one("#side", Static).update(s.side_panel())
-        lines = s.history_lines()
-        shown = max(1, self.size.height - 4)  # the latest moves that fit
-        self.query_one("#history", Static).update(
-            Group(Text("Moves", style="bold underline"),
-                  *(lines[-shown:] or [Text("none yet")])))
+        history = self.query_one("#history", Static)
+        history.update(Group(Text("Moves", style="bold underline"),
+                             *(self.latest_that_fit(s.history_lines(), history.content_size)
+                               or [Text("none yet")])))
         viewer = s.viewer()
         rack = None
         if viewer is not None:
@@ -298,6 +302,19 @@ class KingsApp(App[None]):
             "" if s.state != MOVE else " (laying tiles: Tab back to typing)" if on_board
             else " (Tab: lay tiles on the board)")
         self.query_one("#keys", Static).update(self.keys_text())
+
+    def latest_that_fit(self, lines: list[Text], room: Size) -> list[Text]:
+        """The latest of ``lines`` that fit in ``room`` under a heading, a long line
+        taking as many rows as it wraps to."""
+        if room.width <= 0:
+            return lines[-1:]
+        rows, shown = room.height - 1, []
+        for line in reversed(lines):
+            rows -= len(line.wrap(self.console, room.width))
+            if rows < 0 and shown:
+                break
+            shown.insert(0, line)
+        return shown
 
     def keys_text(self) -> Text:
         if self.thinking:
