@@ -298,3 +298,70 @@ def test_at_110x30_the_score_table_is_whole_beside_the_history():
             assert "2. Computer:" in screen
 
     asyncio.run(asyncio.wait_for(run(), 60))
+
+
+# ----- laying tiles on the board ------------------------------------------------------------
+
+async def cursor_to(pilot, square: str) -> None:
+    from kingscrib.kings.board import column_of, parse_square, row_of
+
+    app = pilot.app
+    target = parse_square(square)
+    while app.draft.cursor != target:
+        dr = row_of(target) - row_of(app.draft.cursor)
+        dc = column_of(target) - column_of(app.draft.cursor)
+        await pilot.press("down" if dr > 0 else "up" if dr < 0 else
+                          "right" if dc > 0 else "left")
+
+
+def test_space_after_a_tile_turns_the_play_down_and_the_next_tile_follows():
+    # seed 9: the person's rack is 4L 5L 6/9D KD KL; the scenario seen was at E3 with T J
+    app = kings()
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await pilot.press("tab")
+            assert "→ across (Space turns)" in screen_text(app)  # shown before any Space
+            await cursor_to(pilot, "E3")
+            await pilot.press("4", "5", "backspace", "space", "5")
+            assert app.draft.notation({}) == "E3 down 4L 5L"
+            assert "↓ down (Space turns)" in screen_text(app)
+            await pilot.press("space")  # two tiles fix the direction
+            assert app.draft.direction == "down"
+            assert "the tiles laid fix the direction" in screen_text(app)
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_the_direction_is_kept_from_one_turn_to_the_next():
+    app = kings()
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await pilot.press("tab", "space")
+            assert app.draft.direction == "down"
+            await pilot.press("tab")
+            await type_line(pilot, "d1 across 4 5 6 k k")
+            assert len(app.session.game.history) == 2
+            assert app.draft.direction == "down"
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_an_error_typed_at_the_command_line_goes_once_the_board_is_used():
+    app = kings()
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await type_line(pilot, "G7 across Z")
+            assert "cannot read 'Z'" in screen_text(app)
+            await pilot.press("tab")
+            assert "cannot read 'Z'" not in screen_text(app)
+            await pilot.press("4")
+            assert "cannot read 'Z'" not in screen_text(app)
+            assert "Draw for first play" in str(app.query_one("#message").render())
+
+    asyncio.run(asyncio.wait_for(run(), 60))

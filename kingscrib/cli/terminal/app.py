@@ -37,7 +37,7 @@ from kingscrib.cli.terminal.session import (
     Session,
     complete,
 )
-from kingscrib.kings.board import SIZE
+from kingscrib.kings.board import ACROSS, SIZE
 
 BOARD_LEFT = 4  # characters before column A on each board line
 HISTORY_WIDTH = 110  # terminals at least this wide (and 30 tall) show the move history
@@ -255,6 +255,8 @@ class KingsApp(App[None]):
         self.history_at = 0
         self.quit_reason = ""
         self.own_move: list[Text] = []  # what the person's last move said
+        self.good_parts: list[Text] = []  # the message line's last parts but errors
+        self.message_has_error = False
 
     # ----- layout -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -321,8 +323,10 @@ class KingsApp(App[None]):
             return Text(f"{self.busy or self.session.to_move.name + ' is thinking'}…"
                         " (keys are ignored)")
         if self.focused is self.query_one("#board"):
-            return Text("arrows · rank lays a tile · L/D colour · / 6↔9 · Space turns · "
-                        "Bksp back · Enter")
+            arrow = "→" if self.draft.direction == ACROSS else "↓"
+            out = Text(f"{arrow} {self.draft.direction}", style="bold")
+            out.append(" (Space turns) · arrows · rank lays a tile · L/D · / 6↔9 · Bksp · Enter")
+            return out
         return Text("Enter do it · ↑↓ history · → complete · Tab the board · F1 help · "
                     "Ctrl+Q quit")
 
@@ -337,6 +341,9 @@ class KingsApp(App[None]):
         parts = [m for m in short if isinstance(m, Text)] + [Text(n, style="dim") for n in notes]
         parts = own_move_first(self.own_move, reply, parts, computer)
         message.update(message_line(parts, message.size.width or self.size.width))
+        self.message_has_error = any(p.plain.startswith("✗") for p in parts)
+        if not self.message_has_error or reply.changed:
+            self.good_parts = [p for p in parts if not p.plain.startswith("✗")]
         if long:  # the board is on screen already: only tables and short lines go over it
             body = [m for m in reply.messages
                     if isinstance(m, Table) or (isinstance(m, Text) and m.plain.count("\n") < 4)]
@@ -404,8 +411,8 @@ class KingsApp(App[None]):
             return
         self.own_move.clear()
         reply = self.session.handle(text)
-        if reply.changed or self.session.state == CLAIM:
-            self.draft = Draft(cursor=self.draft.cursor)
+        if reply.changed or self.session.state == CLAIM:  # the direction is kept too
+            self.draft = Draft(cursor=self.draft.cursor, direction=self.draft.direction)
         self.say(reply)
         self.advance()
         if self.session.state == CLAIM:  # joker rule: the claim is typed at the command line
@@ -442,6 +449,7 @@ class KingsApp(App[None]):
                 self.query_one("#board").focus()
                 event.stop()
                 event.prevent_default()
+                self.board_says(None)
                 self.redraw()
             return
         if self.focused is self.query_one("#board") and self.session.state == MOVE:
@@ -456,8 +464,7 @@ class KingsApp(App[None]):
         if event.key in moves:
             draft.move(*moves[event.key])
         elif event.key == "space":
-            draft.turn()
-            error = f"laying {draft.direction}"
+            error = draft.turn(s.game.board)
         elif event.key == "backspace":
             draft.take_back()
         elif event.key == "escape":
@@ -483,9 +490,18 @@ class KingsApp(App[None]):
             return
         event.stop()
         event.prevent_default()
-        if error:
-            self.query_one("#message", Static).update(Text(error))
+        self.board_says(error)
         self.redraw()
+
+    def board_says(self, error: str | None) -> None:
+        """The message line after a key on the board: its error, or else what the last
+        reply said without its errors (an error typed at the command line is stale)."""
+        message = self.query_one("#message", Static)
+        if error:
+            message.update(Text(error))
+        elif self.message_has_error:
+            message.update(message_line(self.good_parts, message.size.width or self.size.width))
+        self.message_has_error = bool(error)
 
     def rack_clicked(self, x: int) -> None:
         """Pick the rack tile under column ``x`` of the rack line."""
