@@ -365,3 +365,26 @@ def test_an_error_typed_at_the_command_line_goes_once_the_board_is_used():
             assert "Draw for first play" in str(app.query_one("#message").render())
 
     asyncio.run(asyncio.wait_for(run(), 60))
+
+
+# ----- a terminal too small -----------------------------------------------------------------
+
+@pytest.mark.parametrize("make, name", [(kings, "Kings Cribbage"), (classic, "Classic Cribbage")])
+def test_below_80x24_the_game_says_the_terminal_is_too_small(make, name):
+    app = make()
+
+    async def run():
+        async with app.run_test(size=(79, 24)) as pilot:
+            await settle(pilot)
+            screen = screen_text(app)
+            assert "The terminal is too small (79x24)" in screen
+            assert f"{name} needs at least 80x24" in screen
+            await pilot.resize_terminal(80, 23)
+            await pilot.pause(0.1)
+            assert "The terminal is too small (80x23)" in screen_text(app)
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause(0.1)
+            assert "too small" not in screen_text(app)
+            assert "help" in screen_text(app)  # the game's own key line is back
+
+    asyncio.run(asyncio.wait_for(run(), 60))

@@ -37,6 +37,7 @@ from kingscrib.cli.terminal.session import (
     Session,
     complete,
 )
+from kingscrib.cli.terminal.too_small import TooSmallNotice
 from kingscrib.kings.board import ACROSS, SIZE
 
 BOARD_LEFT = 4  # characters before column A on each board line
@@ -221,7 +222,7 @@ class KingsApp(App[None]):
     TITLE = "Kings Cribbage"
     AUTO_FOCUS = "#command"
     CSS = """
-    Screen { layout: vertical; }
+    Screen { layout: vertical; layers: base notice; }
     #body { height: 1fr; }
     #main { width: 1fr; height: 100%; }
     #top { height: auto; min-height: 15; }
@@ -271,6 +272,7 @@ class KingsApp(App[None]):
             yield Static(id="history")
         yield Input(id="command", suggester=CommandSuggester(), placeholder="")
         yield Static(id="keys")
+        yield TooSmallNotice(id="too-small")
 
     def on_mount(self) -> None:
         self.query_one("#command", Input).focus()
@@ -282,6 +284,7 @@ class KingsApp(App[None]):
         wide = event.size.width >= HISTORY_WIDTH and event.size.height >= 30
         self.query_one("#history").set_class(wide, "shown")
         self.query_one("#main").set_class(wide, "beside-history")
+        self.query_one(TooSmallNotice).fit(event.size, self.TITLE)
 
     def redraw(self) -> None:
         s = self.session

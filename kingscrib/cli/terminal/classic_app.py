@@ -26,6 +26,7 @@ from kingscrib.cli.terminal.app import (
 )
 from kingscrib.cli.terminal.classic_session import ClassicSession
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
+from kingscrib.cli.terminal.too_small import TooSmallNotice
 
 
 class ClassicApp(App[None]):
@@ -34,7 +35,7 @@ class ClassicApp(App[None]):
     TITLE = "Classic Cribbage"
     AUTO_FOCUS = "#command"
     CSS = """
-    Screen { layout: vertical; }
+    Screen { layout: vertical; layers: base notice; }
     #table { height: auto; }
     #pegs { height: auto; margin: 1 0 0 0; }
     #log { height: 1fr; min-height: 4; border-top: solid $primary-darken-2; }
@@ -65,6 +66,10 @@ class ClassicApp(App[None]):
         yield Static(id="message")
         yield Input(id="command", placeholder="")
         yield Static(id="keys")
+        yield TooSmallNotice(id="too-small")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(TooSmallNotice).fit(event.size, self.TITLE)
 
     def on_mount(self) -> None:
         self.query_one("#command", Input).focus()
