@@ -388,3 +388,33 @@ def test_below_80x24_the_game_says_the_terminal_is_too_small(make, name):
             assert "help" in screen_text(app)  # the game's own key line is back
 
     asyncio.run(asyncio.wait_for(run(), 60))
+
+
+# ----- any keys, any speed ------------------------------------------------------------------
+
+KEYS = ["enter", "escape", "tab", "space", "backspace", "up", "down", "left", "right",
+        "pagedown", "pageup", "home", "end", "f1", "slash", *"hx4567kLD19", "?"]
+
+
+@pytest.mark.parametrize("make", [classic, kings])
+def test_bursts_of_any_keys_never_break_the_game(make):
+    import random
+
+    app = make()
+    rng = random.Random(24)
+
+    async def run():
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            for _ in range(6):
+                typed_at_once(app, [rng.choice(KEYS) for _ in range(40)])
+                await pilot.pause(0.2)
+                await settle(pilot)
+            while len(app.screen_stack) > 1:
+                await pilot.press("escape" if isinstance(app.screen, InfoScreen) else "enter")
+                await settle(pilot)
+            assert app.return_code is None and app.screen is app.screen_stack[0]
+            await pilot.press("f1")  # still answers
+            assert isinstance(app.screen, InfoScreen)
+
+    asyncio.run(asyncio.wait_for(run(), 120))
