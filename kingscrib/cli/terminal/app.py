@@ -407,12 +407,12 @@ class KingsApp(App[None]):
     def run_line(self, text: str) -> None:
         if self.thinking:
             return
+        self.own_move.clear()  # the hints (computed like a computer's turn) are no answer to it
         if text.strip().lower() == "hint" and self.session.state == MOVE:
             self.thinking, self.busy = True, "Looking for the best options"
             self.redraw()
             self.look_for_hints()
             return
-        self.own_move.clear()
         reply = self.session.handle(text)
         if reply.changed or self.session.state == CLAIM:  # the direction is kept too
             self.draft = Draft(cursor=self.draft.cursor, direction=self.draft.direction)
