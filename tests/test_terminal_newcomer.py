@@ -16,7 +16,6 @@ from kingscrib.cli.terminal import storage
 from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen, KingsApp
 from kingscrib.cli.terminal.classic_app import ClassicApp
 from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.render import HELP_LINES
 from kingscrib.cli.terminal.session import MOVE, THINKING, Seat, Session
 
 SMALL, WIDE = (80, 24), (110, 30)
@@ -157,9 +156,6 @@ def test_help_and_rules_scroll_to_their_last_line_at_80x24(make, command, last):
 
     asyncio.run(asyncio.wait_for(run(), 60))
 
-
-def test_kings_help_lists_every_command():
-    assert HELP_LINES[-1][1].endswith("kingscrib play --resume")
 
 
 # ----- what a move shows ------------------------------------------------------------------
