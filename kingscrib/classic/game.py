@@ -44,6 +44,11 @@ class IllegalAction(ValueError):
     """An action that the rules do not allow now; the game is left unchanged."""
 
 
+def possessive(name: str) -> str:
+    """``Ann's``, but ``your`` for a seat named you (the terminal game's default name)."""
+    return "your" if name.lower() == "you" else f"{name}'s"
+
+
 @dataclass(frozen=True)
 class Discard:
     """Lay these cards away to the crib."""
@@ -357,7 +362,7 @@ class ClassicGame:
         waiting = self.waiting_for()
         if seat not in waiting:
             who = " and ".join(self.names[s] for s in waiting) or "nobody"
-            raise IllegalAction(f"it is {who}'s turn, not {self.names[seat]}'s")
+            raise IllegalAction(f"it is {possessive(who)} turn, not {possessive(self.names[seat])}")
 
     def _discard(self, action: Discard, seat: int | None = None) -> None:
         if self.phase != "discard" or self.to_act is None:
@@ -373,7 +378,7 @@ class ClassicGame:
             raise IllegalAction("the same card is laid away twice")
         for c in cards:
             if c not in d.held[seat]:
-                raise IllegalAction(f"{c} is not in {self.names[seat]}'s hand")
+                raise IllegalAction(f"{c} is not in {possessive(self.names[seat])} hand")
         for c in cards:
             d.held[seat].remove(c)
         d.discards[seat] = cards
@@ -416,7 +421,7 @@ class ClassicGame:
         seat = self.to_act
         card = action.card
         if card not in d.held[seat]:
-            raise IllegalAction(f"{card} is not in {self.names[seat]}'s hand")
+            raise IllegalAction(f"{card} is not in {possessive(self.names[seat])} hand")
         count = self.count
         if not can_play(card.rank, count):
             raise IllegalAction(f"{card} would take the count from {count} past 31")

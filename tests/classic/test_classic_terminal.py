@@ -135,7 +135,7 @@ def test_a_game_with_muggins_in_the_full_screen_app(data, size, whole):
             first = screen_text(app)
             assert len(first.splitlines()) == size[1]
             for needed in ("Classic Cribbage", "Starter:", "0/121", "Your hand: 1:",
-                           "lay away 2 card(s)"):
+                           "lay away 2 cards"):
                 assert needed in first, needed
             actions = 0
             while session.state != OVER and (whole or actions < 8) and actions < 300:

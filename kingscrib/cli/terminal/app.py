@@ -18,6 +18,7 @@ from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widget import Widget
@@ -36,10 +37,13 @@ from kingscrib.cli.terminal.session import (
     Session,
     complete,
 )
-from kingscrib.kings.board import SIZE
+from kingscrib.cli.terminal.too_small import TooSmallNotice
+from kingscrib.kings.board import ACROSS, SIZE
 
 BOARD_LEFT = 4  # characters before column A on each board line
 HISTORY_WIDTH = 110  # terminals at least this wide (and 30 tall) show the move history
+# beside a main column of 82: the board (48) and the side panel, whose score table
+# needs some 32 columns (the history takes what is left, at least 27)
 
 
 def message_line(parts: list[Text], width: int, rows: int = 2) -> Text:
@@ -58,6 +62,18 @@ def message_line(parts: list[Text], width: int, rows: int = 2) -> Text:
         line.append(gap)
         line.append_text(first)
     return line
+
+
+def own_move_first(kept: list[Text], reply: Reply, parts: list[Text],
+                   computer: bool) -> list[Text]:
+    """The message line's parts. A person's move is kept in ``kept`` and shown before the
+    computers' answers to it, so that a player sees their own move and its points, not
+    only the reply."""
+    if computer:
+        return kept + parts
+    if reply.changed:
+        kept[:] = parts
+    return parts
 
 
 class CommandSuggester(Suggester):
@@ -101,36 +117,74 @@ class RackView(Static):
 
 
 class InfoScreen(ModalScreen[None]):
-    """Help, the rules, hints or the end of a game over the board; any key closes it."""
+    """Help, the rules, hints or the end of a game over the board: the arrows, PageUp/Down,
+    Home and End scroll it; any other key closes it and, when it is a character, goes on
+    to the command line, so that typing after the screen opened is never lost."""
 
     DEFAULT_CSS = """
     InfoScreen { align: center middle; }
     InfoScreen > VerticalScroll { width: 90%; height: auto; max-height: 90%;
-        border: round $accent; background: $surface; padding: 0 1; }
+        border: round $accent; background: $surface; padding: 0 1;
+        scrollbar-gutter: stable; }
     """
+    SCROLL_KEYS = ("up", "down", "pageup", "pagedown", "home", "end")
 
     def __init__(self, body: RenderableType, on_close: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.body = body
         self.on_close = on_close
+        self.closed = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
             box.border_subtitle = "Press any key to go on."
             yield Static(self.body)
 
+    def on_mount(self) -> None:
+        box = self.query_one(VerticalScroll)
+        box.focus()
+        self.call_after_refresh(self._label_the_scroll)
+
+    def _label_the_scroll(self) -> None:
+        boxes = self.query(VerticalScroll)  # none once the screen has closed
+        if boxes and boxes.first().max_scroll_y > 0:
+            box = boxes.first()
+            box.border_subtitle = "↑↓ PgUp PgDn scroll · any other key goes on"
+
     def on_key(self, event: events.Key) -> None:
-        if event.key in ("up", "down", "pageup", "pagedown"):
-            return
+        if not self.closed and event.key in self.SCROLL_KEYS:
+            return  # the scroll's own bindings move it
         event.stop()
-        self.dismiss()
+        event.prevent_default()
+        typed_on = self.closed or event.is_printable and event.key != "space"
+        self.close()
+        if typed_on:
+            # Keys queued for this screen before it closed go, in order, to what has the
+            # focus under it (the App has checked its own key bindings already).
+            target = self.app.screen.focused or self.app.screen
+            if target is not self:
+                target.post_message(events.Key(event.key, event.character))
+
+    def on_click(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close once, however many keys or clicks arrive before the screen is gone."""
+        if self.closed:
+            return
+        self.closed = True
+        self._leave()
         if self.on_close is not None:
             self.on_close()
 
-    def on_click(self) -> None:
-        self.dismiss()
-        if self.on_close is not None:
-            self.on_close()
+    def on_screen_resume(self) -> None:
+        self._leave()
+
+    def _leave(self) -> None:
+        # dismiss() pops the top screen, whichever it is: leave only from the top (a
+        # screen pushed over this one by a key queued before it closed goes first).
+        if self.closed and self.app.screen is self:
+            self.dismiss()
 
 
 class HandoverScreen(Screen[None]):
@@ -144,6 +198,7 @@ class HandoverScreen(Screen[None]):
     def __init__(self, prompt: str) -> None:
         super().__init__()
         self.prompt = prompt
+        self.done = False
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((self.prompt, "bold"), "\n\n",
@@ -151,9 +206,13 @@ class HandoverScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
+        if self.done:  # keys queued before the screen went: the next player has not seen it
+            return
         if event.key == "enter":
+            self.done = True
             self.app.handover_done()  # type: ignore[attr-defined]
         elif event.key in ("q", "ctrl+q"):
+            self.done = True
             self.app.action_quit_game()  # type: ignore[attr-defined]
 
 
@@ -163,12 +222,13 @@ class KingsApp(App[None]):
     TITLE = "Kings Cribbage"
     AUTO_FOCUS = "#command"
     CSS = """
-    Screen { layout: vertical; }
+    Screen { layout: vertical; layers: base notice; }
     #body { height: 1fr; }
     #main { width: 1fr; height: 100%; }
     #top { height: auto; min-height: 15; }
     #side { width: 1fr; padding: 0 0 0 1; }
-    #history { width: 44; height: 100%; display: none;
+    #main.beside-history { width: 82; }
+    #history { width: 1fr; height: 100%; display: none;
         border-left: solid $primary-darken-2; padding: 0 1; }
     #history.shown { display: block; }
     #rack { height: 1; margin-top: 1; }
@@ -195,6 +255,9 @@ class KingsApp(App[None]):
         self.history: list[str] = []
         self.history_at = 0
         self.quit_reason = ""
+        self.own_move: list[Text] = []  # what the person's last move said
+        self.good_parts: list[Text] = []  # the message line's last parts but errors
+        self.message_has_error = False
 
     # ----- layout -----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -209,6 +272,7 @@ class KingsApp(App[None]):
             yield Static(id="history")
         yield Input(id="command", suggester=CommandSuggester(), placeholder="")
         yield Static(id="keys")
+        yield TooSmallNotice(id="too-small")
 
     def on_mount(self) -> None:
         self.query_one("#command", Input).focus()
@@ -219,16 +283,17 @@ class KingsApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         wide = event.size.width >= HISTORY_WIDTH and event.size.height >= 30
         self.query_one("#history").set_class(wide, "shown")
+        self.query_one("#main").set_class(wide, "beside-history")
+        self.query_one(TooSmallNotice).fit(event.size, self.TITLE)
 
     def redraw(self) -> None:
         s = self.session
         self.query_one("#board", BoardView).refresh()
         self.query_one("#side", Static).update(s.side_panel())
-        lines = s.history_lines()
-        shown = max(1, self.size.height - 4)  # the latest moves that fit
-        self.query_one("#history", Static).update(
-            Group(Text("Moves", style="bold underline"),
-                  *(lines[-shown:] or [Text("none yet")])))
+        history = self.query_one("#history", Static)
+        history.update(Group(Text("Moves", style="bold underline"),
+                             *(self.latest_that_fit(s.history_lines(), history.content_size)
+                               or [Text("none yet")])))
         viewer = s.viewer()
         rack = None
         if viewer is not None:
@@ -243,25 +308,45 @@ class KingsApp(App[None]):
             else " (Tab: lay tiles on the board)")
         self.query_one("#keys", Static).update(self.keys_text())
 
+    def latest_that_fit(self, lines: list[Text], room: Size) -> list[Text]:
+        """The latest of ``lines`` that fit in ``room`` under a heading, a long line
+        taking as many rows as it wraps to."""
+        if room.width <= 0:
+            return lines[-1:]
+        rows, shown = room.height - 1, []
+        for line in reversed(lines):
+            rows -= len(line.wrap(self.console, room.width))
+            if rows < 0 and shown:
+                break
+            shown.insert(0, line)
+        return shown
+
     def keys_text(self) -> Text:
         if self.thinking:
             return Text(f"{self.busy or self.session.to_move.name + ' is thinking'}…"
                         " (keys are ignored)")
         if self.focused is self.query_one("#board"):
-            return Text("arrows · rank lays a tile · L/D colour · / 6↔9 · Space turns · "
-                        "Bksp back · Enter")
+            arrow = "→" if self.draft.direction == ACROSS else "↓"
+            out = Text(f"{arrow} {self.draft.direction}", style="bold")
+            out.append(" (Space turns) · arrows · rank lays a tile · L/D · / 6↔9 · Bksp · Enter")
+            return out
         return Text("Enter do it · ↑↓ history · → complete · Tab the board · F1 help · "
                     "Ctrl+Q quit")
 
-    def say(self, reply: Reply) -> None:
+    def say(self, reply: Reply, computer: bool = False) -> None:
         """Show a reply: long ones (help, rules, hints, the end) over the board, others on
-        the message line; then save as the reply asks."""
+        the message line after what the person's own move said (kept while the computers
+        answer it); then save as the reply asks."""
         notes = self.on_reply(reply)
         long = [m for m in reply.messages if isinstance(m, Table)]
         short = [m for m in reply.messages if not isinstance(m, Table)]
         message = self.query_one("#message", Static)
         parts = [m for m in short if isinstance(m, Text)] + [Text(n, style="dim") for n in notes]
+        parts = own_move_first(self.own_move, reply, parts, computer)
         message.update(message_line(parts, message.size.width or self.size.width))
+        self.message_has_error = any(p.plain.startswith("✗") for p in parts)
+        if not self.message_has_error or reply.changed:
+            self.good_parts = [p for p in parts if not p.plain.startswith("✗")]
         if long:  # the board is on screen already: only tables and short lines go over it
             body = [m for m in reply.messages
                     if isinstance(m, Table) or (isinstance(m, Text) and m.plain.count("\n") < 4)]
@@ -302,7 +387,7 @@ class KingsApp(App[None]):
 
     def computer_done(self, reply: Reply) -> None:
         self.thinking, self.busy = False, ""
-        self.say(reply)
+        self.say(reply, computer=True)
         self.advance()
         if self.focused is None:  # the command line was disabled while the computer thought
             self.query_one("#command", Input).focus()
@@ -322,14 +407,15 @@ class KingsApp(App[None]):
     def run_line(self, text: str) -> None:
         if self.thinking:
             return
+        self.own_move.clear()  # the hints (computed like a computer's turn) are no answer to it
         if text.strip().lower() == "hint" and self.session.state == MOVE:
             self.thinking, self.busy = True, "Looking for the best options"
             self.redraw()
             self.look_for_hints()
             return
         reply = self.session.handle(text)
-        if reply.changed or self.session.state == CLAIM:
-            self.draft = Draft(cursor=self.draft.cursor)
+        if reply.changed or self.session.state == CLAIM:  # the direction is kept too
+            self.draft = Draft(cursor=self.draft.cursor, direction=self.draft.direction)
         self.say(reply)
         self.advance()
         if self.session.state == CLAIM:  # joker rule: the claim is typed at the command line
@@ -366,6 +452,7 @@ class KingsApp(App[None]):
                 self.query_one("#board").focus()
                 event.stop()
                 event.prevent_default()
+                self.board_says(None)
                 self.redraw()
             return
         if self.focused is self.query_one("#board") and self.session.state == MOVE:
@@ -380,8 +467,7 @@ class KingsApp(App[None]):
         if event.key in moves:
             draft.move(*moves[event.key])
         elif event.key == "space":
-            draft.turn()
-            error = f"laying {draft.direction}"
+            error = draft.turn(s.game.board)
         elif event.key == "backspace":
             draft.take_back()
         elif event.key == "escape":
@@ -407,9 +493,18 @@ class KingsApp(App[None]):
             return
         event.stop()
         event.prevent_default()
-        if error:
-            self.query_one("#message", Static).update(Text(error))
+        self.board_says(error)
         self.redraw()
+
+    def board_says(self, error: str | None) -> None:
+        """The message line after a key on the board: its error, or else what the last
+        reply said without its errors (an error typed at the command line is stale)."""
+        message = self.query_one("#message", Static)
+        if error:
+            message.update(Text(error))
+        elif self.message_has_error:
+            message.update(message_line(self.good_parts, message.size.width or self.size.width))
+        self.message_has_error = bool(error)
 
     def rack_clicked(self, x: int) -> None:
         """Pick the rack tile under column ``x`` of the rack line."""
@@ -451,7 +546,7 @@ class KingsApp(App[None]):
         self.say(Reply(quit=True))
 
     def action_help(self) -> None:
-        if not self.thinking:
+        if not self.thinking and len(self.screen_stack) == 1:  # not over help itself
             self.say(self.session.handle("help"))
 
     def on_descendant_focus(self) -> None:

@@ -18,9 +18,15 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, RichLog, Static
 
-from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen, message_line
+from kingscrib.cli.terminal.app import (
+    HandoverScreen,
+    InfoScreen,
+    message_line,
+    own_move_first,
+)
 from kingscrib.cli.terminal.classic_session import ClassicSession
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
+from kingscrib.cli.terminal.too_small import TooSmallNotice
 
 
 class ClassicApp(App[None]):
@@ -29,7 +35,7 @@ class ClassicApp(App[None]):
     TITLE = "Classic Cribbage"
     AUTO_FOCUS = "#command"
     CSS = """
-    Screen { layout: vertical; }
+    Screen { layout: vertical; layers: base notice; }
     #table { height: auto; }
     #pegs { height: auto; margin: 1 0 0 0; }
     #log { height: 1fr; min-height: 4; border-top: solid $primary-darken-2; }
@@ -48,6 +54,7 @@ class ClassicApp(App[None]):
         self.session = session
         self.on_reply = on_reply
         self.thinking = False
+        self.own_move: list[Text] = []  # what the person's last move said
 
     def compose(self) -> ComposeResult:
         yield Static(id="table")
@@ -59,6 +66,10 @@ class ClassicApp(App[None]):
         yield Static(id="message")
         yield Input(id="command", placeholder="")
         yield Static(id="keys")
+        yield TooSmallNotice(id="too-small")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(TooSmallNotice).fit(event.size, self.TITLE)
 
     def on_mount(self) -> None:
         self.query_one("#command", Input).focus()
@@ -78,7 +89,7 @@ class ClassicApp(App[None]):
             f"{s.prompt()}… (keys are ignored)" if self.thinking else
             "Enter: do it · hint · coach · help (F1) · Ctrl+Q quit (the game is saved)"))
 
-    def say(self, reply: Reply) -> None:
+    def say(self, reply: Reply, computer: bool = False) -> None:
         notes = self.on_reply(reply)
         log = self.query_one("#log", RichLog)
         texts = [m for m in reply.messages if isinstance(m, Text)]
@@ -86,7 +97,8 @@ class ClassicApp(App[None]):
             if m.style != "bold red" and not m.plain.startswith("✗"):
                 log.write(m)
         message = self.query_one("#message", Static)
-        parts = texts + [Text(n, style="dim") for n in notes]
+        parts = own_move_first(self.own_move, reply,
+                               texts + [Text(n, style="dim") for n in notes], computer)
         message.update(message_line(parts, message.size.width or self.size.width))
         if any(isinstance(m, Table) for m in reply.messages):
             self.push_screen(InfoScreen(Group(*reply.messages)))
@@ -114,7 +126,7 @@ class ClassicApp(App[None]):
 
     def computer_done(self, reply: Reply) -> None:
         self.thinking = False
-        self.say(reply)
+        self.say(reply, computer=True)
         self.advance()
         if self.focused is None and self.session.state == MOVE:
             self.query_one("#command", Input).focus()
@@ -130,6 +142,7 @@ class ClassicApp(App[None]):
         event.input.value = ""
         if self.thinking:
             return
+        self.own_move.clear()
         self.say(self.session.handle(text))
         self.advance()
 
@@ -142,7 +155,7 @@ class ClassicApp(App[None]):
         self.say(Reply(quit=True))
 
     def action_help(self) -> None:
-        if not self.thinking:
+        if not self.thinking and len(self.screen_stack) == 1:  # not over help itself
             self.say(self.session.handle("help"))
 
 

@@ -31,6 +31,7 @@ from kingscrib.classic.game import (
     Event,
     IllegalAction,
     Play,
+    possessive,
 )
 from kingscrib.classic.record import RecordError, replay
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
@@ -53,7 +54,8 @@ HELP_LINES = [
     ("3  or  7C  or  7", "lay one card in the play (the same three ways)"),
     ("12", "(muggins) the points you count in your hand or crib, once: points missed, or"
            " claimed too many, go to the next player"),
-    ("hint", "while laying away: the best discards by expected points"),
+    ("hint", "laying away: the best discards by expected points; in the play (two"
+             " players): the coach's best card and why"),
     ("coach", "(two players) the expert's best discard or card, with each option's chance"
               " to win"),
     ("save", "save now (the game is saved after every action anyway)"),
@@ -97,8 +99,15 @@ def read_cards(answer: str, hand: Sequence[Card]) -> list[Card]:
             if token.isdigit():
                 raise ValueError(f"there is no card number {token} (1 to {len(hand)})"
                                  " and no such rank") from None
-            cards.append(Card.parse(token.replace("♣", "C").replace("♦", "D")
-                                    .replace("♥", "H").replace("♠", "S")))
+            if token.lower() == "go":
+                raise ValueError("no need to say go: it is said for you when no card can be"
+                                 " laid; lay a card") from None
+            try:
+                cards.append(Card.parse(token.replace("♣", "C").replace("♦", "D")
+                                        .replace("♥", "H").replace("♠", "S")))
+            except ValueError:
+                raise ValueError(f"{token!r} is not a card: write a card as 5♥ or 5h, 10♠ or"
+                                 " ts, a rank alone (7) or its place in your hand") from None
             continue
         options = [c for c in hand if c.rank == rank and c not in cards]
         if len(options) == 1:
@@ -134,7 +143,19 @@ class ClassicSession:
                           for s in range(players) if s not in self.humans}
         self.seen = len(game.events)  # events already shown
         self.at_keyboard: tuple[int, int] | None = None
-        self.back_pegs = list(game.scores)  # each side's score before its last points
+
+    @property
+    def back_pegs(self) -> list[int]:
+        """Each side's score before its last points, from the game's events (so a resumed
+        game shows the back pegs where they were)."""
+        g = self.game
+        front, back = [0] * g.rules.sides, [0] * g.rules.sides
+        for e in g.events:
+            if e.points > 0:
+                side = g.rules.side_of(e.seat)
+                back[side] = front[side]
+                front[side] = min(WINNING_SCORE, front[side] + e.points)
+        return back
 
     # ----- making and saving ------------------------------------------------------
     @classmethod
@@ -208,11 +229,24 @@ class ClassicSession:
         if g.phase == "discard":
             view = g.view(seat)
             whose = "your" if g.rules.side_of(g.dealer) == view.side else "their"
-            return f"{name}: lay away {g.rules.discards} card(s) to {whose} crib"
+            n = g.rules.discards
+            return (f"{name}: lay away {n} card{'s' if n != 1 else ''} to {whose} crib · "
+                    f"{self._how_to_name(view.hand)}")
         if g.phase == "play":
-            return f"{name}: your card (count {g.count})"
+            return f"{name}: your card (count {g.count}) · {self._how_to_name(g.view(seat).hand)}"
         item = g.show_item
         return f"{name}: count your {item.kind if item else 'hand'}"
+
+    @staticmethod
+    def _how_to_name(hand: Sequence[Card]) -> str:
+        """How cards are named, with an example from ``hand``: a card whose rank is also a
+        place in the hand when there is one, since a digit means the place."""
+        hand = sorted(hand)
+        if not hand:
+            return ""
+        example = next((c for c in hand if c.rank <= len(hand) and c.rank <= 9), hand[-1])
+        places = f"1-{len(hand)}" if len(hand) > 1 else "1"
+        return f"a digit is a place {places}; {example.pretty()} names a card"
 
     # ----- commands -------------------------------------------------------------------
     def handle(self, text: str) -> Reply:
@@ -278,11 +312,21 @@ class ClassicSession:
         return reply
 
     def _apply(self, action: Discard | Play | Claim, reply: Reply) -> None:
-        before = list(self.game.scores)
-        self.game.apply(action)
-        for side, (old, new) in enumerate(zip(before, self.game.scores)):
-            if new != old:
-                self.back_pegs[side] = old
+        g = self.game
+        seat = g.to_act
+        assert seat is not None
+        g.apply(action)
+        if isinstance(action, Discard):  # no event says it: echo it (the cards to their owner)
+            crib = possessive(g.names[g.dealer]) if g.names[g.dealer] != g.names[seat] \
+                else "your" if g.names[seat] == "you" else "their"
+            line = Text(f"  {g.names[seat]} laid away ")
+            if seat in self.humans:
+                line.append_text(cards_text(action.cards))
+            else:
+                n = len(action.cards)
+                line.append(f"{n} card{'s' if n != 1 else ''}")
+            line.append(f" to {crib} crib")
+            reply.messages.append(line)
         reply.messages.extend(self.event_lines(self.game.events[self.seen:]))
         self.seen = len(self.game.events)
         reply.changed = True
@@ -338,6 +382,8 @@ class ClassicSession:
         reply = Reply()
         g = self.game
         view = g.view(g.to_act)  # type: ignore[arg-type]
+        if g.phase == "play" and g.rules.players == 2:
+            return self._coach()  # the best card and why, not only the cards allowed
         if g.phase != "discard":
             playable = [a.card for a in view.legal if isinstance(a, Play)]
             reply.add(Text.assemble("Cards you may lay: ", cards_text(sorted(playable)))
@@ -371,7 +417,7 @@ class ClassicSession:
                 line.append(f"  {pretty_text(e.text)}")
             elif e.kind == "show":
                 label, _, words = e.text.partition(": ")
-                whose = "your" if who == "you" else f"{who}'s"
+                whose = possessive(who)
                 line.append(f"{whose} {label}: ")
                 line.append_text(cards_text(e.cards))
                 line.append(f"  {e.points}: {pretty_text(words)}")
@@ -440,7 +486,7 @@ class ClassicSession:
         parts.append(line)
         if g.phase == "show" and g.show_item is not None:
             item = g.show_item
-            show = Text(f"Showing {g.names[item.seat]}'s {item.kind}: ")
+            show = Text(f"Showing {possessive(g.names[item.seat])} {item.kind}: ")
             show.append_text(cards_text(item.cards))
             parts.append(show)
         return Group(*parts)

@@ -68,9 +68,16 @@ class Draft:
                 row += 0 if columns < 0 else 1
         self.cursor = row * SIZE + column
 
-    def turn(self) -> None:
-        """Across becomes down and down across."""
+    def turn(self, board: Mapping[Square, Tile]) -> str | None:
+        """Across becomes down and down across; None, or why not. With one tile laid the
+        cursor moves on from it along the new direction, so that the next tile goes where
+        the direction says (it stayed where the old direction had put it)."""
+        if len(self.placed) > 1:
+            return "the tiles laid fix the direction (Backspace takes the last one back)"
         self.direction = other(self.direction)
+        if self.placed:
+            self.cursor = self._next_free(next(iter(self.placed)), board)
+        return None
 
     # ----- laying tiles ------------------------------------------------------------------
     def left_on_rack(self, rack: Sequence[Tile]) -> list[Tile]:
