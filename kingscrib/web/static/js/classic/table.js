@@ -357,7 +357,10 @@ function showBlock(entry, starter, title) {
   if (entry.muggins) {
     const p = document.createElement("p");
     p.className = "muggins";
-    p.textContent = entry.muggins.text.replace(/^Muggins! \S+/, `Muggins! ${nameOf(entry.muggins.seat)}`);
+    // Written from the seat and the points: the server's sentence names the seat as the
+    // record had it, and a replay's page may call it otherwise ("you").
+    const { seat, points } = entry.muggins;
+    p.textContent = `Muggins! ${nameOf(seat)} takes ${points} missed point${points === 1 ? "" : "s"}`;
     div.append(p);
   }
   return div;

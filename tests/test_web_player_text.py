@@ -1,0 +1,54 @@
+"""What the page says to players: names as the seats have them, and whole sentences."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from browser_pages import DESKTOP, VERSION_AFTER, version
+
+MINE_OR_SHOWN = """() => document.getElementById('c-banner').classList.contains('mine')
+                    || document.querySelector('#c-show .muggins') !== null"""
+
+
+def muggins_game(url: str, page) -> str:
+    """A Cribbage game under muggins against the medium computer, this page in seat 1."""
+    page.goto(url + "/")
+    page.wait_for_selector("#new-game[data-ready]")
+    page.check('#game-choice input[value="classic"]')
+    page.locator(".seat-row").nth(1).locator(".level").select_option("medium")
+    page.check("#classic-options [name=muggins]")
+    page.click("#start")
+    page.wait_for_selector("#c-hand .card")
+    return page.url.split("game=")[1].split("&")[0]
+
+
+def test_muggins_names_the_taker_whole_and_says_points(browser, server) -> None:
+    page = browser.new_context(**DESKTOP).new_page()
+    game_id = muggins_game(server.url, page)
+    computer = httpx.get(f"{server.url}/api/games/{game_id}").json()["seats"][1]["name"]
+    assert " " in computer  # the name that was cut at its first space
+    for _ in range(300):
+        page.wait_for_function(MINE_OR_SHOWN, timeout=60_000)
+        if page.locator("#c-show .muggins").count():
+            break
+        before = version(page)
+        if page.is_visible("#c-claim-box"):
+            page.fill("#c-claim", "0")  # count nothing: whatever the hand holds is missed
+            page.click("#c-claim-send")
+        elif page.is_visible("#c-discard"):
+            cards = page.locator("#c-hand .card")
+            cards.nth(0).click()
+            cards.nth(1).click()
+            page.click("#c-discard")
+        elif page.is_visible("#c-go"):
+            page.click("#c-go")
+        else:
+            page.locator("#c-hand .card.playable").first.click()
+        page.wait_for_function(VERSION_AFTER, arg=before, timeout=30_000)
+    text = page.locator("#c-show .muggins").first.inner_text()
+    match = re.fullmatch(r"Muggins! (.+) takes (\d+) missed points?", text)
+    assert match, text
+    assert match.group(1) == computer
+    assert (match.group(2) == "1") == text.endswith("point")
+    page.context.close()
