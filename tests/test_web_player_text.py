@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 
 import httpx
-from browser_pages import DESKTOP, VERSION_AFTER, version
+from browser_pages import DESKTOP, VERSION_AFTER, start_from_lobby, version
+
+# "light ace at G7", "dark 10 at M13": colour and rank in words, then the square.
+PLACEMENT = re.compile(r"\b(light|dark) (ace|[2-9]|10|jack|queen|king) at [A-M]\d{1,2}\b")
+ENGINE_TILE = re.compile(r"\b[A2-9TJQK][LD]\b")  # the engine's "TD", "AL"
 
 MINE_OR_SHOWN = """() => document.getElementById('c-banner').classList.contains('mine')
                     || document.querySelector('#c-show .muggins') !== null"""
@@ -51,4 +55,26 @@ def test_muggins_names_the_taker_whole_and_says_points(browser, server) -> None:
     assert match, text
     assert match.group(1) == computer
     assert (match.group(2) == "1") == text.endswith("point")
+    page.context.close()
+
+
+def test_kings_history_hint_and_refusal_use_the_people_notation(browser, server) -> None:
+    """The history, the hint and a refusal all write a tile as "dark 10 at G7": the
+    engine's T and its "TD at G7" never reach the page."""
+    page = browser.new_context(**DESKTOP).new_page()
+    start_from_lobby(page, server.url, ["computer", "human"])
+    page.wait_for_selector("#history li")  # the computer opened
+    page.wait_for_selector(".turn-banner.mine", timeout=60_000)
+    history = page.inner_text("#history li >> nth=0")
+    assert PLACEMENT.search(history), history
+    page.click("#hint")
+    page.wait_for_selector("#hint-box[data-hint]")
+    hint = page.inner_text("#hint-box")
+    assert PLACEMENT.search(hint) or "exchange" in hint, hint
+    # A tile put far from the others: the refusal names squares, never engine tiles.
+    page.locator("#rack .tile").nth(0).click()
+    page.click('[data-square="A13"]')
+    page.wait_for_selector("#preview.bad")
+    for text in (history, hint, page.inner_text("#preview")):
+        assert not ENGINE_TILE.search(text), text
     page.context.close()

@@ -21,9 +21,9 @@ from kingscrib.counting import (
     HandCount,
     count_hand,
     parse_rank,
-    rank_char,
     unscored_positions,
 )
+from kingscrib.people import hand_text, rank_sign
 
 MIN_HAND, MAX_HAND = 2, 5
 
@@ -47,13 +47,13 @@ class HandValue:
     @property
     def reason(self) -> str | None:
         """Why the hand is invalid, or None."""
-        text = "".join(rank_char(r) for r in self.ranks)
+        text = hand_text(self.ranks)
         if len(self.ranks) > MAX_HAND:
             return f"{text} has {len(self.ranks)} tiles; a hand has at most {MAX_HAND}"
         if len(self.ranks) < MIN_HAND:
             return f"{text} has {len(self.ranks)} tile; a hand has at least {MIN_HAND}"
         if self.unscored:
-            names = ", ".join(rank_char(r) for r in self.unscored)
+            names = ", ".join(rank_sign(r) for r in self.unscored)
             return f"in {text} the {names} scores nothing (no fifteen, pair or run)"
         return None
 

@@ -9,7 +9,7 @@ import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
 import { renderClocks, renderResign, resultText } from "./clocks.js";
 import { bindSoundToggle, notifyTurn } from "./notify.js";
-import { spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
+import { placementsText, spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -494,7 +494,7 @@ async function hint() {
     const { hint } = await socket.call("hint");
     box.dataset.hint = JSON.stringify(hint);
     const say = (o) => (o.play
-      ? `${Object.entries(o.tiles).map(([s, t]) => `${tileText(t)} on ${s}`).join(", ")}: ${o.score} points (${spellBreakdown(o.describe)})`
+      ? `${placementsText(o.tiles)}: ${o.score} points (${spellBreakdown(o.describe)})`
       : `${o.advice}`);
     const options = hint.options?.length ? hint.options : [hint];
     box.replaceChildren();
