@@ -697,6 +697,7 @@ function renderInvites() {
 
 function renderEnd(seatName) {
   const box = $("end");
+  if (box.hidden && state.over) requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
   if (state.result) { renderResult(box, seatName); return; }
   if (!state.over || !state.end) { box.hidden = true; return; }
   box.hidden = false;

@@ -32,6 +32,9 @@ export function start(gameId, seatToken) {
   document.title = "Cribbage";
   $("classic").hidden = false;
   $("c-replay-link").href = `/?replay=${gameId}`;
+  // The board and the scores go to the side column, so the table and the hand have the
+  // height of the window (a replay keeps them above its table).
+  document.querySelector("#classic > .side").prepend(document.querySelector("#classic .c-scoreboard"));
   if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
     onState: (next) => {
@@ -125,6 +128,8 @@ const possessive = (seat) => (seat === state.you ? "your" : `${nameOf(seat)}'s`)
 
 function render() {
   if (!state) return;
+  const wasLooking = $("classic").dataset.looking; // what was last brought into view
+  const wasOver = !$("c-end").hidden;
   $("classic").dataset.version = state.version;
   $("classic").dataset.phase = state.phase;
   renderSeats();
@@ -138,6 +143,26 @@ function render() {
   renderEnd();
   renderClocks($("c-clocks"), state, nameOf);
   renderResign($("c-resign-box"), state, token);
+  // What has just become the thing to look at is brought into view, once: the hand
+  // counted last while this seat counts its own, the table from the top when a deal's
+  // play or discard begins, the end box.
+  if (still) return;
+  const looking = state.can?.claim ? `claim ${state.deal} ${state.show.length}` : `${state.phase} ${state.deal}`;
+  $("classic").dataset.looking = looking;
+  if (looking !== wasLooking) {
+    if (state.can?.claim) revealAboveHand([...$("c-show").querySelectorAll(".show-hand:not(.waiting)")].pop());
+    else if (state.phase !== "show" && wasLooking !== undefined) window.scrollTo({ top: 0 });
+  }
+  if (!$("c-end").hidden && !wasOver) $("c-end").scrollIntoView({ block: "nearest" });
+}
+
+// Scroll so that `el` shows whole above the hand, which is pinned to the window's bottom.
+function revealAboveHand(el) {
+  if (!el) return;
+  const box = el.getBoundingClientRect();
+  const hand = $("c-hand-area").getBoundingClientRect();
+  const room = hand.top - 8;
+  if (box.bottom > room) window.scrollBy(0, Math.min(box.bottom - room, box.top - 8));
 }
 
 function renderSeats() {
@@ -154,8 +179,9 @@ function renderSeats() {
     if (seat.seat === state.you) badges.push("you");
     if (seat.seat === state.dealer) badges.push("dealer · crib");
     if (seat.kind === "computer" && seat.level) badges.push(seat.level);
-    div.innerHTML = `${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
+    div.innerHTML = `<span class="side-score" title="score"></span>${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
     div.querySelector("b").textContent = seat.name;
+    div.querySelector(".side-score").textContent = state.sides[sideOf(seat.seat)].score;
     div.querySelector(".team").style.background = SIDE_COLOURS[sideOf(seat.seat)];
     const backs = document.createElement("div");
     backs.className = "backs";

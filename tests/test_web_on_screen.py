@@ -1,0 +1,169 @@
+"""The controls a player needs now are on screen, without scrolling, on a phone (390x844)
+and two laptop screens (1280x800, 1366x768): the hand and its button at the discard,
+*Go*, the claim box with the hand just counted, the rack and the Kings buttons, the end
+box with *Rematch*."""
+
+from __future__ import annotations
+
+import pytest
+from browser_pages import PHONE, VERSION_AFTER, start_from_lobby, version
+
+SIZES = {
+    "phone": PHONE,
+    "1280x800": {"viewport": {"width": 1280, "height": 800}},
+    "1366x768": {"viewport": {"width": 1366, "height": 768}},
+}
+
+# Each shown element of each selector (only the last with " @last"): whole inside the
+# viewport where the page is scrolled now, and not covered (the point at its middle is
+# itself or inside it).
+OFF_SCREEN = """(selectors) => {
+  const out = [];
+  for (const given of selectors) {
+    const sel = given.replace(/ @last$/, "");
+    let els = [...document.querySelectorAll(sel)]
+      .filter((el) => !el.closest('[hidden]') && el.getClientRects().length);
+    if (given !== sel) els = els.slice(-1);
+    if (!els.length) { out.push(`${sel}: not shown`); continue; }
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      if (r.top < -0.5 || r.bottom > innerHeight + 0.5 || r.left < -0.5 || r.right > innerWidth + 0.5) {
+        out.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`);
+        continue;
+      }
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !(el === hit || el.contains(hit))) out.push(`${sel}: covered by ${hit?.tagName}.${hit?.className}`);
+    }
+  }
+  return out;
+}"""
+
+
+def off_screen(page, *selectors: str) -> list[str]:
+    return page.evaluate(OFF_SCREEN, list(selectors))
+
+
+def context_of(browser, size: str):
+    return browser.new_context(**SIZES[size])
+
+
+MINE_OR_OVER = """() => document.getElementById('c-banner').classList.contains('mine')
+                   || !document.getElementById('c-end').hidden"""
+LAID_NOW = "#c-series .laid"
+
+
+def play_classic(page, seen: dict[str, list[str]], deals: int) -> None:
+    """Play this seat's turns by clicking for ``deals`` deals, checking at each turn that
+    what it needs is on screen; ``seen`` gathers what was not, by kind of turn."""
+    for _ in range(400):
+        page.wait_for_function(MINE_OR_OVER, timeout=60_000)
+        if page.is_visible("#c-end"):
+            return
+        before = version(page)
+        if page.is_visible("#c-claim-box"):
+            # The hand being counted, the claim box, and the hand counted just before.
+            need = ["#c-hand .card", "#c-claim", "#c-claim-send"]
+            if page.locator("#c-show .show-hand:not(.waiting)").count():
+                need.append("#c-show .show-hand:not(.waiting) @last")
+            seen.setdefault("claim", []).extend(off_screen(page, *need))
+            page.fill("#c-claim", "0")
+            page.click("#c-claim-send")
+        elif page.is_visible("#c-discard"):
+            if len(seen.get("discard", [])) or seen.setdefault("deals", []).count("") >= deals:
+                return
+            seen["deals"].append("")
+            seen.setdefault("discard", []).extend(off_screen(page, "#c-hand .card", "#c-discard"))
+            cards = page.locator("#c-hand .card")
+            i = 0
+            while page.is_disabled("#c-discard"):
+                cards.nth(i).click()
+                i += 1
+            page.click("#c-discard")
+        elif page.is_visible("#c-go"):
+            kind = "go with 7 cards laid" if page.locator(LAID_NOW).count() >= 7 else "go"
+            seen.setdefault(kind, []).extend(off_screen(page, "#c-hand .card", "#c-go", "#c-count"))
+            page.click("#c-go")
+        else:
+            seen.setdefault("play", []).extend(off_screen(page, "#c-hand .card", "#c-count"))
+            page.locator("#c-hand .card.playable").first.click()
+        page.wait_for_function(VERSION_AFTER, arg=before, timeout=30_000)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_cribbage_hand_go_and_claims_stay_on_screen(browser, server, size: str) -> None:
+    """Four seats (the series grows long) under muggins, for three deals."""
+    context = context_of(browser, size)
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#new-game[data-ready]")
+        page.check('#game-choice input[value="classic"]')
+        page.check("#classic-options [name=muggins]")
+        start_from_lobby_rows(page, 4)
+        page.click("#start")
+        page.wait_for_selector("#c-hand .card")
+        seen: dict[str, list[str]] = {}
+        play_classic(page, seen, deals=3)
+        assert {k: v for k, v in seen.items() if v and k != "deals"} == {}
+        assert {"discard", "claim", "play"} <= seen.keys()
+    finally:
+        context.close()
+
+
+def start_from_lobby_rows(page, n: int) -> None:
+    while page.locator(".seat-row").count() < n:
+        page.click("#add-seat")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_three_player_hand_at_the_discard(browser, server, size: str) -> None:
+    context = context_of(browser, size)
+    page = context.new_page()
+    try:
+        start_from_lobby(page, server.url, ["human", "computer", "computer"], game="classic")
+        page.wait_for_selector("#c-hand .card")
+        page.wait_for_selector("#c-discard:not([hidden])")
+        assert off_screen(page, "#c-hand .card", "#c-discard", "#c-banner") == []
+        assert off_screen(page, ".c-seat .badge") == []  # and no badge split over two lines
+        assert page.evaluate("""() => [...document.querySelectorAll('.c-seat .badge')]
+                                .every((b) => b.getClientRects().length === 1)""")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_kings_rack_and_buttons_then_the_end_box(browser, server, size: str) -> None:
+    context = context_of(browser, size)
+    page = context.new_page()
+    try:
+        start_from_lobby(page, server.url, ["human", "computer", "computer"])
+        page.wait_for_selector(".turn-banner.mine", timeout=60_000)
+        need = ["#rack .tile", "#commit", "#exchange", "#pass", "#hint"]
+        assert off_screen(page, *need) == []
+        # A placed tile and its preview do not push the buttons away.
+        page.locator("#rack .tile").nth(0).click()
+        page.click('[data-square="A13"]')  # free whoever began, and far: a refusal
+        page.wait_for_selector("#preview:not(:empty)")
+        assert off_screen(page, *need, "#preview") == []
+        # Resign: the end box and Rematch come into view.
+        page.click("#resign-box .resign")
+        page.click("#resign-box .resign")
+        page.wait_for_selector("#end:not([hidden]) #rematch")
+        assert off_screen(page, "#end h2", "#rematch") == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_cribbage_end_box_and_rematch_after_resigning(browser, server, size: str) -> None:
+    context = context_of(browser, size)
+    page = context.new_page()
+    try:
+        start_from_lobby(page, server.url, ["human", "computer"], game="classic")
+        page.wait_for_selector("#c-hand .card")
+        page.click("#c-resign-box .resign")
+        page.click("#c-resign-box .resign")
+        page.wait_for_selector("#c-end:not([hidden]) #rematch")
+        assert off_screen(page, "#c-end h2", "#rematch") == []
+    finally:
+        context.close()
