@@ -167,3 +167,63 @@ def test_cribbage_end_box_and_rematch_after_resigning(browser, server, size: str
         assert off_screen(page, "#c-end h2", "#rematch") == []
     finally:
         context.close()
+
+
+def top_of(page, selector: str) -> float:
+    return page.locator(selector).bounding_box()["y"]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_kings_buttons_keep_their_line(browser, server, size: str) -> None:
+    """A long refusal in the preview, and *Exchange…* turning into *Exchange 2 tiles*,
+    leave *Play* and *Pass* where they were."""
+    context = context_of(browser, size)
+    page = context.new_page()
+    try:
+        start_from_lobby(page, server.url, ["human", "computer"])
+        page.wait_for_selector(".turn-banner.mine", timeout=60_000)
+        commit, passing = top_of(page, "#commit"), top_of(page, "#pass")
+        for square in ("A13", "M1"):  # two tiles far apart: a refusal of two lines or more
+            page.locator("#rack .tile").nth(0).click()
+            page.click(f'[data-square="{square}"]')
+        page.wait_for_selector("#preview.bad")
+        assert (top_of(page, "#commit"), top_of(page, "#pass")) == (commit, passing)
+        page.click("#recall")
+        page.click("#exchange")
+        page.locator("#rack .tile").nth(0).click()
+        page.locator("#rack .tile").nth(1).click()
+        assert page.inner_text("#exchange") == "Exchange 2 tiles"
+        assert (top_of(page, "#commit"), top_of(page, "#pass")) == (commit, passing)
+    finally:
+        context.close()
+
+
+CURSOR_SHOWN = """() => {
+  const sq = document.querySelector('#board .sq.cursor');
+  // its ring (white and #111; the centre square has an outline of its own) or its arrow
+  return getComputedStyle(sq).boxShadow.includes('rgb(17, 17, 17)')
+    || getComputedStyle(sq, '::after').content !== 'none';
+}"""
+
+
+@pytest.mark.parametrize("who", ["phone", "spectator", "keyboard"])
+def test_the_board_cursor_is_for_a_keyboard_player_only(browser, server, who: str) -> None:
+    context = context_of(browser, "phone" if who == "phone" else "1280x800")
+    page = context.new_page()
+    try:
+        start_from_lobby(page, server.url, ["human", "computer"])
+        page.wait_for_selector(".turn-banner.mine", timeout=60_000)
+        if who == "phone":  # a turn's tile tapped onto the board: no keyboard involved
+            page.locator("#rack .tile").nth(0).tap()
+            page.locator('[data-square="A13"]').tap()
+        if who == "spectator":
+            page.goto(page.url + "&watch=1")
+            page.wait_for_selector("#scores tr[data-seat]")
+            page.keyboard.press("ArrowRight")  # keys do nothing to a spectator's board
+        if who == "keyboard":
+            page.keyboard.press("ArrowRight")
+        shown = who == "keyboard"
+        assert page.is_visible("#cursor-note") == shown
+        assert page.evaluate(CURSOR_SHOWN) == shown
+    finally:
+        context.close()

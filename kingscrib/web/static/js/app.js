@@ -187,8 +187,11 @@ function showGame() {
   $("joker").onclick = () => act({ action: "joker" });
   $("help-open").onclick = () => toggleHelp();
   $("help-close").onclick = () => toggleHelp(false);
+  // The cursor's outline, arrow and note are for a seated player who uses the keyboard.
+  document.addEventListener("keydown", () => { if (state && state.you !== null) $("game").classList.add("keys"); });
+  document.addEventListener("pointerdown", (e) => { if (e.pointerType === "touch") $("game").classList.remove("keys"); });
   bindKeys({
-    active: () => !$("game").hidden && state !== null,
+    active: () => !$("game").hidden && state !== null && state.you !== null, // not a spectator
     move: (dr, dc) => moveCursor(dr, dc),
     rank: typeRank,
     turnDirection: () => { across = !across; render(); },
