@@ -78,3 +78,45 @@ def test_kings_history_hint_and_refusal_use_the_people_notation(browser, server)
     for text in (history, hint, page.inner_text("#preview")):
         assert not ENGINE_TILE.search(text), text
     page.context.close()
+
+
+def test_invite_copy_join_page_facts_and_the_remembered_name(browser, server) -> None:
+    host = browser.new_context(**DESKTOP)
+    host.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = host.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#new-game[data-ready]")
+    assert page.input_value(".seat-row .name") == ""  # nothing remembered yet
+    page.locator(".seat-row").nth(0).locator(".name").fill("Ann")
+    page.locator(".seat-row").nth(1).locator(".kind").select_option("human")
+    page.check("#rule-options [name=joker]")
+    page.select_option("#clock-choice", "600")
+    page.click("#start")
+    page.wait_for_selector("#invite-link")
+    page.click("#invite-copy")
+    page.wait_for_function("() => document.getElementById('invite-copy').textContent === 'Copied'")
+    link = page.evaluate("() => navigator.clipboard.readText()")
+    assert link == page.input_value("#invite-link")
+    # The start page remembers the name for the next game.
+    page.goto(server.url + "/")
+    page.wait_for_selector("#new-game[data-ready]")
+    assert page.input_value(".seat-row .name") == "Ann"
+
+    friend = browser.new_context(**DESKTOP).new_page()
+    friend.goto(link)
+    friend.wait_for_selector("#join-details dd")
+    facts = dict(zip(friend.locator("#join-details dt").all_inner_texts(),
+                     friend.locator("#join-details dd").all_inner_texts(), strict=True))
+    assert friend.inner_text("#join-title") == "Join a game of Kings Cribbage"
+    assert facts["Invited by"] == "Ann"
+    assert facts["Players"] == "Ann, an open seat"
+    assert "Joker" in facts["Rules"]
+    assert facts["Clock"].startswith("10 minutes each")
+    friend.fill("#join-name", "Bob")
+    friend.click("#join-seats button")
+    friend.wait_for_selector("#rack .tile")
+    friend.goto(server.url + "/")
+    friend.wait_for_selector("#new-game[data-ready]")
+    assert friend.input_value(".seat-row .name") == "Bob"  # joining remembers it too
+    host.close()
+    friend.context.close()

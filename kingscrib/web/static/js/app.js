@@ -36,6 +36,11 @@ let placedOrder = []; // squares in the order tiles were placed, for Backspace
 let heard = null; // history length already announced
 
 // ----- lobby ---------------------------------------------------------------------
+// The player's own name, kept in this browser for the next game and the next invite.
+const NAME_KEY = "kingscrib:name";
+const rememberName = (name) => { if (name) localStorage.setItem(NAME_KEY, name); };
+const rememberedName = () => localStorage.getItem(NAME_KEY) || "";
+
 async function showLobby() {
   $("lobby").hidden = false;
   renderMyGames($("my-games"), $("my-games-list"));
@@ -60,6 +65,7 @@ async function showLobby() {
     const kindSel = row.querySelector(".kind");
     const levelSel = row.querySelector(".level");
     kindSel.value = kind;
+    if (n === 0) row.querySelector(".name").value = rememberedName(); // your seat
     fillLevels(levelSel);
     const sync = () => { levelSel.hidden = kindSel.value !== "computer"; };
     kindSel.addEventListener("change", sync);
@@ -100,6 +106,7 @@ async function showLobby() {
         ? { kind, level: row.querySelector(".level").value, name }
         : { kind, name };
     });
+    rememberName(seats.find((s) => s.kind === "human")?.name);
     const clock = $("clock-choice").value ? Number($("clock-choice").value) : undefined;
     const box = (name) => document.querySelector(`#rule-options [name=${name}]`).checked;
     const game = chosenGame();
@@ -131,6 +138,8 @@ async function showJoin(invite) {
     $("join-text").textContent = error.message; return;
   }
   const open = view.seats.filter((s) => !s.joined);
+  renderJoinDetails(view);
+  $("join-name").value = rememberedName();
   $("join-text").textContent = open.length
     ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
     : "Every seat is taken; you can watch the game.";
@@ -148,6 +157,7 @@ async function showJoin(invite) {
       try {
         const joined = await request("POST", `/api/games/${gameId}/join`,
           { invite, seat: seat.seat, name: $("join-name").value.trim() || undefined });
+        rememberName($("join-name").value.trim());
         saved.setToken(gameId, joined.token);
         location.replace(`/?game=${gameId}`);
       } catch (error) { $("join-text").textContent = error.message; }
@@ -155,6 +165,43 @@ async function showJoin(invite) {
     box.append(button);
   }
   $("join-watch").onclick = () => location.replace(`/?game=${gameId}&watch=1`);
+}
+
+// What the invitee is asked to join: the game, who invites, who plays, the rules, the clock.
+const KINGS_RULES = {
+  reduced_first_bonus: "reduced first bonus", joker: "Joker (you claim your own points; others may call Joker!)",
+  servant: "Servant", solitaire: "solitaire (Light and Dark bags)",
+};
+function renderJoinDetails(view) {
+  const classic = view.game === "classic";
+  const title = classic ? "Cribbage" : "Kings Cribbage";
+  $("join-title").textContent = `Join a game of ${title}`;
+  const host = view.seats.find((s) => s.kind === "human" && s.joined);
+  const who = (s) => (s.joined ? s.name : "an open seat");
+  const rules = classic
+    ? [view.rules.muggins && "muggins (you count your own hand; points you miss go to the next player)",
+      view.rules.skunk && "skunks count double or triple"]
+    : [...Object.entries(KINGS_RULES).filter(([key]) => view.rules[key]).map(([, text]) => text),
+      view.rules.exchange === "when-stuck" && "exchange or pass only when no play is possible"];
+  const clock = view.clock
+    ? `${Math.round(view.clock.seconds / 60)} minutes each${classic ? "; whoever runs out of time loses"
+      : `, then up to ${Math.round(view.clock.overtime / 60)} minutes of overtime at ${view.clock.penalty_per_minute} points off per started minute`}`
+    : "none";
+  const lines = [
+    ["Invited by", host ? host.name : "—"],
+    ["Players", view.seats.map(who).join(", ")],
+    ["Rules", rules.filter(Boolean).join("; ") || "the standard rules"],
+    ["Clock", clock],
+  ];
+  const list = $("join-details");
+  list.replaceChildren();
+  for (const [term, text] of lines) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = text;
+    list.append(dt, dd);
+  }
 }
 
 // ----- the game ------------------------------------------------------------------
