@@ -7,16 +7,23 @@ typed moves use; ``kingscrib/web/static/js/spoken.js`` writes the same words on 
 >>> from kingscrib.kings.tiles import Tile
 >>> placement_text("E7", Tile.parse("AL")), hand_text([1, 5, 10])
 ('light ace at E7', 'A 5 10')
+>>> cards_in_text("Lay away 6D TC and keep AS")
+'Lay away 6♦ 10♣ and keep A♠'
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Protocol
 
 RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 RANK_SIGNS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 COLOUR_WORDS = {"L": "light", "D": "dark"}
+
+
+SUIT_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_CARD_CODE = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 
 
 class _Tile(Protocol):
@@ -47,3 +54,14 @@ def placement_text(square: str, tile: _Tile) -> str:
 def hand_text(ranks: Iterable[int]) -> str:
     """A hand's ranks as the board shows them, apart: ``A 5 10 K``."""
     return " ".join(rank_sign(r) for r in ranks)
+
+
+def card_text(rank: int, suit: str) -> str:
+    """A card as its face shows it: ``10♥``, ``A♠`` (``Card.pretty`` in the classic game)."""
+    return f"{rank_sign(rank)}{SUIT_SIGNS[suit]}"
+
+
+def cards_in_text(text: str) -> str:
+    """The engine's card codes in a sentence (``6D``, ``TC``) written as faces (``6♦``,
+    ``10♣``): for advice the classic coach writes in the notation players type."""
+    return _CARD_CODE.sub(lambda m: ("10" if m[1] == "T" else m[1]) + SUIT_SIGNS[m[2]], text)

@@ -17,6 +17,7 @@ let chosen = new Set(); // cards picked to lay away
 let busy = false;
 let token = null; // this page's seat token (null: a spectator)
 let still = false; // a replay's table: no seat, no connection, no invites or next game
+let hinted = null; // { version, cards } of the hint asked for at this version
 
 // The table as it was at one step of a replay (js/classic/replay.js): a spectator's view.
 export function showStill(view) {
@@ -56,6 +57,7 @@ export function start(gameId, seatToken) {
     act({ action: "discard", cards: [...chosen] });
   };
   $("c-go").onclick = () => act({ action: "go" });
+  $("c-hint").onclick = askHint;
   $("c-claim-send").onclick = () => {
     const points = Number($("c-claim").value);
     if ($("c-claim").value === "" || Number.isNaN(points)) { showMessage("Enter the points you count"); return; }
@@ -121,6 +123,33 @@ function clickCard(card) {
 }
 
 function showMessage(text) { $("c-message").textContent = text; }
+
+// A hint is an aid the player asks for: the coach's advice (two players) or the expert's
+// choice, for this seat's own discard or card; its cards are marked in the hand.
+async function askHint() {
+  const box = $("c-hint-box");
+  const version = state.version;
+  box.hidden = false;
+  box.textContent = "Thinking…";
+  try {
+    const { hint } = await socket.call("hint");
+    if (state.version !== version) return;
+    hinted = { version, cards: hint.cards };
+    box.replaceChildren();
+    const head = document.createElement("p");
+    const by = hint.by === "coach" ? "the coach" : hint.by === "expert" ? "the expert computer" : "the rules";
+    head.innerHTML = "<b>Hint</b> (you asked; from " + by + "): ";
+    head.append(hint.advice);
+    box.append(head);
+    for (const line of hint.lines) {
+      const p = document.createElement("p");
+      p.className = "detail";
+      p.textContent = line;
+      box.append(p);
+    }
+  } catch (error) { box.textContent = error.message; }
+  render();
+}
 
 const nameOf = (seat) => state.seats[seat]?.name ?? `Seat ${seat + 1}`;
 const sideOf = (seat) => seat % state.sides.length;
@@ -266,6 +295,10 @@ function renderHand() {
     const el = cardElement(card);
     if (chosen.has(card)) el.classList.add("chosen");
     if (state.can.play.includes(card)) el.classList.add("playable");
+    if (hinted?.version === state.version && hinted.cards.includes(card)) {
+      el.classList.add("hinted");
+      el.setAttribute("aria-description", "the hint's card");
+    }
     draggable(el, {
       enabled: () => !busy && (state.can.play.includes(card) || state.can.discard > 0),
       over: (x, y) => markZone(dropZone(x, y)),
@@ -288,6 +321,11 @@ function renderHand() {
     ? `Lay ${need === 1 ? "this card" : "these cards"} away to ${possessive(state.dealer)} crib`
     : "";
   $("c-go").hidden = !state.can.go;
+  // A hint for this seat's own choice (a discard, or which card to lay).
+  const choosing = Boolean(need) || state.can.play.length > 1;
+  $("c-hint").hidden = !(choosing && state.hints);
+  $("c-hint").disabled = busy;
+  if (hinted && hinted.version !== state.version) { hinted = null; $("c-hint-box").hidden = true; }
   $("c-claim-box").hidden = !state.can.claim;
   if (state.can.claim && document.activeElement !== $("c-claim")) $("c-claim").value = "";
 }
