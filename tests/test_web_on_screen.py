@@ -14,10 +14,12 @@ SIZES = {
     "1366x768": {"viewport": {"width": 1366, "height": 768}},
 }
 
-# Each shown element of each selector (only the last with " @last"): whole inside the
-# viewport where the page is scrolled now, and not covered (the point at its middle is
+# Each shown element of each selector (only the last with " @last"), once every glide has
+# come to rest: whole inside the viewport where the page is scrolled now, and not covered (the point at its middle is
 # itself or inside it).
-OFF_SCREEN = """(selectors) => {
+OFF_SCREEN = """async (selectors) => {
+  // where things come to rest: the page's glides (js/motion.js) finished
+  await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
   const out = [];
   for (const given of selectors) {
     const sel = given.replace(/ @last$/, "");
@@ -78,6 +80,8 @@ def play_classic(page, seen: dict[str, list[str]], deals: int) -> None:
             while page.is_disabled("#c-discard"):
                 cards.nth(i).click()
                 i += 1
+            if not page.is_visible("#c-discard"):
+                continue  # the page moved on while cards were picked: look again
             page.click("#c-discard")
         elif page.is_visible("#c-go"):
             kind = "go with 7 cards laid" if page.locator(LAID_NOW).count() >= 7 else "go"

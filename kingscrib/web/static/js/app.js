@@ -8,10 +8,13 @@ import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
 import { renderClocks, renderResign, resultText } from "./clocks.js";
-import { bindSoundToggle, notifyTurn } from "./notify.js";
+import { arrive, glide, snapshot } from "./motion.js";
+import { bindThemeToggle } from "./theme.js";
+import { bindSoundToggle, notifyTurn, playSound } from "./notify.js";
 import { placementsText, spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
 
 const $ = (id) => document.getElementById(id);
+bindThemeToggle($("theme"));
 const params = new URLSearchParams(location.search);
 const gameId = params.get("game");
 
@@ -406,6 +409,8 @@ function announce() {
   if (heard === null) { heard = state.history.length; return; }
   const fresh = state.history.slice(heard).filter((t) => t.seat !== state.you);
   heard = state.history.length;
+  if (fresh.length) playSound(fresh.some((t) => t.score > 0) ? "score" : "lay");
+  if (state.over) playSound("end");
   if (!fresh.length && !state.over) return;
   const words = fresh.map((t) => turnSpoken(t, seatName));
   words.push(`Scores: ${state.seats.map((s) => `${seatName(s.seat)} ${s.score}`).join(", ")}.`);
@@ -572,8 +577,27 @@ function showMessage(text, kind = "error") {
 }
 
 // ----- drawing -------------------------------------------------------------------
+// A rack tile glides to the square it is placed on and back; a tile another player laid
+// settles onto its square (js/motion.js).
+const RACK_TILES = ["#rack .tile, #board .tile.pending", (el) => el.dataset.index];
+let boardSeen = null; // squares whose tiles were already drawn
+
 function render() {
   if (!state) return;
+  const area = $("game");
+  const tilesWere = snapshot(area, ...RACK_TILES);
+  draw();
+  glide(area, ...RACK_TILES, tilesWere);
+  const filled = Object.keys(state.board);
+  if (boardSeen) {
+    for (const square of filled) {
+      if (!boardSeen.has(square) && state.history.at(-1)?.seat !== state.you) arrive(squares.get(square).firstChild);
+    }
+  }
+  boardSeen = new Set(filled);
+}
+
+function draw() {
   const seatName = (i) => state.seats[i]?.name ?? `Seat ${i + 1}`;
   // Board.
   const last = new Set(state.last_play);
@@ -594,6 +618,7 @@ function render() {
       const el = tileElement(placedFace(index), { sixNine });
       el.setAttribute("aria-hidden", "true");
       el.classList.add("pending");
+      el.dataset.index = index;
       label = `${name}, ${tileName(placedFace(index), { sixNine })}, placed, not yet played`;
       if (selected?.kind === "board" && selected.square === name) el.classList.add("selected");
       sq.append(el);

@@ -6,9 +6,14 @@ import { renderInvites as renderInviteBox } from "../invites.js";
 import { renderClocks, renderResign, resultText } from "../clocks.js";
 import { renderNextGame } from "../nextgame.js";
 import { draggable, targetAt } from "../drag.js";
-import { bindSoundToggle, notifyTurn } from "../notify.js";
+import { bindSoundToggle, notifyTurn, playSound } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
+import { glide, snapshot } from "../motion.js";
+
+// What glides from one render to the next: a card (hand to table, table to show) and a peg.
+const CARDS = [".card[data-card]", (el) => el.dataset.card];
+const PEGS = [".cribboard .peg", (el) => `${el.parentElement.dataset.side}:${el.classList.contains("front") ? "front" : "back"}`];
 
 const $ = (id) => document.getElementById(id);
 let state = null;
@@ -46,8 +51,10 @@ export function start(gameId, seatToken) {
         next.waiting = [];
         if (next.can) next.can = { discard: 0, play: [], go: false, claim: false };
       }
+      const before = state;
       state = next;
       render();
+      soundFor(before, next);
     },
     onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
     onError: showMessage,
@@ -124,6 +131,15 @@ function clickCard(card) {
 
 function showMessage(text) { $("c-message").textContent = text; }
 
+// The sound set (off unless the player turns it on): a card laid, points, the end.
+function soundFor(before, next) {
+  if (!before) return;
+  if (next.over && !before.over) { playSound("end"); return; }
+  const fresh = before.deal === next.deal ? next.calls.slice(before.calls.length) : [];
+  if (fresh.some((c) => c.points > 0)) playSound("score");
+  else if (fresh.some((c) => c.card)) playSound("lay");
+}
+
 // A hint is an aid the player asks for: the coach's advice (two players) or the expert's
 // choice, for this seat's own discard or card; its cards are marked in the hand.
 async function askHint() {
@@ -157,6 +173,15 @@ const possessive = (seat) => (seat === state.you ? "your" : `${nameOf(seat)}'s`)
 
 function render() {
   if (!state) return;
+  const table = $("classic");
+  const cardsWere = snapshot(table, ...CARDS);
+  const pegsWere = snapshot(table, ...PEGS);
+  draw();
+  glide(table, ...CARDS, cardsWere);
+  glide(table, ...PEGS, pegsWere);
+}
+
+function draw() {
   const wasLooking = $("classic").dataset.looking; // what was last brought into view
   const wasOver = !$("c-end").hidden;
   $("classic").dataset.version = state.version;
