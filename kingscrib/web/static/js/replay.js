@@ -178,7 +178,7 @@ function renderSummary(turns) {
   const table = document.createElement("table");
   table.className = "scores r-summary";
   table.id = "r-summary";
-  table.innerHTML = "<caption>The game in sum</caption><tr><th>Player</th><th class=num>Points given up</th>"
+  table.innerHTML = "<caption>The game in sum</caption><tr><th>Player</th><th class=num>Points<br>given up</th>"
     + "<th class=num>Mistakes</th><th class=num>Accuracy</th></tr>";
   game.seats.forEach((_, seat) => {
     const mine = turns.filter((row) => row.player === seat);
