@@ -6,6 +6,7 @@ import re
 
 import httpx
 from browser_pages import DESKTOP, VERSION_AFTER, start_from_lobby, version
+from test_web_keyboard import serious_violations
 
 # "light ace at G7", "dark 10 at M13": colour and rank in words, then the square.
 PLACEMENT = re.compile(r"\b(light|dark) (ace|[2-9]|10|jack|queen|king) at [A-M]\d{1,2}\b")
@@ -115,6 +116,7 @@ def test_invite_copy_join_page_facts_and_the_remembered_name(browser, server) ->
     assert facts["Players"] == "Ann, an open seat"
     assert "Joker" in facts["Rules"]
     assert facts["Clock"].startswith("10 minutes each")
+    assert serious_violations(friend) == []
     friend.fill("#join-name", "Bob")
     friend.click("#join-seats button")
     friend.wait_for_selector("#rack .tile")
@@ -138,6 +140,7 @@ def test_cribbage_hint_is_labelled_and_marks_its_cards(browser, server) -> None:
     marked = page.locator("#c-hand .card.hinted").evaluate_all("els => els.map(e => e.dataset.card)")
     assert len(marked) == 2
     assert f"lay away {' '.join(Card.parse(c).pretty() for c in marked)}" in text
+    assert serious_violations(page) == []
     for card in marked:
         page.click(f'#c-hand [data-card="{card}"]')
     page.click("#c-discard")
