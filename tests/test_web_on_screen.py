@@ -5,6 +5,7 @@ box with *Rematch*."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from browser_pages import PHONE, VERSION_AFTER, start_from_lobby, version
 
@@ -124,13 +125,24 @@ def test_three_player_hand_at_the_discard(browser, server, size: str) -> None:
     context = context_of(browser, size)
     page = context.new_page()
     try:
-        start_from_lobby(page, server.url, ["human", "computer", "computer"], game="classic")
-        page.wait_for_selector("#c-hand .card")
+        # A computer deals, so its long name carries the "dealer · crib" badge too.
+        for seed in range(50):
+            created = httpx.post(server.url + "/api/games", json={
+                "game": "classic", "seed": seed, "seats": [{"name": "Ann"}] + [
+                    {"kind": "computer", "level": "medium"}] * 2}).json()
+            state = httpx.get(f"{server.url}/api/games/{created['game_id']}").json()
+            if state["dealer"] != 0:
+                break
+        page.goto(server.url + "/")
+        page.evaluate("([g, t]) => localStorage.setItem(`kingscrib:token:${g}`, t)",
+                      [created["game_id"], created["token"]])
+        page.goto(f"{server.url}/?game={created['game_id']}")
         page.wait_for_selector("#c-discard:not([hidden])")
         assert off_screen(page, "#c-hand .card", "#c-discard", "#c-banner") == []
         assert off_screen(page, ".c-seat .badge") == []  # and no badge split over two lines
-        assert page.evaluate("""() => [...document.querySelectorAll('.c-seat .badge')]
-                                .every((b) => b.getClientRects().length === 1)""")
+        assert page.evaluate("""() => [...document.querySelectorAll('.c-seat .badge')].every((b) =>
+          b.getClientRects().length === 1  // not split between two lines of the seat's box
+          && b.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(b).fontSize))""")
     finally:
         context.close()
 
