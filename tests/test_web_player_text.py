@@ -64,12 +64,16 @@ def test_kings_history_hint_and_refusal_use_the_people_notation(browser, server)
     engine's T and its "TD at G7" never reach the page."""
     page = browser.new_context(**DESKTOP).new_page()
     start_from_lobby(page, server.url, ["computer", "human"])
-    page.wait_for_selector(".turn-banner.mine", timeout=60_000)
-    if not page.locator("#history li").count():  # this seat begins: pass, the computer plays
-        page.click("#pass")
-        page.wait_for_function("() => document.querySelectorAll('#history li').length >= 2")
+    played = page.locator("#history li").filter(has_text="played")
+    for _ in range(6):  # pass until the computer has played (not exchanged) once
         page.wait_for_selector(".turn-banner.mine", timeout=60_000)
-    history = page.locator("#history li").filter(has_text="Computer").first.inner_text()
+        if played.count():
+            break
+        turns = page.locator("#history li").count()
+        page.click("#pass")
+        page.wait_for_function("(n) => document.querySelectorAll('#history li').length >= n + 2",
+                               arg=turns, timeout=60_000)
+    history = played.first.inner_text()
     assert PLACEMENT.search(history), history
     page.click("#hint")
     page.wait_for_selector("#hint-box[data-hint]")
