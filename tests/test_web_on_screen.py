@@ -8,6 +8,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from browser_pages import PHONE, VERSION_AFTER, start_from_lobby, version
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SIZES = {
     "phone": PHONE,
@@ -81,9 +82,12 @@ def play_classic(page, seen: dict[str, list[str]], deals: int) -> None:
             while page.is_disabled("#c-discard"):
                 cards.nth(i).click()
                 i += 1
-            if not page.is_visible("#c-discard"):
+            try:
+                page.click("#c-discard", timeout=10_000)
+            except PlaywrightTimeout:
+                if page.is_visible("#c-discard"):
+                    raise
                 continue  # the page moved on while cards were picked: look again
-            page.click("#c-discard")
         elif page.is_visible("#c-go"):
             kind = "go with 7 cards laid" if page.locator(LAID_NOW).count() >= 7 else "go"
             seen.setdefault(kind, []).extend(off_screen(page, "#c-hand .card", "#c-go", "#c-count"))
