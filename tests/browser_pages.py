@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 # Screenshots of every page at every size land here (git-ignored) for people to look at.
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 
@@ -101,8 +103,18 @@ def take_turn(page, drag: bool = False) -> str:
             i += 1
         if not page.is_visible("#c-discard"):
             return "again"  # the page moved on while cards were picked: look again
-        assert "crib" in page.inner_text("#c-discard")
-        page.click("#c-discard")
+        label = page.inner_text("#c-discard")
+        if not label and not page.is_visible("#c-discard"):
+            return "again"  # as below: the discard sent last time has just arrived
+        assert "crib" in label
+        try:
+            page.click("#c-discard", timeout=10_000)
+        except PlaywrightTimeout:
+            # The state this turn was read from was one behind: the last discard (sent
+            # before another seat's move came in) has just arrived, and the button went.
+            if not page.is_visible("#c-discard"):
+                return "again"
+            raise
         done = "discard"
     elif page.is_visible("#c-go"):
         assert "say Go" in page.inner_text("#c-banner")

@@ -37,7 +37,8 @@ def test_score_reads_standard_input_and_explains_invalid_hands():
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert [r["valid"] for r in rows] == [False, False, False, False, True]
     assert all("reason" in r for r in rows[:4]) and "reason" not in rows[4]
-    assert "6 tiles" in rows[0]["reason"] and "T" in rows[1]["reason"]
+    # the reasons name the ranks as the tiles show them (10, not the engine's T)
+    assert "6 tiles" in rows[0]["reason"] and "the 10 scores nothing" in rows[1]["reason"]
     assert rows[4]["hand"] == "TJJ59" and rows[4]["total"] == 14
 
 

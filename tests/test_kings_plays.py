@@ -205,11 +205,14 @@ def test_illegal_plays_are_refused_with_a_reason(board, placed, fragment):
     assert ref_check(board, placed) is None
 
 
-def test_invalid_hand_names_the_tile():
+def test_invalid_hand_names_the_tile_as_people_read_it():
     board = B(G7="6L", H7="6D", I7="6L")
     with pytest.raises(IllegalPlay) as err:
         check_play(board, B(J7="TD"))
-    assert "TD at J7" in str(err.value)
+    # The tile as the board shows it (10, not the engine's T), its colour in a word.
+    assert "hand 6 6 6 10 (G7-J7)" in str(err.value)
+    assert "dark 10 at J7 scores nothing" in str(err.value)
+    assert "TD" not in str(err.value)
     assert ref_check(board, B(J7="TD")) is None
 
 

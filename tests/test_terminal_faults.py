@@ -197,7 +197,7 @@ def test_more_names_than_seats_is_refused():
 # ----- moves refuses boards no game can reach; analyze reads standard input ------------
 
 @pytest.mark.parametrize("board, message", [
-    ({f"{c}7": "5L" for c in "CDEFGHI"}, "C7-I7 (5555555) has 7 tiles"),
+    ({f"{c}7": "5L" for c in "CDEFGHI"}, "C7-I7 (5 5 5 5 5 5 5) has 7 tiles"),
     ({"G7": "8L", "H7": "3D"}, "the across hand G7-H7 is invalid"),
     ({"G7": "8L"}, "at least the 2 tiles"),
     ({"G7": "8L", "H7": "7D", "K10": "5L", "K11": "TD"}, "K10 does not touch"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
@@ -82,6 +83,16 @@ def test_three_players_with_an_invite_and_a_restart_mid_deal(browser, tmp_path: 
             if page.locator("#c-hand .card.playable").count() or page.is_visible("#c-go"):
                 take_turn(page)
                 break
+        # The computer seat may answer at once: read the pages once they show the
+        # server's state with a person to act.
+        game = ann.url.split("game=")[1].split("&")[0]
+        for _ in range(100):
+            state = httpx.get(f"{server.url}/api/games/{game}").json()
+            if (set(state["waiting"]) <= {0, 1}
+                    and ann.locator("#c-series .card").count() == len(state["series"])
+                    and bob.locator("#c-series .card").count() == len(state["series"])):
+                break
+            time.sleep(0.1)
         hands = {name: page.locator("#c-hand .card").evaluate_all(
             "cards => cards.map(c => c.dataset.card)") for name, page in
             (("ann", ann), ("bob", bob))}

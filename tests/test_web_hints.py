@@ -50,3 +50,37 @@ def test_hints_are_distinct_ranked_by_equity_and_legal(tmp_path: Path) -> None:
                     body = {"action": "exchange", "tiles": hint["exchange_tiles"]}
                 reply = client.post(f"/api/games/{game}/actions", json=body, headers=auth(token))
                 assert reply.status_code == 200, reply.text
+
+
+def test_a_cribbage_hint_is_the_coachs_advice_and_can_be_followed(tmp_path: Path) -> None:
+    """Two seats: the coach's discard and cards, faces as people read them; three seats:
+    the expert's. Each hint is for the seat's own decision and is legal when followed."""
+    from kingscrib.classic.cards import Card
+    from kingscrib.players.classic.coach import coach_discard
+
+    with in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}") as client:
+        for players in (2, 3):
+            created = client.post("/api/games", json={
+                "game": "classic", "seed": 7, "seats": [{"kind": "human"}] + [
+                    {"kind": "computer", "level": "easy"}] * (players - 1)}).json()
+            game, token = created["game_id"], created["token"]
+            url = f"/api/games/{game}/hint"
+            assert client.post(url).status_code in (401, 403)  # a spectator has no hand
+            state = client.get(f"/api/games/{game}", headers=auth(token)).json()
+            hint = client.post(url, headers=auth(token)).json()
+            assert hint["by"] == ("coach" if players == 2 else "expert")
+            hand = [Card.parse(c) for c in state["hand"]]
+            if players == 2:
+                expected = coach_discard(hand, state["dealer"] == 0).options[0]["discard"]
+                assert hint["cards"] == expected
+            faces = " ".join(Card.parse(c).pretty() for c in hint["cards"])
+            assert hint["advice"] == f"lay away {faces}"
+            assert all(not any(code in line for code in state["hand"]) for line in hint["lines"])
+            reply = client.post(f"/api/games/{game}/actions", headers=auth(token),
+                                json={"action": "discard", "cards": hint["cards"]})
+            assert reply.status_code == 200, reply.text
+            # The discard is made: no decision waits on this seat, so no hint.
+            state = client.get(f"/api/games/{game}", headers=auth(token)).json()
+            if 0 not in state["waiting"]:
+                refused = client.post(url, headers=auth(token))
+                assert refused.status_code == 409 and "none is waiting on you" in refused.text

@@ -163,8 +163,20 @@ def test_the_analysis_runs_in_the_background_and_equals_kingscrib_analyze(
         page.wait_for_selector("#r-analysis[data-done]", timeout=120_000)
         stored = httpx.get(f"{server.url}/api/games/{game}/analysis").json()
         assert stored["status"] == "done"
-        rows = [{k: v for k, v in row.items() if k != "best_tiles"} for row in stored["turns"]]
+        page_only = {"best_tiles", "best_text", "played_text"}  # the page's additions
+        rows = [{k: v for k, v in row.items() if k not in page_only} for row in stored["turns"]]
         assert rows == expected
+        # The mistakes are marked in the list, and a summary per player sums the game up.
+        marked = [i + 1 for i, li in enumerate(page.locator("#r-list li").all())
+                  if "slip" in (li.get_attribute("class") or "")]
+        assert marked == [r["turn"] for r in expected if r["mistake"]]
+        for seat in range(len(record["players"])):
+            mine = [r for r in expected if r["player"] == seat]
+            cells = page.locator(f'#r-summary tr[data-seat="{seat}"] td').all_inner_texts()
+            good = sum(1 for r in mine if (r["equity_lost"] or 0) <= 0)
+            assert cells[1:] == [str(sum(max(0, r["points_lost"]) for r in mine)),
+                                 str(sum(r["mistake"] for r in mine)),
+                                 f"{int(100 * good / len(mine) + 0.5)}%"]  # JS rounds half up
         # Each turn shows its play beside the best option; a better play shows on the board.
         worse = next((r for r in stored["turns"] if r.get("best_tiles")
                       and r["best"] != r["played"]), None)
@@ -172,7 +184,8 @@ def test_the_analysis_runs_in_the_background_and_equals_kingscrib_analyze(
         for _ in range(worse["turn"] if worse else 1):
             page.click("#r-next")
         row = stored["turns"][(worse["turn"] if worse else 1) - 1]
-        assert f"Engine's best: {row['best']}" in page.inner_text("#r-best")
+        assert f"Engine's best: {row['best_text']}" in page.inner_text("#r-best")
+        assert "T" not in row["best_text"] and "T" not in row["played_text"]  # 10, not T
         if worse:
             ghosts = page.locator("#r-board .tile.best").count()
             assert ghosts >= 1

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from kingscrib import shown
 from kingscrib.counting import RANK_CHARS, card_points, parse_rank, rank_char
+from kingscrib.people import card_text
 
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -62,9 +63,8 @@ class Card(NamedTuple):
         return self.suit in RED_SUITS
 
     def pretty(self) -> str:
-        """``5♥``, ``10♠``, ``J♦``."""
-        r = "10" if self.rank == 10 else rank_char(self.rank)
-        return f"{r}{SUIT_SYMBOLS[self.suit]}"
+        """``5♥``, ``10♠``, ``J♦``: the people's notation (:mod:`kingscrib.people`)."""
+        return card_text(self.rank, self.suit)
 
     def __str__(self) -> str:
         return rank_char(self.rank) + self.suit

@@ -378,7 +378,7 @@ class ClassicGame:
             raise IllegalAction("the same card is laid away twice")
         for c in cards:
             if c not in d.held[seat]:
-                raise IllegalAction(f"{c} is not in {possessive(self.names[seat])} hand")
+                raise IllegalAction(f"{c.pretty()} is not in {possessive(self.names[seat])} hand")
         for c in cards:
             d.held[seat].remove(c)
         d.discards[seat] = cards
@@ -421,10 +421,10 @@ class ClassicGame:
         seat = self.to_act
         card = action.card
         if card not in d.held[seat]:
-            raise IllegalAction(f"{card} is not in {possessive(self.names[seat])} hand")
+            raise IllegalAction(f"{card.pretty()} is not in {possessive(self.names[seat])} hand")
         count = self.count
         if not can_play(card.rank, count):
-            raise IllegalAction(f"{card} would take the count from {count} past 31")
+            raise IllegalAction(f"{card.pretty()} would take the count from {count} past 31")
         d.held[seat].remove(card)
         d.pile.append(card)
         d.played.append((seat, card))
@@ -498,7 +498,7 @@ class ClassicGame:
         count = self.count
         playable = [c for c in sorted(self._deal.held[seat]) if can_play(c.rank, count)]
         if playable:
-            cards = ", ".join(str(c) for c in playable)
+            cards = ", ".join(c.pretty() for c in playable)
             raise IllegalAction(f"no go: {cards} can be laid on {count} without passing 31")
         self._say_go(seat)
         self._advance()

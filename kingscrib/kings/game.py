@@ -27,6 +27,7 @@ from kingscrib.kings.play import IllegalPlay, PlayScore, check_play
 from kingscrib.kings.position import Position
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
 from kingscrib.kings.tiles import COLOURS, DARK, LIGHT, RACK_SIZE, Tile, full_set, held_counts
+from kingscrib.people import tile_text
 from kingscrib.shuffle import Seed, check_seed, rng_for
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -253,7 +254,7 @@ class Game:
             have = held_counts(self.racks[self.turn])
             for tile, n in held_counts(action.tiles).items():
                 if have[tile] < n:
-                    raise IllegalAction(f"cannot exchange {tile}: it is not on your rack")
+                    raise IllegalAction(f"cannot exchange {tile_text(tile)}: it is not on your rack")
             self._push()
             return self._apply_exchange(action)
         if isinstance(action, Pass):

@@ -22,10 +22,10 @@ from kingscrib.counting import (
     HandCount,
     count_hand,
     parse_rank,
-    rank_char,
     unscored_positions,
 )
 from kingscrib.kings.board import SIZE
+from kingscrib.people import hand_text, rank_sign
 
 MIN_HAND, MAX_HAND = 2, 5
 MAX_LINE = SIZE  # the longest row or column of the board
@@ -50,13 +50,13 @@ class HandValue:
     @property
     def reason(self) -> str | None:
         """Why the hand is invalid, or None."""
-        text = "".join(rank_char(r) for r in self.ranks)
+        text = hand_text(self.ranks)
         if len(self.ranks) > MAX_HAND:
             return f"{text} has {len(self.ranks)} tiles; a hand has at most {MAX_HAND}"
         if len(self.ranks) < MIN_HAND:
             return f"{text} has {len(self.ranks)} tile; a hand has at least {MIN_HAND}"
         if self.unscored:
-            names = [rank_char(r) for r in self.unscored]
+            names = [rank_sign(r) for r in self.unscored]
             listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             verb = "scores" if len(names) == 1 else "score"
             return f"in {text} the {listed} {verb} nothing (no fifteen, pair or run)"

@@ -28,6 +28,7 @@ from kingscrib.kings.board import (
 from kingscrib.kings.hands import MAX_HAND, HandValue, hand_value
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile, held_counts
+from kingscrib.people import COLOUR_WORDS, hand_text, placement_text, tile_text
 
 BONUS = 10  # first play, five tiles in one turn, a flush
 
@@ -132,7 +133,7 @@ def _check_from_rack(tiles: Sequence[Tile], rack: Sequence[Tile]) -> None:
     have = held_counts(rack)
     for tile, n in sorted(need.items()):
         if have[tile] < n:
-            shown = "6/9 " + tile.colour if tile.is_six_nine else str(tile)
+            shown = f"{COLOUR_WORDS[tile.colour]} 6/9" if tile.is_six_nine else tile_text(tile)
             held = f"only {have[tile]}" if have[tile] else "none"
             raise IllegalPlay(f"you play {n} x {shown} but your rack has {held}")
 
@@ -180,7 +181,7 @@ def check_play(
         if s not in PLAYABLE:
             raise IllegalPlay(f"square {s} is not on the board")
         if s in board:
-            raise IllegalPlay(f"{square_name(s)} is already taken by {board[s]}")
+            raise IllegalPlay(f"{square_name(s)} is already taken by {tile_text(board[s])}")
         if not isinstance(tile, Tile):
             raise IllegalPlay(f"{tile!r} at {square_name(s)} is not a tile")
     if rack is not None:
@@ -209,7 +210,7 @@ def check_play(
     for d, line in hands_formed(board, placed, direction):
         tiles = tuple(occupied[q] for q in line)
         where = f"{square_name(line[0])}-{square_name(line[-1])}"
-        text = "".join(rank_char(t.rank) for t in tiles)
+        text = hand_text(t.rank for t in tiles)
         if len(line) > MAX_HAND:
             raise IllegalPlay(
                 f"the {d} line {where} ({text}) would have {len(line)} tiles;"
@@ -218,7 +219,7 @@ def check_play(
         value = hand_value([t.rank for t in tiles])
         if not value.valid:
             bad = [q for q in line if occupied[q].rank in value.unscored]
-            names = ", ".join(f"{occupied[q]} at {square_name(q)}" for q in bad)
+            names = ", ".join(placement_text(square_name(q), occupied[q]) for q in bad)
             raise IllegalPlay(
                 f"the {d} hand {text} ({where}) is invalid: {names} scores nothing"
                 " (no fifteen, pair or run)"
@@ -242,7 +243,7 @@ def board_problem(board: Mapping[Square, Tile]) -> str | None:
             line = line_through(board, square, direction)
             if line[0] != square or len(line) < 2:
                 continue
-            text = "".join(rank_char(board[q].rank) for q in line)
+            text = hand_text(board[q].rank for q in line)
             where = f"{square_name(line[0])}-{square_name(line[-1])}"
             if len(line) > MAX_HAND:
                 return (f"the {direction} line {where} ({text}) has {len(line)} tiles;"

@@ -19,7 +19,7 @@ from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic import PLAYER_NAMES, make_player
 from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
-from kingscrib.web.games import classic_analysis, classic_replay, classic_view
+from kingscrib.web.games import classic_analysis, classic_hint, classic_replay, classic_view
 from kingscrib.web.games.protocol import Progress, SessionBase
 
 ACTIONS = ("discard", "play", "go", "claim")
@@ -65,8 +65,7 @@ def turn_json(seat: int, action: Action) -> dict[str, Any]:
 
 
 # Kept as they were when only Kings Cribbage offered these.
-REFUSALS = {"preview": "a preview is for Kings Cribbage plays",
-            "hint": "hints are for Kings Cribbage"}
+REFUSALS = {"preview": "a preview is for Kings Cribbage plays"}
 
 
 class ClassicSession(SessionBase):
@@ -75,7 +74,7 @@ class ClassicSession(SessionBase):
 
     kind = "classic"
     title = "Cribbage"
-    offers = frozenset({"analysis", "replay"})
+    offers = frozenset({"analysis", "replay", "hint"})
 
     def __init__(self, game: ClassicGame) -> None:
         super().__init__()
@@ -135,6 +134,12 @@ class ClassicSession(SessionBase):
 
     def private(self, seat: int) -> dict[str, Any]:
         return classic_view.private(self.game, seat)
+
+    def hint_inputs(self, seat: int) -> Any:
+        return classic_hint.hint_inputs(self.game, seat)
+
+    def hint_from(self, inputs: Any) -> dict[str, Any]:
+        return classic_hint.hint_from(inputs)
 
     def record(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
         data = self.game.record()

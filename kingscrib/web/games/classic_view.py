@@ -63,7 +63,8 @@ def show_entry(entry: dict[str, Any], starter: Card, names: list[str]) -> dict[s
     if "muggins" in entry:
         m = entry["muggins"]
         out["muggins"] = {"seat": m["player"], "points": m["score"],
-                          "text": f"Muggins! {names[m['player']]} takes {m['score']} missed"}
+                          "text": f"Muggins! {names[m['player']]} takes {m['score']} missed"
+                                  f" point{'' if m['score'] == 1 else 's'}"}
     return out
 
 

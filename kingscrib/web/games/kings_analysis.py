@@ -12,7 +12,8 @@ from typing import Any
 from kingscrib.kings.board import square_name
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Exchange, Play
-from kingscrib.players.kings.analysis import ranked, review_game
+from kingscrib.people import placement_text, tiles_text
+from kingscrib.players.kings.analysis import _action_of, ranked, review_game
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
 from kingscrib.players.kings.equity import materialise
 from kingscrib.players.kings.leaves import shipped
@@ -24,13 +25,27 @@ def review(record: dict[str, Any], progress: Progress | None = None) -> list[dic
     """Each turn of the record against the best option by equity from what that seat could
     see (``review_game``), as JSON rows; ``progress(done, total)`` after each turn."""
     rows = []
+    history = Game.from_record(record).history
     for turn in review_game(record, progress=progress):
         row = turn.to_json()
+        row["played_text"] = action_text(_action_of(history[turn.turn - 1]))
         best = turn.options[0].action if turn.options else None  # options are best first
         if isinstance(best, Play):
             row["best_tiles"] = {square_name(s): str(t) for s, t in sorted(best.placed.items())}
+        if best is not None:
+            row["best_text"] = action_text(best)
         rows.append(row)
     return rows
+
+
+def action_text(action: Any) -> str:
+    """A turn in people's notation: "light 7 at G7, dark 8 at H7", "exchange dark 10",
+    "pass" (the review's ``played`` and ``best`` are the engine's notation)."""
+    if isinstance(action, Play):
+        return ", ".join(placement_text(square_name(s), t) for s, t in sorted(action.placed.items()))
+    if isinstance(action, Exchange):
+        return f"exchange {tiles_text(action.tiles)}"
+    return "pass"
 
 
 def hint_inputs(game: Game, seat: int) -> dict[str, Any]:
@@ -79,7 +94,7 @@ def hint_from(inputs: dict[str, Any], top: int = 3) -> dict[str, Any]:
             seen.add(key)
             out.append({"play": False, "exchange": len(action.tiles),
                         "exchange_tiles": list(key[1]), "equity": round(c.equity, 1),
-                        "advice": "exchange " + " ".join(key[1])})
+                        "advice": action_text(action)})
         if len(out) == top:
             break
     if not out:  # the ranking found nothing usable: the best score stands in

@@ -298,9 +298,11 @@ class SessionBase:
         return data
 
     def _public_of(self, table: Table) -> dict[str, Any]:
-        """The public part of a state message (without who is online)."""
+        """The public part of a state message (without who is online): what :meth:`state`
+        holds, so a page learns the same over its socket (hints, for one) as by a GET."""
         data = dict(self.public())
-        data.update(id=table.id, version=table.version, seats=seat_list(table))
+        data.update(id=table.id, version=table.version, seats=seat_list(table),
+                    hints_allowed=table.hints_allowed, hints=table.hints_on, closed=table.closed)
         return data
 
     def state_message(self, table: Table, seat: int | None) -> str:

@@ -8,10 +8,13 @@ import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
 import { renderClocks, renderResign, resultText } from "./clocks.js";
-import { bindSoundToggle, notifyTurn } from "./notify.js";
-import { overclaimText, spellBreakdown, tileName, tileText, turnSpoken, turnText } from "./spoken.js";
+import { arrive, glide, snapshot } from "./motion.js";
+import { bindThemeToggle } from "./theme.js";
+import { bindSoundToggle, notifyTurn, playSound } from "./notify.js";
+import { overclaimText, placementsText, spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
 
 const $ = (id) => document.getElementById(id);
+bindThemeToggle($("theme"));
 const params = new URLSearchParams(location.search);
 const gameId = params.get("game");
 
@@ -36,6 +39,11 @@ let placedOrder = []; // squares in the order tiles were placed, for Backspace
 let heard = null; // history length already announced
 
 // ----- lobby ---------------------------------------------------------------------
+// The player's own name, kept in this browser for the next game and the next invite.
+const NAME_KEY = "kingscrib:name";
+const rememberName = (name) => { if (name) localStorage.setItem(NAME_KEY, name); };
+const rememberedName = () => localStorage.getItem(NAME_KEY) || "";
+
 async function showLobby() {
   $("lobby").hidden = false;
   renderMyGames($("my-games"), $("my-games-list"));
@@ -60,6 +68,7 @@ async function showLobby() {
     const kindSel = row.querySelector(".kind");
     const levelSel = row.querySelector(".level");
     kindSel.value = kind;
+    if (n === 0) row.querySelector(".name").value = rememberedName(); // your seat
     fillLevels(levelSel);
     const nameBox = row.querySelector(".name");
     // A computer seat is named after its level by the server: it has no name box.
@@ -105,6 +114,7 @@ async function showLobby() {
         ? { kind, level: row.querySelector(".level").value }
         : { kind, name };
     });
+    rememberName(seats.find((s) => s.kind === "human")?.name);
     const clock = $("clock-choice").value ? Number($("clock-choice").value) : undefined;
     const box = (name) => document.querySelector(`#rule-options [name=${name}]`).checked;
     const game = chosenGame();
@@ -136,6 +146,8 @@ async function showJoin(invite) {
     $("join-text").textContent = error.message; return;
   }
   const open = view.seats.filter((s) => !s.joined);
+  renderJoinDetails(view);
+  $("join-name").value = rememberedName();
   $("join-text").textContent = open.length
     ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
     : "Every seat is taken; you can watch the game.";
@@ -153,6 +165,7 @@ async function showJoin(invite) {
       try {
         const joined = await request("POST", `/api/games/${gameId}/join`,
           { invite, seat: seat.seat, name: $("join-name").value.trim() || undefined });
+        rememberName($("join-name").value.trim());
         saved.setToken(gameId, joined.token);
         location.replace(`/?game=${gameId}`);
       } catch (error) { $("join-text").textContent = error.message; }
@@ -160,6 +173,43 @@ async function showJoin(invite) {
     box.append(button);
   }
   $("join-watch").onclick = () => location.replace(`/?game=${gameId}&watch=1`);
+}
+
+// What the invitee is asked to join: the game, who invites, who plays, the rules, the clock.
+const KINGS_RULES = {
+  reduced_first_bonus: "reduced first bonus", joker: "Joker (you claim your own points; others may call Joker!)",
+  servant: "Servant", solitaire: "solitaire (Light and Dark bags)",
+};
+function renderJoinDetails(view) {
+  const classic = view.game === "classic";
+  const title = classic ? "Cribbage" : "Kings Cribbage";
+  $("join-title").textContent = `Join a game of ${title}`;
+  const host = view.seats.find((s) => s.kind === "human" && s.joined);
+  const who = (s) => (s.joined ? s.name : "an open seat");
+  const rules = classic
+    ? [view.rules.muggins && "muggins (you count your own hand; points you miss go to the next player)",
+      view.rules.skunk && "skunks count double or triple"]
+    : [...Object.entries(KINGS_RULES).filter(([key]) => view.rules[key]).map(([, text]) => text),
+      view.rules.exchange === "when-stuck" && "exchange or pass only when no play is possible"];
+  const clock = view.clock
+    ? `${Math.round(view.clock.seconds / 60)} minutes each${classic ? "; whoever runs out of time loses"
+      : `, then up to ${Math.round(view.clock.overtime / 60)} minutes of overtime at ${view.clock.penalty_per_minute} points off per started minute`}`
+    : "none";
+  const lines = [
+    ["Invited by", host ? host.name : "—"],
+    ["Players", view.seats.map(who).join(", ")],
+    ["Rules", rules.filter(Boolean).join("; ") || "the standard rules"],
+    ["Clock", clock],
+  ];
+  const list = $("join-details");
+  list.replaceChildren();
+  for (const [term, text] of lines) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = text;
+    list.append(dt, dd);
+  }
 }
 
 // ----- the game ------------------------------------------------------------------
@@ -192,8 +242,11 @@ function showGame() {
   $("joker").onclick = () => act({ action: "joker" });
   $("help-open").onclick = () => toggleHelp();
   $("help-close").onclick = () => toggleHelp(false);
+  // The cursor's outline, arrow and note are for a seated player who uses the keyboard.
+  document.addEventListener("keydown", () => { if (state && state.you !== null) $("game").classList.add("keys"); });
+  document.addEventListener("pointerdown", (e) => { if (e.pointerType === "touch") $("game").classList.remove("keys"); });
   bindKeys({
-    active: () => !$("game").hidden && state !== null,
+    active: () => !$("game").hidden && state !== null && state.you !== null, // not a spectator
     move: (dr, dc) => moveCursor(dr, dc),
     rank: typeRank,
     turnDirection: () => { across = !across; render(); },
@@ -364,6 +417,8 @@ function announce() {
   for (const t of mine) showMessage(overclaimText(t, seatName, state.you), "info");
   const fresh = state.history.slice(heard).filter((t) => t.seat !== state.you);
   heard = state.history.length;
+  if (fresh.length) playSound(fresh.some((t) => t.score > 0) ? "score" : "lay");
+  if (state.over) playSound("end");
   if (!fresh.length && !state.over) return;
   const words = fresh.map((t) => turnSpoken(t, seatName));
   words.push(`Scores: ${state.seats.map((s) => `${seatName(s.seat)} ${s.score}`).join(", ")}.`);
@@ -501,10 +556,10 @@ async function hint() {
   try {
     const { hint } = await socket.call("hint");
     box.dataset.hint = JSON.stringify(hint);
-    const where = (o) => Object.entries(o.tiles).map(([s, t]) => `${tileText(t)} on ${s}`).join(", ");
     // Under the Joker rule the hint names plays but not their points: the claim is yours.
     const say = (o) => (!o.play ? `${o.advice}`
-      : o.score === undefined ? where(o) : `${where(o)}: ${o.score} points (${spellBreakdown(o.describe)})`);
+      : o.score === undefined ? placementsText(o.tiles)
+        : `${placementsText(o.tiles)}: ${o.score} points (${spellBreakdown(o.describe)})`);
     const options = hint.options?.length ? hint.options : [hint];
     box.replaceChildren();
     const head = document.createElement("p");
@@ -533,8 +588,27 @@ function showMessage(text, kind = "error") {
 }
 
 // ----- drawing -------------------------------------------------------------------
+// A rack tile glides to the square it is placed on and back; a tile another player laid
+// settles onto its square (js/motion.js).
+const RACK_TILES = ["#rack .tile, #board .tile.pending", (el) => el.dataset.index];
+let boardSeen = null; // squares whose tiles were already drawn
+
 function render() {
   if (!state) return;
+  const area = $("game");
+  const tilesWere = snapshot(area, ...RACK_TILES);
+  draw();
+  glide(area, ...RACK_TILES, tilesWere);
+  const filled = Object.keys(state.board);
+  if (boardSeen) {
+    for (const square of filled) {
+      if (!boardSeen.has(square) && state.history.at(-1)?.seat !== state.you) arrive(squares.get(square).firstChild);
+    }
+  }
+  boardSeen = new Set(filled);
+}
+
+function draw() {
   const seatName = (i) => state.seats[i]?.name ?? `Seat ${i + 1}`;
   // Board.
   const last = new Set(state.last_play);
@@ -555,6 +629,7 @@ function render() {
       const el = tileElement(placedFace(index), { sixNine });
       el.setAttribute("aria-hidden", "true");
       el.classList.add("pending");
+      el.dataset.index = index;
       label = `${name}, ${tileName(placedFace(index), { sixNine })}, placed, not yet played`;
       if (selected?.kind === "board" && selected.square === name) el.classList.add("selected");
       sq.append(el);
@@ -708,6 +783,7 @@ function renderInvites() {
 
 function renderEnd(seatName) {
   const box = $("end");
+  if (box.hidden && state.over) requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
   if (state.result) { renderResult(box, seatName); return; }
   if (!state.over || !state.end) { box.hidden = true; return; }
   box.hidden = false;

@@ -161,8 +161,43 @@ function show(n) {
 // ----- analysis: the engine's best option by equity at each turn (./analysis.js) -----
 function showAnalysis(turns) {
   analysis = turns;
-  $("r-progress-text").textContent = "Engine analysis: the best option by equity at each turn.";
+  $("r-progress-text").textContent = "Engine analysis: the best option by equity at each turn;"
+    + " mistakes are marked ✗ in the list.";
+  for (const [i, li] of [...$("r-list").children].entries()) {
+    const row = turns[i];
+    li.classList.toggle("slip", Boolean(row?.mistake));
+    if (row?.mistake) li.querySelector("button").setAttribute("aria-label", `${li.textContent} A mistake: worse than the engine's best.`);
+  }
+  renderSummary(turns);
   show(at);
+}
+
+// Per player: the points given up against the engine's best, the mistakes, and the
+// accuracy (the share of turns as good as the engine's first choice by equity).
+function renderSummary(turns) {
+  const table = document.createElement("table");
+  table.className = "scores r-summary";
+  table.id = "r-summary";
+  table.innerHTML = "<caption>The game in sum</caption><tr><th>Player</th><th class=num>Points<br>given up</th>"
+    + "<th class=num>Mistakes</th><th class=num>Accuracy</th></tr>";
+  game.seats.forEach((_, seat) => {
+    const mine = turns.filter((row) => row.player === seat);
+    const good = mine.filter((row) => (row.equity_lost ?? 0) <= 0).length;
+    const tr = document.createElement("tr");
+    tr.dataset.seat = seat;
+    const cells = [name(seat), mine.reduce((sum, row) => sum + Math.max(0, row.points_lost || 0), 0),
+      mine.filter((row) => row.mistake).length,
+      mine.length ? `${Math.round((100 * good) / mine.length)}%` : "—"];
+    for (const [i, value] of cells.entries()) {
+      const td = document.createElement("td");
+      if (i) td.className = "num";
+      td.textContent = value;
+      tr.append(td);
+    }
+    table.append(tr);
+  });
+  $("r-summary")?.remove();
+  $("r-analysis").append(table);
 }
 
 function renderBest(row) {
@@ -170,15 +205,15 @@ function renderBest(row) {
   box.replaceChildren();
   if (!row) return;
   const made = document.createElement("p");
-  made.textContent = `Played: ${row.played} = ${row.score ?? 0}`;
+  made.textContent = `Played: ${row.played_text ?? row.played} = ${row.score ?? 0}`;
   const best = document.createElement("p");
   best.className = "best-line";
-  best.textContent = `Engine's best: ${row.best ?? "—"}${row.best_score !== undefined ? ` = ${row.best_score}` : ""}`;
+  best.textContent = `Engine's best: ${row.best_text ?? row.best ?? "—"}${row.best_score !== undefined ? ` = ${row.best_score}` : ""}`;
   box.append(made, best);
   if (row.points_lost > 0 || row.equity_lost > 0) {
     const lost = document.createElement("p");
     lost.className = "lost";
-    lost.textContent = `Given up: ${row.points_lost || 0} points, ${Math.max(0, row.equity_lost ?? 0)} equity`;
+    lost.textContent = `${row.mistake ? "✗ A mistake. " : ""}Given up: ${row.points_lost || 0} points, ${Math.max(0, row.equity_lost ?? 0)} equity`;
     box.append(lost);
   } else if (row.equity_lost < 0) {
     const won = document.createElement("p");

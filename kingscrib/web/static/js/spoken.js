@@ -12,8 +12,10 @@ export function tileName(tile, { sixNine = false } = {}) {
   return sixNine && isSixNine(tile) ? `${colour} 6/9 showing ${word}` : `${colour} ${word}`;
 }
 
-// A tile in text: "10L" style ranks, with 10 spelled the way the board shows it.
-export const tileText = (tile) => `${rankText(tile)}${tile.slice(-1)}`;
+// People's notation (kingscrib/people.py writes the same on the server): a tile is its
+// colour and rank in words, "light ace", "dark 10"; a tile on a square "dark 10 at G7".
+export const placementText = (square, tile) => `${tileName(tile)} at ${square}`;
+export const placementsText = (tiles) => Object.entries(tiles).map(([s, t]) => placementText(s, t)).join(", ");
 
 // The engine writes a ten as T in its hands ("T555K = 20"); players read 10.
 export function spellBreakdown(describe) {
@@ -28,7 +30,7 @@ export function spellBreakdown(describe) {
 export function turnText(turn, seatName) {
   let text = `${seatName(turn.seat)} `;
   if (turn.action === "play") {
-    const tiles = Object.entries(turn.tiles).map(([s, t]) => `${s} ${tileText(t)}`).join(", ");
+    const tiles = placementsText(turn.tiles);
     const points = turn.score !== undefined ? turn.score : "?";
     text += `played ${tiles}: ${points}`;
     if (turn.overclaim) text += ` (claimed ${turn.claimed}: ${turn.overclaim.points} to ${seatName(turn.overclaim.player)})`;
@@ -53,7 +55,7 @@ export function overclaimText(turn, seatName, you = null) {
 // The same turn as a sentence to be heard: "Ann played G7 dark 7, H7 light 8 for 12 points."
 export function turnSpoken(turn, seatName) {
   if (turn.action !== "play") return `${turnText(turn, seatName)}.`;
-  const tiles = Object.entries(turn.tiles).map(([s, t]) => `${s} ${tileName(t)}`).join(", ");
+  const tiles = placementsText(turn.tiles);
   const points = turn.score !== undefined ? ` for ${turn.score} point${turn.score === 1 ? "" : "s"}` : "";
   const over = turn.overclaim ? ` ${overclaimText(turn, seatName)}` : "";
   return `${seatName(turn.seat)} played ${tiles}${points}.${over}`;

@@ -6,9 +6,14 @@ import { renderInvites as renderInviteBox } from "../invites.js";
 import { renderClocks, renderResign, resultText } from "../clocks.js";
 import { renderNextGame } from "../nextgame.js";
 import { draggable, targetAt } from "../drag.js";
-import { bindSoundToggle, notifyTurn } from "../notify.js";
+import { bindSoundToggle, notifyTurn, playSound } from "../notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
+import { glide, snapshot } from "../motion.js";
+
+// What glides from one render to the next: a card (hand to table, table to show) and a peg.
+const CARDS = [".card[data-card]", (el) => el.dataset.card];
+const PEGS = [".cribboard .peg", (el) => `${el.parentElement.dataset.side}:${el.classList.contains("front") ? "front" : "back"}`];
 
 const $ = (id) => document.getElementById(id);
 let state = null;
@@ -18,6 +23,7 @@ let busy = false;
 let token = null; // this page's seat token (null: a spectator)
 let still = false; // a replay's table: no seat, no connection, no invites or next game
 let told = null; // over-claims of this seat already told, by deal:index (null: none seen yet)
+let hinted = null; // { version, cards } of the hint asked for at this version
 
 // The table as it was at one step of a replay (js/classic/replay.js): a spectator's view.
 export function showStill(view) {
@@ -33,6 +39,9 @@ export function start(gameId, seatToken) {
   document.title = "Cribbage";
   $("classic").hidden = false;
   $("c-replay-link").href = `/?replay=${gameId}`;
+  // The board and the scores go to the side column, so the table and the hand have the
+  // height of the window (a replay keeps them above its table).
+  document.querySelector("#classic > .side").prepend(document.querySelector("#classic .c-scoreboard"));
   if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
     onState: (next) => {
@@ -43,9 +52,11 @@ export function start(gameId, seatToken) {
         next.waiting = [];
         if (next.can) next.can = { discard: 0, play: [], go: false, claim: false };
       }
+      const before = state;
       state = next;
       tellOverclaims();
       render();
+      soundFor(before, next);
     },
     onStatus: (online) => { $("connection").className = `connection ${online ? "online" : "offline"}`; },
     onError: showMessage,
@@ -55,6 +66,7 @@ export function start(gameId, seatToken) {
     act({ action: "discard", cards: [...chosen] });
   };
   $("c-go").onclick = () => act({ action: "go" });
+  $("c-hint").onclick = askHint;
   $("c-claim-send").onclick = () => {
     const points = Number($("c-claim").value);
     if ($("c-claim").value === "" || Number.isNaN(points)) { showMessage("Enter the points you count"); return; }
@@ -147,12 +159,59 @@ function tellOverclaims() {
   }
 }
 
+// The sound set (off unless the player turns it on): a card laid, points, the end.
+function soundFor(before, next) {
+  if (!before) return;
+  if (next.over && !before.over) { playSound("end"); return; }
+  const fresh = before.deal === next.deal ? next.calls.slice(before.calls.length) : [];
+  if (fresh.some((c) => c.points > 0)) playSound("score");
+  else if (fresh.some((c) => c.card)) playSound("lay");
+}
+
+// A hint is an aid the player asks for: the coach's advice (two players) or the expert's
+// choice, for this seat's own discard or card; its cards are marked in the hand.
+async function askHint() {
+  const box = $("c-hint-box");
+  const version = state.version;
+  box.hidden = false;
+  box.textContent = "Thinking…";
+  try {
+    const { hint } = await socket.call("hint");
+    if (state.version !== version) return;
+    hinted = { version, cards: hint.cards };
+    box.replaceChildren();
+    const head = document.createElement("p");
+    const by = hint.by === "coach" ? "the coach" : hint.by === "expert" ? "the expert computer" : "the rules";
+    head.innerHTML = "<b>Hint</b> (you asked; from " + by + "): ";
+    head.append(hint.advice);
+    box.append(head);
+    for (const line of hint.lines) {
+      const p = document.createElement("p");
+      p.className = "detail";
+      p.textContent = line;
+      box.append(p);
+    }
+  } catch (error) { box.textContent = error.message; }
+  render();
+}
+
 const nameOf = (seat) => state.seats[seat]?.name ?? `Seat ${seat + 1}`;
 const sideOf = (seat) => seat % state.sides.length;
 const possessive = (seat) => (seat === state.you ? "your" : `${nameOf(seat)}'s`);
 
 function render() {
   if (!state) return;
+  const table = $("classic");
+  const cardsWere = snapshot(table, ...CARDS);
+  const pegsWere = snapshot(table, ...PEGS);
+  draw();
+  glide(table, ...CARDS, cardsWere);
+  glide(table, ...PEGS, pegsWere);
+}
+
+function draw() {
+  const wasLooking = $("classic").dataset.looking; // what was last brought into view
+  const wasOver = !$("c-end").hidden;
   $("classic").dataset.version = state.version;
   $("classic").dataset.phase = state.phase;
   renderSeats();
@@ -166,6 +225,26 @@ function render() {
   renderEnd();
   renderClocks($("c-clocks"), state, nameOf);
   renderResign($("c-resign-box"), state, token);
+  // What has just become the thing to look at is brought into view, once: the hand
+  // counted last while this seat counts its own, the table from the top when a deal's
+  // play or discard begins, the end box.
+  if (still) return;
+  const looking = state.can?.claim ? `claim ${state.deal} ${state.show.length}` : `${state.phase} ${state.deal}`;
+  $("classic").dataset.looking = looking;
+  if (looking !== wasLooking) {
+    if (state.can?.claim) revealAboveHand([...$("c-show").querySelectorAll(".show-hand:not(.waiting)")].pop());
+    else if (state.phase !== "show" && wasLooking !== undefined) window.scrollTo({ top: 0 });
+  }
+  if (!$("c-end").hidden && !wasOver) $("c-end").scrollIntoView({ block: "nearest" });
+}
+
+// Scroll so that `el` shows whole above the hand, which is pinned to the window's bottom.
+function revealAboveHand(el) {
+  if (!el) return;
+  const box = el.getBoundingClientRect();
+  const hand = $("c-hand-area").getBoundingClientRect();
+  const room = hand.top - 8;
+  if (box.bottom > room) window.scrollBy(0, Math.min(box.bottom - room, box.top - 8));
 }
 
 function renderSeats() {
@@ -182,8 +261,9 @@ function renderSeats() {
     if (seat.seat === state.you) badges.push("you");
     if (seat.seat === state.dealer) badges.push("dealer · crib");
     if (seat.kind === "computer" && seat.level) badges.push(seat.level);
-    div.innerHTML = `${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
+    div.innerHTML = `<span class="side-score" title="score"></span>${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
     div.querySelector("b").textContent = seat.name;
+    div.querySelector(".side-score").textContent = state.sides[sideOf(seat.seat)].score;
     div.querySelector(".team").style.background = SIDE_COLOURS[sideOf(seat.seat)];
     const backs = document.createElement("div");
     backs.className = "backs";
@@ -268,6 +348,10 @@ function renderHand() {
     const el = cardElement(card);
     if (chosen.has(card)) el.classList.add("chosen");
     if (state.can.play.includes(card)) el.classList.add("playable");
+    if (hinted?.version === state.version && hinted.cards.includes(card)) {
+      el.classList.add("hinted");
+      el.setAttribute("aria-description", "the hint's card");
+    }
     draggable(el, {
       enabled: () => !busy && (state.can.play.includes(card) || state.can.discard > 0),
       over: (x, y) => markZone(dropZone(x, y)),
@@ -290,6 +374,11 @@ function renderHand() {
     ? `Lay ${need === 1 ? "this card" : "these cards"} away to ${possessive(state.dealer)} crib`
     : "";
   $("c-go").hidden = !state.can.go;
+  // A hint for this seat's own choice (a discard, or which card to lay).
+  const choosing = Boolean(need) || state.can.play.length > 1;
+  $("c-hint").hidden = !(choosing && state.hints);
+  $("c-hint").disabled = busy;
+  if (hinted && hinted.version !== state.version) { hinted = null; $("c-hint-box").hidden = true; }
   $("c-claim-box").hidden = !state.can.claim;
   if (state.can.claim && document.activeElement !== $("c-claim")) $("c-claim").value = "";
 }
@@ -391,7 +480,10 @@ function showBlock(entry, starter, title) {
   if (entry.muggins) {
     const p = document.createElement("p");
     p.className = "muggins";
-    p.textContent = entry.muggins.text.replace(/^Muggins! \S+/, `Muggins! ${nameOf(entry.muggins.seat)}`);
+    // Written from the seat and the points: the server's sentence names the seat as the
+    // record had it, and a replay's page may call it otherwise ("you").
+    const { seat, points } = entry.muggins;
+    p.textContent = `Muggins! ${nameOf(seat)} takes ${points} missed point${points === 1 ? "" : "s"}`;
     div.append(p);
   }
   return div;
