@@ -151,8 +151,8 @@ def test_classic_score_reads_suits_as_symbols():
 
 def test_score_messages_name_the_fault_once_and_readably():
     assert run(["score", "5X"]).output == "5X: error: 'X' is not a rank (use A 2-9 T J Q K)\n"
-    assert "in 77JQ the J and Q score nothing" in run(["score", "JQ77"]).output
-    assert "in A5JQ the A scores nothing" in run(["score", "JQ5A"]).output
+    assert "in 7 7 J Q the J and Q score nothing" in run(["score", "JQ77"]).output
+    assert "in A 5 J Q the A scores nothing" in run(["score", "JQ5A"]).output
     out = run(["score", "5\udcff"]).output
     assert out == "5<byte 0xFF>: error: '<byte 0xFF>' is not a rank (use A 2-9 T J Q K)\n"
     out = run(["classic", "score", "5\x07", "5S", "5C", "JD", "5D"]).output
