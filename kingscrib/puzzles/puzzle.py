@@ -1,0 +1,114 @@
+"""The puzzle format: one JSON object per puzzle, a set is a JSON file of them.
+
+``{"id", "game": "kings" | "cribbage", "kind": "best-play" | "best-discard" |
+"best-card", "position": the public position JSON, "answer": the best option in the
+game's notation, "margin": how far it is ahead of the second, "breakdown": the best
+option's numbers, "second": the second's, "top_now": the most any option scores at once,
+"theme": a few words, "seed": the seed of the analysis}``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from kingscrib.paths import write_atomically
+
+DATA_DIR = Path(__file__).with_name("data")
+FORMAT = "kingscrib-puzzles/1"
+GAMES = ("kings", "cribbage")
+KINDS = {"kings": ("best-play",), "cribbage": ("best-discard", "best-card")}
+FIELDS = ("id", "game", "kind", "position", "answer", "margin", "breakdown", "second",
+          "top_now", "theme", "seed")
+
+
+class PuzzleError(ValueError):
+    """A puzzle file or object that cannot be read; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    id: str
+    game: str
+    kind: str
+    position: dict[str, Any]
+    answer: str
+    margin: float
+    breakdown: dict[str, Any]
+    second: dict[str, Any]
+    top_now: int
+    theme: str
+    seed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("extra")
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "puzzle") -> Puzzle:
+        if not isinstance(data, dict):
+            raise PuzzleError(f"{where}: a puzzle is a JSON object")
+        missing = [k for k in FIELDS if k not in data]
+        if missing:
+            raise PuzzleError(f"{where}: missing field {missing[0]!r}")
+        unknown = sorted(set(data) - set(FIELDS))
+        if unknown:
+            raise PuzzleError(f"{where}: unknown field {unknown[0]!r}")
+        if data["game"] not in GAMES:
+            raise PuzzleError(f"{where}: game must be one of {', '.join(GAMES)}")
+        if data["kind"] not in KINDS[data["game"]]:
+            raise PuzzleError(f"{where}: a {data['game']} puzzle's kind is one of "
+                              f"{', '.join(KINDS[data['game']])}, not {data['kind']!r}")
+        for name, kind in (("id", str), ("answer", str), ("theme", str), ("position", dict),
+                           ("breakdown", dict), ("second", dict)):
+            if not isinstance(data[name], kind):
+                raise PuzzleError(f"{where}: {name} must be a {kind.__name__}")
+        if not isinstance(data["margin"], (int, float)) or isinstance(data["margin"], bool):
+            raise PuzzleError(f"{where}: margin must be a number")
+        for name in ("top_now", "seed"):
+            if not isinstance(data[name], int) or isinstance(data[name], bool):
+                raise PuzzleError(f"{where}: {name} must be a whole number")
+        return cls(**{k: data[k] for k in FIELDS})
+
+
+def dump_set(puzzles: list[Puzzle], path: Path) -> None:
+    """Write a puzzle set (one puzzle a line, so that sets diff well)."""
+    lines = ",\n".join(json.dumps(p.to_json(), sort_keys=True) for p in puzzles)
+    write_atomically(path, f'{{"format": "{FORMAT}", "puzzles": [\n{lines}\n]}}\n')
+
+
+def load_set(path: Path | str) -> list[Puzzle]:
+    """Read a puzzle set; PuzzleError says what is wrong with it."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise PuzzleError(f"{path}: cannot read it ({e.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise PuzzleError(f"{path}: not JSON ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise PuzzleError(f'{path}: not a puzzle set (expected "format": "{FORMAT}")')
+    items = data.get("puzzles")
+    if not isinstance(items, list):
+        raise PuzzleError(f"{path}: puzzles must be a list")
+    return [Puzzle.from_json(p, f"{path}: puzzle {i + 1}") for i, p in enumerate(items)]
+
+
+def shipped_path(game: str) -> Path:
+    return DATA_DIR / f"{game}.json"
+
+
+@cache
+def shipped(game: str) -> tuple[Puzzle, ...]:
+    """The verified set that ships with the package (empty when none is there)."""
+    path = shipped_path(game)
+    return tuple(load_set(path)) if path.exists() else ()
+
+
+__all__ = ["FORMAT", "GAMES", "KINDS", "Puzzle", "PuzzleError", "dump_set", "load_set",
+           "shipped", "shipped_path"]
