@@ -146,7 +146,7 @@ def puzzle(game: str | None, daily: bool, file: str | None, plain: bool) -> None
         raise click.ClickException("no puzzles to play")
     saved = Saved.load()
     if daily:
-        today = datetime.datetime.now(datetime.timezone.utc).date()
+        today = datetime.datetime.now(datetime.UTC).date()
         queue = [pool[daily_index(today, len(pool), game or "all")]]
         console.print(f"Daily puzzle for {today.isoformat()}")
     else:

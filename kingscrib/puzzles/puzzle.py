@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from kingscrib import jsontext
 from kingscrib.paths import write_atomically
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -73,7 +74,42 @@ class Puzzle:
         for name in ("top_now", "seed"):
             if not isinstance(data[name], int) or isinstance(data[name], bool):
                 raise PuzzleError(f"{where}: {name} must be a whole number")
-        return cls(**{k: data[k] for k in FIELDS})
+        puzzle = cls(**{k: data[k] for k in FIELDS})
+        try:
+            check_position(puzzle)
+        except (ValueError, KeyError, TypeError) as e:
+            raise PuzzleError(f"{where}: its position cannot be read: {e}") from None
+        return puzzle
+
+
+def check_position(puzzle: Puzzle) -> None:
+    """Raise ValueError (or KeyError/TypeError) when the puzzle's position cannot be read."""
+    pos = puzzle.position
+    if puzzle.game == "kings":
+        from kingscrib.kings.position import Position
+
+        Position.from_json(pos)
+        return
+    from kingscrib.classic.cards import Card, parse_cards
+
+    hand = parse_cards(pos["hand"])
+    if not isinstance(pos["dealer"], bool):
+        raise ValueError("dealer must be true or false")
+    if puzzle.kind == "best-discard":
+        if len(hand) != 6:
+            raise ValueError("a discard puzzle has six cards")
+        return
+    seen = hand + parse_cards(pos["pile"]) + parse_cards(pos["discards"])
+    seen.append(Card.parse(pos["starter"]))
+    for who, card in pos["played"]:
+        if who not in ("me", "them"):
+            raise ValueError("each card played is [\"me\" or \"them\", card]")
+        Card.parse(card)
+    k = pos["opponent_cards"]
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= 4:
+        raise ValueError("opponent_cards must be 0 to 4")
+    if not hand:
+        raise ValueError("the hand is empty")
 
 
 def dump_set(puzzles: list[Puzzle], path: Path) -> None:
@@ -86,11 +122,11 @@ def load_set(path: Path | str) -> list[Puzzle]:
     """Read a puzzle set; PuzzleError says what is wrong with it."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsontext.loads(path.read_bytes())
     except OSError as e:
         raise PuzzleError(f"{path}: cannot read it ({e.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise PuzzleError(f"{path}: not JSON ({e})") from None
+    except jsontext.JSONTextError as e:
+        raise PuzzleError(f"{path}: {e}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PuzzleError(f'{path}: not a puzzle set (expected "format": "{FORMAT}")')
     items = data.get("puzzles")
