@@ -173,14 +173,15 @@ def puzzle(game: str | None, daily: bool, file: str | None, plain: bool) -> None
             try:
                 right, lines = judge(p, text)
             except ValueError as e:
-                console.print(Text(f"Not an answer: {e}. Try again.", style="bold red"))
+                console.print(Text(f"Not an answer: {e}. Try again.", style="bold red"),
+                              soft_wrap=True)
                 continue
             saved.record(p.id, right)
             saved.save()
             console.print(Text("Right!" if right else "Not the best.",
                                style="bold green" if right else "bold red"))
             for line in lines:
-                console.print(line)
+                console.print(line, soft_wrap=True)
             console.print(f"Streak {saved.streak} (best {saved.best_streak}), "
                           f"{len(saved.solved)} solved.")
             break

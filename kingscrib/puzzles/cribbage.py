@@ -180,10 +180,13 @@ def choice_of(puzzle: Puzzle, cards: Sequence[Card], found: Sequence[Choice]) ->
     return next(c for c in found if Card.parse(c.answer).rank == cards[0].rank)
 
 
-def is_best(puzzle: Puzzle, cards: Sequence[Card]) -> bool:
+def is_best(puzzle: Puzzle, cards: Sequence[Card], best: str | None = None) -> bool:
+    """Whether ``cards`` are the ``best`` answer (the puzzle's stated one by default); in
+    the play any card of the best rank is as good."""
+    best = puzzle.answer if best is None else best
     if puzzle.kind == DISCARD:
-        return _cards(sorted(cards)) == puzzle.answer
-    return cards[0].rank == Card.parse(puzzle.answer).rank
+        return _cards(sorted(cards)) == best
+    return cards[0].rank == Card.parse(best).rank
 
 
 def check(puzzle: Puzzle) -> list[str]:
@@ -198,7 +201,7 @@ def check(puzzle: Puzzle) -> list[str]:
         cards = read_answer(puzzle, puzzle.answer)
     except ValueError as e:
         return [f"the answer {puzzle.answer!r} cannot be read: {e}"]
-    if not is_best(puzzle, cards):
+    if not is_best(puzzle, cards, best.answer):
         problems.append(f"the best option is {best.answer}, not {puzzle.answer}")
     if abs(margin - puzzle.margin) > 0.001:
         problems.append(f"the margin is {margin:.3f}, not {puzzle.margin}")
