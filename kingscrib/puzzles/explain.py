@@ -79,8 +79,10 @@ def cribbage_judgement(puzzle: Puzzle, text: str) -> tuple[bool, list[str]]:
                      f" in the hand, {mine['crib'] - puzzle.breakdown['crib']:+.2f} in the crib.")
     else:
         lost = puzzle.breakdown["pegging"] - mine["pegging"]
-        lines.append(f"It gave up {lost:.2f} points in the rest of the play, although it "
-                     f"scores {mine['now'] - puzzle.breakdown['now']:+d} now.")
+        more = mine["now"] - puzzle.breakdown["now"]
+        now = (f"although it scores {more} more now" if more > 0 else
+               "and scores the same now" if more == 0 else f"and scores {-more} less now")
+        lines.append(f"It gave up {lost:.2f} points in the rest of the play, {now}.")
     return False, lines
 
 
