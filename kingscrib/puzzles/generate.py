@@ -7,6 +7,7 @@ backend (:mod:`kingscrib.backends`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from kingscrib.backends import Backend, run_jobs
@@ -49,15 +50,22 @@ JOBS: dict[str, Callable[[int], list[Puzzle]]] = {
     "kings": kings_game_puzzles, "cribbage": cribbage_game_puzzles}
 
 
+# Puzzles a self-play game gives, about (benchmarks/puzzle_rate.py): how many games to
+# hand the backend at once, so that one batch nearly always suffices (a Ray backend is
+# started once a batch).
+PER_GAME = {"kings": 0.6, "cribbage": 0.4}
+
+
 def generate(game: str, count: int, backend: Backend | None = None, first_seed: int = 1,
-             on_found: Callable[[int], None] | None = None,
-             batch: int = 8) -> list[Puzzle]:
-    """At least ``count`` puzzles of ``game`` (then cut to ``count``), from games seeded
-    ``first_seed``, ``first_seed + 1``, ...; ``on_found(n)`` hears of each game's ``n``."""
+             on_found: Callable[[int], None] | None = None) -> list[Puzzle]:
+    """``count`` puzzles of ``game`` from games seeded ``first_seed``, ``first_seed + 1``,
+    ... (in seed order, so the same seed gives the same set on every backend);
+    ``on_found(n)`` hears of each game's ``n`` puzzles."""
     job = JOBS[game]
     found: list[Puzzle] = []
     seed = first_seed
     while len(found) < count:
+        batch = math.ceil((count - len(found)) / PER_GAME[game] * 1.2)
         seeds = list(range(seed, seed + batch))
         seed += batch
         for puzzles in run_jobs(job, seeds, backend or Backend(workers=1),
