@@ -270,3 +270,14 @@ def test_a_broken_set_gets_a_precise_message(tmp_path):
         load_set(path)
     result = CliRunner().invoke(cli, ["puzzles", "verify", str(path)])
     assert result.exit_code == 1 and "missing field 'game'" in result.output
+
+
+def test_best_card_puzzle_right_and_wrong(tmp_path, data_dir):
+    c = next(p for p in shipped("cribbage") if p.kind == cribbage.CARD)
+    best_rank = Card.parse(c.answer).rank
+    result = _play(["--file", _one(tmp_path, c)], c.answer + "\n")
+    assert "Right!" in result.output, result.output
+    other = next(x for ch in cribbage.choices(c.kind, c.position) for x in ch.numbers["cards"]
+                 if Card.parse(x).rank != best_rank)
+    result = _play(["--file", _one(tmp_path, c)], other + "\n")
+    assert "Not the best." in result.output and "in the rest of the play" in result.output
