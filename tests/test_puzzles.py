@@ -143,6 +143,11 @@ def test_generate_command_writes_a_set_that_verifies(tmp_path):
     assert len(found) == 3
     for p in found:
         _cribbage_independent(p)
+    before = out.read_bytes()
+    again = CliRunner().invoke(cli, ["puzzles", "generate", "--game", "cribbage",
+                                     "--count", "1", "--out", str(out)])
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert out.read_bytes() == before
 
 
 # ----- the terminal loop --------------------------------------------------------------

@@ -32,13 +32,15 @@ def puzzles() -> None:
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Processes (or CPUs of a Ray started here); default: all.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write the set here (default: print it).")
+              help="Write the set to this new file (default: print it).")
 @backend_options
 def generate(game: str, count: int, seed: int, workers: int | None, out: str | None,
              backend: str, address: str | None) -> None:
     """Find COUNT puzzles of GAME in self-play; the same seed gives the same puzzles."""
     from kingscrib.puzzles.generate import generate as run
 
+    if out and Path(out).exists():  # never overwrite what a user made
+        raise click.BadParameter(f"{out} already exists: name a new file", param_hint="--out")
     chosen = backend_from_options(backend, address, workers)
     with Progress(console=Console(stderr=True), transient=True,
                   disable=not sys.stderr.isatty()) as progress:
