@@ -10,10 +10,9 @@ defence's rack draws, so :func:`analyse` re-checks a puzzle from scratch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from kingscrib.kings.moves import Action
-from kingscrib.kings.notation import NotationError, parse_action
+from kingscrib.kings.notation import NotationError, format_action, parse_action
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.position import Position
 from kingscrib.players.kings.analysis import Option, _same, _same_play_key, ranked, view_of
@@ -47,21 +46,11 @@ def analyse(position: Position, seed: int) -> KingsAnalysis:
     table = shipped()
     chosen = ranked(view, table, seed, DEFENCE_WIDTH)
     board = position.board
-    options = [Option(materialise(c), _notation(materialise(c), board), c.score,
+    options = [Option(materialise(c), format_action(materialise(c), board), c.score,
                       c.leave_value, c.reply, c.equity) for c in chosen]
     everything = candidates(view, table)
     top = max((c.score for c in everything), default=0)
     return KingsAnalysis(options, top)
-
-
-def _notation(action: Action, board) -> str:
-    from kingscrib.kings.notation import format_action
-
-    return format_action(action, board)
-
-
-def breakdown(option: Option) -> dict[str, Any]:
-    return option.to_json()
 
 
 def read_answer(position: Position, text: str) -> Action:
@@ -98,7 +87,7 @@ def weigh_answer(position: Position, seed: int, action: Action) -> Option | None
     for c in weighed:
         if _same(c, action, position.board):
             chosen = materialise(c)
-            return Option(chosen, _notation(chosen, position.board), c.score, c.leave_value,
+            return Option(chosen, format_action(chosen, position.board), c.score, c.leave_value,
                           c.reply, c.equity)
     return None
 

@@ -10,7 +10,7 @@ option's numbers, "second": the second's, "top_now": the most any option scores 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -43,12 +43,9 @@ class Puzzle:
     top_now: int
     theme: str
     seed: int = 0
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("extra")
-        return data
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: Any, where: str = "puzzle") -> Puzzle:
