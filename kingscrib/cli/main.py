@@ -23,6 +23,8 @@ COMMANDS = {
     "analyze": "kingscrib.cli.ai_commands:analyze",
     "train-leaves": "kingscrib.cli.ai_commands:train_leaves",
     "classic": "kingscrib.cli.classic:classic",
+    "puzzles": "kingscrib.cli.puzzle_commands:puzzles",
+    "puzzle": "kingscrib.cli.puzzle_commands:puzzle",
     "serve": "kingscrib.cli.web_commands:serve",
     "db": "kingscrib.cli.web_commands:db",
 }

@@ -1,0 +1,150 @@
+"""Kings Cribbage puzzles: find the best play of a position, by the engine's equity.
+
+A position is a puzzle when its best option (ranked as ``kingscrib analyze`` ranks them:
+score + value of the tiles kept - a share of the next player's expected best reply) beats
+the second by at least :data:`MARGIN` points of equity and is not simply the play that
+scores most now. The ranking is reproducible from the position and the seed of the
+defence's rack draws, so :func:`analyse` re-checks a puzzle from scratch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kingscrib.kings.moves import Action
+from kingscrib.kings.notation import NotationError, format_action, parse_action
+from kingscrib.kings.play import IllegalPlay, check_play
+from kingscrib.kings.position import Position
+from kingscrib.players.kings.analysis import Option, _same, _same_play_key, ranked, view_of
+from kingscrib.players.kings.defence import DEFENCE_WIDTH
+from kingscrib.players.kings.equity import candidates, materialise
+from kingscrib.players.kings.leaves import shipped
+
+MARGIN = 3.0  # equity points the best option must be ahead of the second
+KIND = "best-play"
+
+
+@dataclass(frozen=True)
+class KingsAnalysis:
+    """The options of a position, best first, and the most any play scores now."""
+
+    options: list[Option]
+    top_score: int
+
+    @property
+    def margin(self) -> float:
+        return self.options[0].equity - self.options[1].equity if len(self.options) > 1 else 0.0
+
+    def is_puzzle(self, margin: float = MARGIN) -> bool:
+        return (len(self.options) > 1 and self.margin >= margin
+                and self.options[0].score < self.top_score)
+
+
+def analyse(position: Position, seed: int) -> KingsAnalysis:
+    """Every distinct option the equity player weighs, ranked as ``kingscrib analyze`` does."""
+    view = view_of(position)
+    table = shipped()
+    chosen = ranked(view, table, seed, DEFENCE_WIDTH)
+    board = position.board
+    options = [Option(materialise(c), format_action(materialise(c), board), c.score,
+                      c.leave_value, c.reply, c.equity) for c in chosen]
+    everything = candidates(view, table)
+    top = max((c.score for c in everything), default=0)
+    return KingsAnalysis(options, top)
+
+
+def read_answer(position: Position, text: str) -> Action:
+    """The player's answer in the game's notation, checked against the board and rack;
+    raises ValueError with a precise message when it is not a legal option."""
+    try:
+        action = parse_action(text, position.board, position.rack)
+    except NotationError as e:
+        raise ValueError(str(e)) from None
+    placed = getattr(action, "placed", None)
+    if placed is not None:
+        try:
+            check_play(position.board, placed, position.rules, position.rack)
+        except IllegalPlay as e:
+            raise ValueError(f"not a legal play: {e}") from None
+    return action
+
+
+def same_option(action: Action, best: Action, position: Position) -> bool:
+    """Whether ``action`` is the best option (the same tiles making the same hands count
+    as the same play, wherever along the line they lie)."""
+    if action == best:
+        return True
+    try:
+        return _same_play_key(action, position.board) == _same_play_key(best, position.board)
+    except IllegalPlay:
+        return False
+
+
+def weigh_answer(position: Position, seed: int, action: Action) -> Option | None:
+    """The answer weighed exactly as the options were (the same defence racks)."""
+    view = view_of(position)
+    weighed = ranked(view, shipped(), seed, DEFENCE_WIDTH, also=action)
+    for c in weighed:
+        if _same(c, action, position.board):
+            chosen = materialise(c)
+            return Option(chosen, format_action(chosen, position.board), c.score, c.leave_value,
+                          c.reply, c.equity)
+    return None
+
+
+def theme(best: Option, greedy: Option | None) -> str:
+    """A few words on why the best option wins, against the play that scores most now."""
+    from kingscrib.kings.moves import Exchange, Pass
+
+    if isinstance(best.action, Exchange):
+        return "exchange for a better rack"
+    if isinstance(best.action, Pass):
+        return "keep the rack"
+    if best.reply is None:  # the bag is empty: no reply weighed, the rack's points count
+        return "leave fewer points on the rack"
+    if greedy is None or greedy.reply is None:
+        return "keep the better tiles"
+    leave_gain = best.leave - greedy.leave
+    defence_gain = (greedy.reply - best.reply) * 0.5
+    return "keep the better tiles" if leave_gain >= defence_gain else "give less away"
+
+
+def make_puzzle(position: Position, seed: int, puzzle_id: str,
+                margin: float = MARGIN):
+    """The puzzle of ``position`` (analysed with ``seed``), or None when it is none."""
+    from kingscrib.puzzles.puzzle import Puzzle
+
+    found = analyse(position, seed)
+    if not found.is_puzzle(margin):
+        return None
+    best, second = found.options[0], found.options[1]
+    greedy = max(found.options, key=lambda o: (o.score, o.equity))
+    if greedy.score < found.top_score:
+        greedy = None
+    return Puzzle(puzzle_id, "kings", KIND, position.to_json(), best.move,
+                  round(found.margin, 2), best.to_json(), second.to_json(), found.top_score,
+                  theme(best, greedy), seed)
+
+
+def check(puzzle) -> list[str]:
+    """What is wrong with a Kings puzzle, analysed again from scratch (empty: all holds)."""
+    position = Position.from_json(puzzle.position)
+    found = analyse(position, puzzle.seed)
+    problems = []
+    if len(found.options) < 2:
+        return ["fewer than two options"]
+    try:
+        stated = read_answer(position, puzzle.answer)
+    except ValueError as e:
+        return [f"the answer {puzzle.answer!r} cannot be read: {e}"]
+    if not same_option(stated, found.options[0].action, position):
+        problems.append(f"the best option is {found.options[0].move}, not {puzzle.answer}")
+    if abs(found.margin - puzzle.margin) > 0.01:
+        problems.append(f"the margin is {found.margin:.2f}, not {puzzle.margin}")
+    if found.margin < MARGIN:
+        problems.append(f"the margin {found.margin:.2f} is under {MARGIN}")
+    if found.options[0].score >= found.top_score:
+        problems.append("the best option is also the highest score now")
+    if found.top_score != puzzle.top_now:
+        problems.append(f"the highest score now is {found.top_score}, not {puzzle.top_now}")
+    return problems
