@@ -210,15 +210,15 @@ def own_seats(engine: Engine, account_id: int, held: list[tuple[str, str]]) -> i
     return gained
 
 
-def seat_owner(engine: Engine, game_id: str, token_hash: str) -> tuple[bool, int | None]:
-    """Whether the seat this token opens belongs to an account, and which (None: a
-    deleted one). (False, None): a guest's seat, or no seat at all."""
+def seat_owners(engine: Engine, game_id: str) -> dict[str, int | None]:
+    """The game's seats that belong to an account, by their token's hash: the account
+    (None: a deleted one). A seat not listed is a guest's (or no seat at all)."""
     with engine.connect() as conn:
-        row = conn.execute(select(seat_accounts.c.account_id).join(
+        rows = conn.execute(select(seats.c.token_hash, seat_accounts.c.account_id).join(
             seats, (seats.c.game_id == seat_accounts.c.game_id)
             & (seats.c.seat == seat_accounts.c.seat)).where(
-            seats.c.game_id == game_id, seats.c.token_hash == token_hash)).first()
-    return (False, None) if row is None else (True, row.account_id)
+            seats.c.game_id == game_id, seats.c.token_hash.is_not(None))).all()
+    return {row.token_hash: row.account_id for row in rows}
 
 
 # ----- brute-force limits ---------------------------------------------------------------

@@ -23,33 +23,36 @@ async def bearer(request: Request,
     token = token.strip() if scheme.lower() == "bearer" and token.strip() else None
     game_id = request.path_params.get("game_id")
     if token and isinstance(game_id, str):
-        await guard_seat(get_hub(request), request.cookies, game_id, token)
+        hub = get_hub(request)
+        await hub.get(game_id)  # (a game that cannot be loaded says so first)
+        await guard_seat(hub, request.cookies, game_id, token)
     return token
 
 
 async def guard_seat(hub: Hub, cookies: Mapping[str, str], game_id: str, token: str) -> None:
     """WebError(403) when the token's seat belongs to an account this browser is not
     logged in as (or to a deleted account). A guest's seat needs its token only."""
-    from kingscrib.web import accounts, sessions
+    from kingscrib.web import last_known, sessions
     from kingscrib.web.rooms import WebError
     from kingscrib.web.storage import hash_secret
 
-    owned, owner = await hub.db_call(accounts.seat_owner, hub.store.engine, game_id,
-                                     hash_secret(token))
-    if not owned:
+    owners = await last_known.seat_owners(hub, game_id)
+    token_hash = hash_secret(token)
+    if token_hash not in owners:
         return
-    if owner is None:
+    if owners[token_hash] is None:
         raise WebError(403, "this seat's account was deleted: nobody plays it any more")
-    caller = await hub.db_call(sessions.account_of, hub.store.engine,
-                               cookies.get(sessions.COOKIE))
-    if caller is None or caller.id != owner:
+    session = cookies.get(sessions.COOKIE)
+    caller = await hub.last_known.ask(hub, ("session", hash_secret(session or "")),
+                                      sessions.account_of, hub.store.engine, session)
+    if caller is None or caller.id != owners[token_hash]:
         raise WebError(403, "this seat belongs to an account: log in as its player to use it")
 
 
 async def own_if_logged_in(request: Request, hub: Hub, game_id: str, token: str | None
                            ) -> None:
     """A seat taken by a logged-in browser (a new game, a join) is its account's."""
-    from kingscrib.web import accounts, sessions
+    from kingscrib.web import accounts, last_known, sessions
     from kingscrib.web.storage import hash_secret
 
     session = request.cookies.get(sessions.COOKIE)
@@ -59,6 +62,7 @@ async def own_if_logged_in(request: Request, hub: Hub, game_id: str, token: str 
     if account is not None:
         await hub.db_call(accounts.own_seats, hub.store.engine, account.id,
                           [(game_id, hash_secret(token))])
+        await last_known.seat_owners(hub, game_id)
 
 
 async def seat_for(hub: Hub, room: Room, token: str | None) -> int | None:

@@ -28,6 +28,8 @@ _WHAT = {
     "set_analysis": "the analysis could not be stored",
     "delete_game": "the game could not be cancelled",
     "open_socket": "the live connection could not be opened",
+    "seat_owners": "the seat could not be checked",
+    "account_of": "your log-in could not be checked",
 }
 DEFAULT_WHAT = "the request could not be completed"
 

@@ -30,12 +30,13 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.shuffle import derived_int
-from kingscrib.web import finish, metrics
+from kingscrib.web import finish, last_known, metrics
 from kingscrib.web.actions import checked_action
 from kingscrib.web.clocks import Clock
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import DEFAULT_GAME, game_kind
 from kingscrib.web.games.protocol import Change, Session
+from kingscrib.web.last_known import LastKnown
 from kingscrib.web.names import computer_name, person_name
 from kingscrib.web.outage import database_down, unavailable
 from kingscrib.web.storage import (
@@ -223,6 +224,7 @@ class Hub:
         self.allow_seed = allow_seed
         self._db = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-db")
         self.work = Work(ai_threads, reviews_waiting)  # computer seats, analyses, replays
+        self.last_known = LastKnown()  # the database's last answers, for its outages
         self.computer_games = computer_games
         # Hints have a thread of their own, and each client waits for its previous hint:
         # a client asking for many cannot delay computer seats or other clients' hints.
@@ -334,6 +336,7 @@ class Hub:
                                 " are still being played: watch one to its end, then start"
                                 " another") from None
         self.rooms[room.id] = room
+        last_known.no_seat_owners(self, room.id)
         self._kick(room)
         return room, creator, token, invite
 
@@ -367,6 +370,7 @@ class Hub:
         stored = await self._db_call(self.store.load, game_id)
         if stored is None:
             raise WebError(404, "no such game")
+        await last_known.seat_owners(self, game_id)
         room = await self._rebuild(stored)
         self.rooms.setdefault(game_id, room)
         room = self.rooms[game_id]

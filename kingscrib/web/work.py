@@ -60,10 +60,12 @@ class Lane:
 
     def __init__(self, name: str, workers: int, processes: bool = False) -> None:
         self.name, self.workers = name, max(1, workers)
-        self._processes = _Processes(name, self.workers) if processes else None
-        self._pool: Executor = (self._processes.pool if self._processes is not None else
-                                ThreadPoolExecutor(self.workers,
-                                                   thread_name_prefix=f"kingscrib-{name}"))
+        # Worker processes start with the lane's first job: a server that never needs
+        # them holds none (nor their queues' semaphores).
+        self._wants_processes = processes
+        self._processes: _Processes | None = None
+        self._pool: Executor | None = (None if processes else ThreadPoolExecutor(
+            self.workers, thread_name_prefix=f"kingscrib-{name}"))
         # address -> game -> jobs, each dict in the order its keys arrived
         self._queued: dict[str, dict[str, deque[Job]]] = {}
         self._running = 0
@@ -110,7 +112,7 @@ class Lane:
         self._queued.clear()
         if self._processes is not None:
             self._processes.shutdown()
-        else:
+        elif self._pool is not None and not self._wants_processes:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     # ----- choosing ------------------------------------------------------------------
@@ -138,6 +140,9 @@ class Lane:
         return job
 
     def _start(self, job: Job) -> None:
+        if self._wants_processes and self._processes is None:
+            self._processes = _Processes(self.name, self.workers)
+            self._pool = self._processes.pool
         tick = next(self._tick)
         self._served[job.address] = tick
         self._game_served.setdefault(job.address, {})[job.game] = tick
@@ -274,9 +279,14 @@ class _Processes:
         for process in list(getattr(self.pool, "_processes", {}).values()):
             with contextlib.suppress(Exception):
                 process.terminate()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        # Waiting (for terminated workers: a moment) releases the pool's and the queue's
+        # semaphores; left to the interpreter's exit, they are reported as leaked.
+        self.pool.shutdown(wait=True, cancel_futures=True)
         with contextlib.suppress(Exception):
             self.reports.put(None)
+        self._reader.join(timeout=2)
+        self.reports.close()
+        self.reports.join_thread()
 
 
 class Work:

@@ -17,10 +17,6 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # A database that a test (or an operator) took back to "before migrations" by
-    # dropping alembic_version may hold the table already: it is kept as it is.
-    if "computer_games" in sa.inspect(op.get_bind()).get_table_names():
-        return
     op.create_table(
         "computer_games",
         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
