@@ -8,6 +8,7 @@ import io
 
 import pytest
 from rich.console import Console
+from test_terminal_app import screen_text
 from textual import events
 from textual.containers import VerticalScroll
 
@@ -25,16 +26,6 @@ SMALL, WIDE = (80, 24), (110, 30)
 def data(tmp_path, monkeypatch):
     monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path))
     return tmp_path
-
-
-def screen_text(app) -> str:
-    """What the terminal shows now, as plain text."""
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
-                      color_system="truecolor", record=True, legacy_windows=False)
-    console.print(app.screen._compositor.render_update(
-        full=True, screen_stack=app._background_screens))
-    return console.export_text(styles=False)
 
 
 def kings(seats=None, seed=9) -> KingsApp:
