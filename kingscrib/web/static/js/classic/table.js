@@ -260,7 +260,8 @@ function renderSeats() {
     const badges = [];
     if (seat.seat === state.you) badges.push("you");
     if (seat.seat === state.dealer) badges.push("dealer · crib");
-    if (seat.kind === "computer" && seat.level) badges.push(seat.level);
+    // (a computer is named after its level: "Computer (medium)" needs no badge saying it)
+    if (seat.kind === "computer" && seat.level && !seat.name.includes(seat.level)) badges.push(seat.level);
     div.innerHTML = `<span class="side-score" title="score"></span>${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
     div.querySelector("b").textContent = seat.name;
     div.querySelector(".side-score").textContent = state.sides[sideOf(seat.seat)].score;
