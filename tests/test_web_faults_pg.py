@@ -194,6 +194,20 @@ def test_wrong_tokens_do_not_stop_a_computer_seat(servers: list[Server]) -> None
 
 
 # ----- the listening connection lost ------------------------------------------------------
+def moves_reach_both(pg: PostgresCluster, servers: list[Server], sockets: list, gid: str,
+                     tokens: list[str], engine: Game, retry_for: float = 0.0) -> None:
+    """Three moves through one process, the other, the first again: each acknowledged,
+    every socket shown them all, both processes agreeing, the listeners back."""
+    a, b = servers
+    for via in (b, a, b):
+        r = move(via, gid, tokens, engine, retry_for=retry_for)
+        assert r.status_code == 200, r.text
+    for ws in sockets:
+        wait_for_turns(ws, len(engine.history), SOON)
+    agree(servers, gid, tokens, engine)
+    until_listening(pg)
+
+
 def test_moves_made_while_a_listener_is_down_reach_its_sockets(
         pg: PostgresCluster, servers: list[Server]) -> None:
     a, b = servers
@@ -205,13 +219,7 @@ def test_moves_made_while_a_listener_is_down_reach_its_sockets(
             for pid in listening(pg):
                 conn.execute("SELECT pg_terminate_backend(%s)", [pid])
         # Moves while nobody listens: through the one process, then the other.
-        for via in (b, a, b):
-            r = move(via, gid, tokens, engine)
-            assert r.status_code == 200, r.text
-        for ws in sockets:
-            wait_for_turns(ws, len(engine.history), SOON)
-        agree(servers, gid, tokens, engine)
-        until_listening(pg)
+        moves_reach_both(pg, servers, sockets, gid, tokens, engine)
     finally:
         for ws in sockets:
             ws.close()
@@ -274,13 +282,7 @@ def test_postgresql_restarted_mid_game(pg: PostgresCluster, servers: list[Server
         finally:
             pg.boot()
         # The first moves after the restart go through (a moment's 503 is retried).
-        for via in (b, a, b):
-            r = move(via, gid, tokens, engine, retry_for=SOON)
-            assert r.status_code == 200, r.text
-        for ws in sockets:
-            wait_for_turns(ws, len(engine.history), SOON)
-        agree(servers, gid, tokens, engine)
-        until_listening(pg)
+        moves_reach_both(pg, servers, sockets, gid, tokens, engine, retry_for=SOON)
     finally:
         for ws in sockets:
             ws.close()

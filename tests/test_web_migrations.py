@@ -22,9 +22,10 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import Column, MetaData, Table, create_engine, insert, inspect, select, text
+from test_web_classic import body_of
 from web_support import Server, auth, in_process_client, postgres_server
 
-from kingscrib.classic.game import ClassicGame, Discard, Go, Play
+from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.rules import RuleSet as ClassicRules
 from kingscrib.kings.game import Game
 from kingscrib.kings.rules import RuleSet
@@ -130,20 +131,10 @@ def _kings_move(c: Any, g: Stored) -> httpx.Response:
     return r
 
 
-def _classic_body(action: Any) -> dict[str, Any]:
-    if isinstance(action, Discard):
-        return {"action": "discard", "cards": [str(c) for c in action.cards]}
-    if isinstance(action, Play):
-        return {"action": "play", "card": str(action.card)}
-    if isinstance(action, Go):
-        return {"action": "go"}
-    return {"action": "claim", "points": action.points}
-
-
 def _classic_move(c: Any, g: Stored, rng: random.Random) -> httpx.Response:
     seat = rng.choice(g.engine.waiting_for())
     action = rng.choice(g.engine.legal_for(seat))
-    r = c.post(f"/api/games/{g.game_id}/actions", json=_classic_body(action),
+    r = c.post(f"/api/games/{g.game_id}/actions", json=body_of(action),
                headers=auth(g.tokens[seat]))
     if r.status_code == 200:
         g.engine.apply(action, seat)
