@@ -8,10 +8,10 @@ from typing import NamedTuple
 
 from kingscrib import shown
 from kingscrib.counting import RANK_CHARS, card_points, parse_rank, rank_char
+from kingscrib.people import SUIT_SIGNS as SUIT_SYMBOLS
 from kingscrib.people import card_text
 
 SUITS = "CDHS"
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = frozenset("DH")
 # each suit's symbol, black and white, and the emoji form (symbol + U+FE0F) read as its letter
 SUIT_OF_SYMBOL = {**{v: k for k, v in SUIT_SYMBOLS.items()},

@@ -103,8 +103,7 @@ def read_cards(answer: str, hand: Sequence[Card]) -> list[Card]:
                 raise ValueError("no need to say go: it is said for you when no card can be"
                                  " laid; lay a card") from None
             try:
-                cards.append(Card.parse(token.replace("♣", "C").replace("♦", "D")
-                                        .replace("♥", "H").replace("♠", "S")))
+                cards.append(Card.parse(token))  # (suits as letters or symbols)
             except ValueError:
                 raise ValueError(f"{token!r} is not a card: write a card as 5♥ or 5h, 10♠ or"
                                  " ts, a rank alone (7) or its place in your hand") from None
