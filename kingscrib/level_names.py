@@ -1,0 +1,70 @@
+"""The computer's levels as people read them: a friendly title and one line each.
+
+The technical names (``easy``, ``expert-v1``, ``sim``...) stay what records, the API and
+the command line use; the titles are what every list shows, and are accepted as aliases.
+
+>>> title("kings", "easy"), resolve("cribbage", "Strong")
+('Beginner', 'hard')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LevelName:
+    level: str  # the technical name
+    title: str  # what people read
+    line: str  # one line on how it plays
+
+
+_COMMON = (
+    LevelName("easy", "Beginner", "Often misses the best play: a gentle first opponent."),
+    LevelName("medium", "Casual", "Takes the most points now and never plans ahead."),
+    LevelName("hard", "Strong", "Weighs what it keeps and what it gives away."),
+    LevelName("expert", "Expert", "Looks ahead through what you may hold; plays to win."),
+    LevelName("expert-v1", "Expert (previous)", "The expert before the current one."),
+    LevelName("random", "Random", "Any legal move, at random: a test opponent."),
+)
+
+NAMES: dict[str, tuple[LevelName, ...]] = {
+    "kings": _COMMON
+    + (
+        LevelName("greedy", "Greedy", "The highest score now, nothing else."),
+        LevelName("equity", "Planner", "Score now plus the worth of the tiles it keeps."),
+        LevelName("sim", "Simulator", "Plays out the unseen tiles before it chooses."),
+    ),
+    "cribbage": _COMMON
+    + (LevelName("baseline", "Baseline", "Simple fixed rules for the discard and the play."),),
+}
+
+# A newcomer's opponent when they have not chosen one.
+GENTLE_DEFAULT = "easy"
+
+
+def _game_key(game: str) -> str:
+    return "cribbage" if game in ("cribbage", "classic") else "kings"
+
+
+def describe(game: str, level: str) -> LevelName:
+    """The name of a technical level (or of a title); an unknown one reads as itself."""
+    wanted = resolve(game, level)
+    for name in NAMES[_game_key(game)]:
+        if name.level == wanted:
+            return name
+    return LevelName(level, level, "")
+
+
+def title(game: str, level: str) -> str:
+    """``Beginner`` for ``easy``."""
+    return describe(game, level).title
+
+
+def resolve(game: str, name: str) -> str:
+    """The technical level for a technical name or a title (any case); else ``name``."""
+    folded = name.strip().casefold()
+    for entry in NAMES[_game_key(game)]:
+        if folded in (entry.level, entry.title.casefold()):
+            return entry.level
+    return name
