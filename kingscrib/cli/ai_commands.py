@@ -31,24 +31,46 @@ def _check_player(ctx: click.Context, param: click.Parameter, value: str) -> str
     return value
 
 
+def _check_optional_player(ctx: click.Context, param: click.Parameter,
+                           value: str | None) -> str | None:
+    return None if value is None else _check_player(ctx, param, value)
+
+
 @click.command()
-@click.option("--a", "a", required=True, callback=_check_player, help="First player (PLAYERS).")
-@click.option("--b", "b", required=True, callback=_check_player, help="Second player.")
+@click.option("--a", "a", callback=_check_optional_player, help="First player (PLAYERS).")
+@click.option("--b", "b", callback=_check_optional_player, help="Second player.")
 @click.option("--pairs", type=click.IntRange(1), default=100, show_default=True,
               help="Mirrored pairs of games (same seed, seats swapped).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
               help="Seats per game; A and B alternate seats.")
+@click.option("--swiss", "swiss_field", metavar="P1,P2,...",
+              help="A Swiss tournament among these players instead of A against B"
+                   " (strongest first: the order ranks them at the start).")
+@click.option("--game", type=click.Choice(["kings", "cribbage"]), default="kings",
+              show_default=True, help="The game of a --swiss tournament.")
+@click.option("--rounds", type=click.IntRange(1), default=None,
+              help="Rounds of a --swiss tournament (default: enough for a clear winner).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @backend_options
-def tournament(a: str, b: str, pairs: int, seed: int, players: int, workers: int | None,
+def tournament(a: str | None, b: str | None, pairs: int, seed: int, players: int,
+               swiss_field: str | None, game: str, rounds: int | None, workers: int | None,
                as_json: bool, backend: str, address: str | None) -> None:
-    """Play mirrored pairs of Kings Cribbage games between two computer players."""
+    """Play mirrored pairs of Kings Cribbage games between two computer players, or a
+    Swiss tournament among several (--swiss, either game)."""
+    chosen = backend_from_options(backend, address, workers)
+    if swiss_field is not None:
+        if a or b:
+            raise click.UsageError("--swiss names every player: leave out --a and --b")
+        _swiss(game, [p.strip() for p in swiss_field.split(",") if p.strip()], rounds, seed,
+               chosen, as_json)
+        return
+    if not (a and b):
+        raise click.UsageError("name two players with --a and --b, or several with --swiss")
     from kingscrib.players.kings.tournament import tournament as run
 
-    chosen = backend_from_options(backend, address, workers)
     with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
         result = run(a, b, pairs, seed, players, workers, progress=progress)
     if as_json:
@@ -61,6 +83,37 @@ def tournament(a: str, b: str, pairs: int, seed: int, players: int, workers: int
     click.echo(f"  {a} win rate {result['a_win_rate']:.1%} (95% CI {lo:.1%} - {hi:.1%}),"
                f" mean spread {result['mean_spread']:+}")
     click.echo(f"  first player wins {result['first_player_win_rate']:.1%}")
+
+
+def _swiss(game: str, field: list[str], rounds: int | None, seed: int, chosen: Any,
+           as_json: bool) -> None:
+    from kingscrib.tournaments.computers import check_entrants, default_rounds, swiss
+
+    try:
+        check_entrants(game, field)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--swiss") from None
+    rounds = rounds or default_rounds(len(field))
+    with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
+        played, table = swiss(game, field, rounds, seed, progress=progress)
+    if as_json:
+        click.echo(json.dumps({
+            "game": game, "seed": seed,
+            "rounds": [{"pairs": [list(p) for p in r.round.pairs], "bye": r.round.bye,
+                        "results": [[x.a, x.b, x.points_a, x.margin] for x in r.results]}
+                       for r in played],
+            "standings": [{"player": s.entrant, "points": s.points, "buchholz": s.buchholz,
+                           "sonneborn_berger": s.sonneborn_berger, "spread": s.spread,
+                           "won": s.wins, "lost": s.losses, "byes": s.byes}
+                          for s in table]}))
+        return
+    for number, r in enumerate(played, 1):
+        line = ", ".join(f"{x} v {y}" for x, y in r.round.pairs)
+        click.echo(f"round {number}: {line}" + (f"; bye {r.round.bye}" if r.round.bye else ""))
+    click.echo(f"{'':3} {'player':12} {'points':>6} {'Buchholz':>8} {'S-B':>6} {'spread':>7}")
+    for place, s in enumerate(table, 1):
+        click.echo(f"{place:>2}. {s.entrant:12} {s.points:>6g} {s.buchholz:>8g}"
+                   f" {s.sonneborn_berger:>6g} {s.spread:>+7}")
 
 
 @click.command("train-leaves")

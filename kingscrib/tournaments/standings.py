@@ -1,7 +1,8 @@
 """Standings of a tournament from its results, with documented tie-breaks.
 
 A win is worth 1 point, a draw 1/2, a loss 0, a bye 1 (as a won game against nobody:
-it adds no tie-break). Entrants with equal points are ordered by, in turn:
+it adds no tie-break; 2 where each pairing is a mirrored pair of games). Entrants with
+equal points are ordered by, in turn:
 
 1. Buchholz: the sum of their opponents' points (a harder field ranks higher);
 2. Sonneborn-Berger: the points of the opponents they beat, plus half of those they drew;
@@ -53,9 +54,10 @@ class Standing:
 
 
 def standings(results: Iterable[Result], byes: Iterable[Entrant] = (),
-              entrants: Sequence[Entrant] = ()) -> list[Standing]:
+              entrants: Sequence[Entrant] = (), bye_points: float = 1.0) -> list[Standing]:
     """Standings, first place first. ``entrants`` in starting rank order (those without
-    a game are listed too); anyone else ranks after them, in order of appearance."""
+    a game are listed too); anyone else ranks after them, in order of appearance. A bye
+    is worth ``bye_points`` (2 where each pairing is a mirrored pair of games)."""
     rows: dict[Entrant, Standing] = {e: Standing(e) for e in entrants}
     beaten: dict[Entrant, list[tuple[Entrant, float]]] = {}
 
@@ -75,7 +77,7 @@ def standings(results: Iterable[Result], byes: Iterable[Entrant] = (),
             beaten.setdefault(me, []).append((them, pts))
     for e in byes:
         s = row(e)
-        s.points += 1.0
+        s.points += bye_points
         s.byes += 1
     for s in rows.values():
         s.buchholz = sum(rows[o].points for o in s.opponents)
