@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
 from web_support import auth, in_process_client
 
 from kingscrib.web import ratings, sessions
@@ -261,3 +262,70 @@ def test_bad_requests_get_clear_errors(client, path: str, status: int, words: st
     r = client.get(path)
     assert r.status_code == status, r.text
     assert words in r.json()["error"]
+
+
+# ----- two processes on one PostgreSQL ----------------------------------------------------
+def _settle_all(url: str, game_ids: list[str], seed: int, start: Any, out: Any) -> None:
+    """One server process's share: settle every game (in its own order) once started."""
+    import random
+
+    from kingscrib.web.storage import Store
+
+    store = Store(url)
+    order = list(game_ids)
+    random.Random(seed).shuffle(order)
+    won = [{"seats": [0], "place": 0, "score": 10}, {"seats": [1], "place": 1, "score": 5}]
+    start.wait()
+    out.put(sum(ratings.settle(store.engine, g, "kings", True, won) for g in order))
+    store.close()
+
+
+def test_two_processes_rate_each_game_exactly_once_on_postgresql(
+        postgres_url: str) -> None:  # noqa: F811
+    import multiprocessing
+
+    from sqlalchemy import func, insert, select, update
+    from test_web_shared_limits import fresh_database
+
+    from kingscrib.web import accounts
+    from kingscrib.web.storage import Store, StoredSeat, games, seat_accounts
+
+    url = fresh_database(postgres_url, "ratings_once")
+    store = Store(url)
+    ann = accounts.create(store.engine, "Ann", "x")
+    bob = accounts.create(store.engine, "Bob", "x")
+    ids = []
+    for i in range(12):  # finished rated games Ann won, their outcome not yet recorded
+        game_id = f"g{i}"
+        store.create_game(game_id, {}, i, "h", [StoredSeat(0, "Ann", "human", None, "a"),
+                                                 StoredSeat(1, "Bob", "human", None, "b")],
+                          rated=True)
+        with store.engine.begin() as conn:
+            conn.execute(insert(seat_accounts), [
+                {"game_id": game_id, "seat": 0, "account_id": ann.id},
+                {"game_id": game_id, "seat": 1, "account_id": bob.id}])
+            conn.execute(update(games).where(games.c.id == game_id).values(over=True))
+        ids.append(game_id)
+    context = multiprocessing.get_context("fork")
+    start, out = context.Event(), context.Queue()
+    workers = [context.Process(target=_settle_all, args=(url, ids, seed, start, out))
+               for seed in (1, 2)]
+    for w in workers:
+        w.start()
+    start.set()
+    counts = [out.get(timeout=120) for _ in workers]
+    for w in workers:
+        w.join(30)
+    assert sum(counts) == len(ids)  # each game settled by one process, never both
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(ratings.rated_games)
+                            ).scalar_one() == len(ids)
+        assert conn.execute(select(func.count()).select_from(ratings.rating_history)
+                            ).scalar_one() == 2 * len(ids)
+    # No update lost: the same as the twelve wins applied one after the other.
+    a, b = Rating(), Rating()
+    for _ in ids:
+        [[a], [b]] = rate([[a], [b]], [0, 1])
+    assert ratings.rating_of(store.engine, ann.id, "kings") == pytest.approx(a.rating)
+    assert ratings.rating_of(store.engine, bob.id, "kings") == pytest.approx(b.rating)
+    store.close()
