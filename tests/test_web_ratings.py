@@ -329,3 +329,47 @@ def test_two_processes_rate_each_game_exactly_once_on_postgresql(
     assert ratings.rating_of(store.engine, ann.id, "kings") == pytest.approx(a.rating)
     assert ratings.rating_of(store.engine, bob.id, "kings") == pytest.approx(b.rating)
     store.close()
+
+
+def test_a_game_whose_rating_failed_is_rated_by_the_housekeeping(client, monkeypatch) -> None:
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "kings", people)
+    real = ratings.settle
+
+    def failing(*args: Any) -> bool:
+        raise RuntimeError("the process stopped here")
+
+    monkeypatch.setattr(ratings, "settle", failing)
+    as_(client, people["Bob"])
+    r = client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text  # the game ended all the same
+    assert rating(client, "Ann", "kings")["played"] == 0
+    monkeypatch.setattr(ratings, "settle", real)
+    hub = client.app.state.hub
+    assert client.portal.call(hub.settle_missed, 0.0) == 1
+    assert rating(client, "Ann", "kings")["rating"] == round(
+        glicko2_period(Rating(), [(Rating(), 1.0)]).rating)
+    assert client.portal.call(hub.settle_missed, 0.0) == 0  # done: not found again
+
+
+def test_profiles_and_archives_hold_nothing_hidden(client) -> None:
+    """No rack, hand, crib or bag in any of it: only names, places, scores, ratings."""
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "classic", people)
+    as_(client, people["Bob"])
+    client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1]))
+    as_(client, None)
+
+    def keys(data: Any) -> set[str]:
+        if isinstance(data, dict):
+            return set(data) | {k for v in data.values() for k in keys(v)}
+        if isinstance(data, list):
+            return {k for v in data for k in keys(v)}
+        return set()
+
+    seen = set()
+    for path in ("/api/players/Ann", "/api/players/Ann/games", "/api/ratings/classic"):
+        seen |= keys(client.get(path).json())
+    assert not seen & {"rack", "racks", "hand", "hands", "crib", "bag", "deck", "cards",
+                       "tiles", "turns", "seed", "token", "invite"}
+    assert {"players", "result", "rating", "score"} <= seen

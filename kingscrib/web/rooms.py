@@ -417,13 +417,14 @@ class Hub:
         except Exception:
             log.exception("the outcome of %s could not be recorded yet", room.id)
 
-    async def settle_missed(self) -> int:
+    async def settle_missed(self, grace: float = 60.0) -> int:
         """Housekeeping: record the finished games whose outcome was not (their process
-        stopped first); whichever process gets there first does it. Returns how many."""
+        stopped first), ``grace`` seconds after they ended; whichever process gets there
+        first does it. Returns how many."""
         from kingscrib.web import ratings
 
         done = 0
-        for game_id in await self._db_call(ratings.unsettled, self.store.engine):
+        for game_id in await self._db_call(ratings.unsettled, self.store.engine, 50, grace):
             try:
                 room = await self.get(game_id)
             except WebError:
