@@ -41,7 +41,10 @@ def _day(text: str | None, what: str, end: bool = False) -> float | None:
         raise WebError(400, f"{what}: {text[:40]!r} is not a date; write it as YYYY-MM-DD"
                             " (e.g. 2026-11-25)") from None
     moment = datetime.datetime.combine(day, datetime.time(), datetime.UTC)
-    return (moment + datetime.timedelta(days=1 if end else 0)).timestamp()
+    try:
+        return (moment + datetime.timedelta(days=1 if end else 0)).timestamp()
+    except OverflowError:  # the day after 9999-12-31
+        return None
 
 
 async def _player(hub: Hub, name: str) -> tuple[int, str]:
