@@ -375,3 +375,18 @@ def test_profiles_and_archives_hold_nothing_hidden(client) -> None:
     assert not seen & {"rack", "racks", "hand", "hands", "crib", "bag", "deck", "cards",
                        "tiles", "turns", "seed", "token", "invite"}
     assert {"players", "result", "rating", "score"} <= seen
+
+
+def test_partners_are_rated_as_a_team_by_plackett_luce(client) -> None:
+    people = {n: sign_up(client, n) for n in ("Ann", "Bob", "Cat", "Dan")}
+    game_id, tokens = rated_game(client, "classic", people)
+    as_(client, people["Bob"])  # seats 0 and 2 are partners, 1 and 3 the others
+    assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1])).status_code \
+        == 200
+    expected = rate([[Rating(), Rating()], [Rating(), Rating()]], [0, 1])
+    for seat, name in enumerate(people):
+        mine = rating(client, name, "classic")
+        assert mine["rating"] == round(expected[seat % 2][seat // 2].rating)
+        assert mine["won" if seat % 2 == 0 else "lost"] == 1
+    assert rating(client, "Ann", "classic")["rating"] > 1500 > rating(client, "Dan",
+                                                                       "classic")["rating"]
