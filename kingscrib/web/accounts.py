@@ -30,6 +30,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from kingscrib.web import ratings
 from kingscrib.web.errors import WebError
 from kingscrib.web.names import MAX_NAME, person_name, skeleton
 from kingscrib.web.storage import (
@@ -182,6 +183,7 @@ def remove(store: Store, account_id: int) -> list[str]:
                          .values(name=DELETED))
         conn.execute(update(seat_accounts).where(seat_accounts.c.account_id == account_id)
                      .values(account_id=None))
+        ratings.forget_account(conn, account_id)
         conn.execute(delete(account_sessions)
                      .where(account_sessions.c.account_id == account_id))
         conn.execute(delete(accounts).where(accounts.c.id == account_id))

@@ -65,6 +65,19 @@ async def own_if_logged_in(request: Request, hub: Hub, game_id: str, token: str 
         await last_known.seat_owners(hub, game_id)
 
 
+async def rated_seat_allowed(request: Request, hub: Hub, doing: str) -> None:
+    """WebError(403) unless the caller is logged in: every person's seat of a rated game
+    is an account's (a guest's result could not move any rating)."""
+    from kingscrib.web import sessions
+    from kingscrib.web.rooms import WebError
+
+    account = await hub.db_call(sessions.account_of, hub.store.engine,
+                                request.cookies.get(sessions.COOKIE))
+    if account is None:
+        raise WebError(403, f"log in (or sign up) to {doing}: every person in a rated game"
+                            " plays under an account")
+
+
 async def seat_for(hub: Hub, room: Room, token: str | None) -> int | None:
     """The caller's seat (None: a spectator); 401 for a token of no seat of this game."""
     from kingscrib.web.rooms import WebError

@@ -152,6 +152,7 @@ async def end_early(hub: Any, room: Any, reason: str, seat: int) -> None:
     room.game.forget_views()
     if room.computer_task:
         room.computer_task.cancel()
+    await hub.ended(room)
 
 
 async def resign(hub: Any, room: Any, seat: int | None) -> None:

@@ -28,6 +28,10 @@ class CreateGame(_Strict):
     hints: bool = Field(default=False, description=(
         "allow hints even in a game between people (under the Joker rule they name plays"
         " but never their points); every person sees this before taking a seat"))
+    rated: bool = Field(default=False, description=(
+        "rated: the ratings of its players move when it ends; every person's seat must be"
+        " an account's, so the creator must be logged in and only logged-in players may"
+        " join (computer seats play at their level's fixed rating)"))
     clock_seconds: int | None = Field(default=None, description=(
         "a clock: each player's time in seconds (5 to 10800; the page offers 5, 10, 20"
         " and 30 minutes); none when left out"))

@@ -92,6 +92,7 @@ class Room:
     invite_hash: str
     kind: str = DEFAULT_GAME  # the game's name in the registry
     hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
+    rated: bool = False  # chosen at creation: every person's seat an account's (ratings.py)
     closed: bool = False  # closed for being left untouched: nothing more can happen
     clock: Clock | None = None  # the game's clocks (kingscrib.web.clocks); None: no clock
     result: dict[str, Any] | None = None  # an ending beyond the rules (kingscrib.web.finish)
@@ -299,8 +300,8 @@ class Hub:
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
                      seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
                      creator: int | None = None, clock: tuple[int, int] | None = None,
-                     secret_seed: bool = False, address: str | None = None
-                     ) -> tuple[Room, int | None, str | None, str]:
+                     secret_seed: bool = False, address: str | None = None,
+                     rated: bool = False) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
         ``hints``: hints allowed even between people (everyone sees it before sitting).
         The creator takes seat ``creator`` (a human seat), by default the first human seat.
@@ -308,7 +309,8 @@ class Hub:
         ``secret_seed``: the seed is a fresh secret drawn by the server (rematches), not
         one a request chose. ``address``: the creator's, whose work the computers' moves
         are, and who may have only ``computer_games`` games of computers only being played
-        (429 past them)."""
+        (429 past them). ``rated``: rated when it ends (the caller checks that the creator
+        is logged in; every other person must be to sit)."""
         if seed is not None and not secret_seed and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         kind = game_kind(game)
@@ -321,7 +323,8 @@ class Hub:
         creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
-                    version=_people_seated(built), hints_allowed=hints, owner=address or "")
+                    version=_people_seated(built), hints_allowed=hints, owner=address or "",
+                    rated=rated)
         room.sent_version = room.version
         self._attach_players(room)
         limited = address is not None and self.computer_games is not None and not room.people
@@ -330,7 +333,7 @@ class Hub:
                                 room.invite_hash,
                                 [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
                                  for s in built], game, hints, _new_clock(room, clock),
-                                (address, self.computer_games) if limited else None)
+                                (address, self.computer_games) if limited else None, rated)
         except TooManyComputerGames as e:
             raise WebError(429, f"{e.playing} games of computers only created from your address"
                                 " are still being played: watch one to its end, then start"
@@ -391,11 +394,44 @@ class Hub:
             raise WebError(500, f"the stored game cannot be replayed: {e}") from None
         room = Room(stored.id, session, seats, stored.invite_hash, kind=stored.game,
                     version=session.changes + _people_seated(seats),
-                    hints_allowed=stored.hints, closed=stored.closed is not None)
+                    hints_allowed=stored.hints, closed=stored.closed is not None,
+                    rated=stored.rated)
         _take_clock(room, stored)
         room.sent_version = room.version
         self._attach_players(room)
         return room
+
+    async def ended(self, room: Room, closing: bool = False) -> None:
+        """A game just ended here (its last turn, a resignation or a time-out is stored):
+        its account seats' outcomes are recorded and, when rated, the ratings move
+        (kingscrib.web.ratings). A failure is logged; the housekeeping tries again.
+        ``closing``: whatever could still change the scores (a Joker call) is too late."""
+        from kingscrib.web import ratings
+
+        try:
+            standing = game_kind(room.kind).standing(room.game, room.result, closing)
+            if standing is None:
+                return  # not final yet (a Joker may still be called on the last play)
+            await self._db_call(ratings.settle, self.store.engine, room.id, room.kind,
+                                room.rated, standing)
+        except Exception:
+            log.exception("the outcome of %s could not be recorded yet", room.id)
+
+    async def settle_missed(self, grace: float = 60.0) -> int:
+        """Housekeeping: record the finished games whose outcome was not (their process
+        stopped first), ``grace`` seconds after they ended; whichever process gets there
+        first does it. Returns how many."""
+        from kingscrib.web import ratings
+
+        done = 0
+        for game_id in await self._db_call(ratings.unsettled, self.store.engine, 50, grace):
+            try:
+                room = await self.get(game_id)
+            except WebError:
+                continue
+            await self.ended(room, closing=True)
+            done += 1
+        return done
 
     # ----- several server processes (PostgreSQL) ---------------------------------------
     def start_listening(self) -> None:
@@ -690,6 +726,8 @@ class Hub:
         if row is not None:
             room.clock, room.result = clock, result
         room.version += 1
+        if session.over:  # (a Joker call on the last play may still change the scores)
+            await self.ended(room)
         computers = {s.seat: s.player for s in room.seats if s.kind == COMPUTER}
         for other, action in session.reactions(computers):
             await self._apply(room, other, action)
@@ -805,6 +843,7 @@ class Hub:
         """The game as ``seat`` may see it (None: a spectator)."""
         data = dict(room.game.state(room, seat))
         data.update(finish.state_fields(room))
+        data["rated"] = room.rated
         if room.result is not None and "waiting" in data:
             data["waiting"] = []  # nobody is waited for once the game is over
         return data

@@ -69,6 +69,8 @@ games = Table(
     Column("hints", Boolean, nullable=True),
     # When the game was closed for being left untouched (its turns stay: the record).
     Column("closed", Float, nullable=True),
+    # Rated: every person's seat is an account's, rated when it ends (kingscrib.web.ratings).
+    Column("rated", Boolean, nullable=True),
 )
 
 seats = Table(
@@ -258,6 +260,7 @@ class StoredGame:
     hints: bool = False
     closed: float | None = None
     clock: dict[str, Any] | None = None  # the ``clocks`` row (None: a game stored before)
+    rated: bool = False
 
 
 class StaleGame(Exception):
@@ -320,7 +323,7 @@ class Store:
     def create_game(self, game_id: str, rules: dict[str, Any], seed: Seed, invite_hash: str,
                     seat_rows: list[StoredSeat], game: str = DEFAULT_GAME, hints: bool = False,
                     clock: dict[str, Any] | None = None,
-                    computers_of: tuple[str, int] | None = None) -> None:
+                    computers_of: tuple[str, int] | None = None, rated: bool = False) -> None:
         """Store a new game. ``computers_of``: (address, limit) of a game of computers
         only: TooManyComputerGames, nothing stored, when the address has ``limit`` of
         them being played (not over, not closed, a turn in the last ``PLAYING`` seconds)."""
@@ -332,7 +335,7 @@ class Store:
             conn.execute(insert(games).values(id=game_id, created=now, updated=now, rules=rules,
                                               seed=0 if secret else seed, secret=secret,
                                               invite_hash=invite_hash, over=False, game=game,
-                                              hints=hints))
+                                              hints=hints, rated=rated))
             if owner is not None:
                 conn.execute(insert(computer_games).values(game_id=game_id, address=owner))
             conn.execute(insert(seats), [
@@ -605,7 +608,7 @@ class Store:
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
             turns=[_json(r.data) for r in turn_rows], game=row.game or DEFAULT_GAME,
-            hints=bool(row.hints), closed=row.closed,
+            hints=bool(row.hints), closed=row.closed, rated=bool(row.rated),
             clock=None if clock_row is None else {
                 "turn": clock_row.turn, "seconds": clock_row.seconds,
                 "overtime": clock_row.overtime, "remaining": _json(clock_row.remaining),

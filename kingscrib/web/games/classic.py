@@ -233,6 +233,11 @@ class ClassicKind:
         """A resignation, a time-out or overtime penalties: see :func:`early_result`."""
         return early_result(session.game, reason, loser, penalties)
 
+    def standing(self, session: Any, result: dict[str, Any] | None, closing: bool = False
+                 ) -> list[dict[str, Any]]:
+        """How a finished game placed each side: see :func:`standing`."""
+        return standing(session.game, result)
+
     def check_rules(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
         data = dict(rules)
         if data.get("players", seats) != seats:
@@ -282,3 +287,28 @@ def early_result(game: ClassicGame, reason: str, loser: int | None,
             "scores": list(game.scores), "winner_sides": won,
             "winners": [s for s in seats if rules.side_of(s) in won],
             "losers": [s for s in seats if rules.side_of(s) == lost]}
+
+
+def standing(game: ClassicGame, result: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Each side (partners together): ``{"seats": [...], "place": n, "score": points}``.
+    The winning side is first; a side that resigned or ran out of time is last; the
+    others (three players) follow by their scores, equal scores sharing a place."""
+    rules = game.rules
+    scores = list(game.scores)
+    if result:
+        first = set(result.get("winner_sides", []))
+        lost = {rules.side_of(s) for s in result.get("losers", [])}
+    else:
+        first, lost = {game.winner}, set()
+    middle = [s for s in range(rules.sides) if s not in first and s not in lost]
+    sides = []
+    for side in range(rules.sides):
+        if side in first:
+            place = 0
+        elif side in lost:
+            place = 1 + len(middle)
+        else:
+            place = 1 + sum(scores[o] > scores[side] for o in middle)
+        sides.append({"seats": [s for s in range(rules.players) if rules.side_of(s) == side],
+                      "place": place, "score": scores[side]})
+    return sides

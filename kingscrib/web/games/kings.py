@@ -67,6 +67,15 @@ class KingsKind:
         """A resignation, a time-out or overtime penalties: see :func:`early_result`."""
         return early_result(session.game, reason, loser, penalties)
 
+    def standing(self, session: Any, result: dict[str, Any] | None, closing: bool = False
+                 ) -> list[dict[str, Any]] | None:
+        """How a finished game placed each seat (a side of its own): see :func:`standing`.
+        None while a Joker may still be called on the last play (the scores may change),
+        unless ``closing``: the chance to call it has passed."""
+        if result is None and not closing and session.game.joker_open():
+            return None
+        return standing(session.game, result)
+
     def check_rules(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
         try:
             return RuleSet.from_json(rules).to_json()
@@ -115,3 +124,18 @@ def early_result(game: Any, reason: str, loser: int | None, penalties: list[int]
     return {"reason": reason, "seat": loser, "time_penalties": list(penalties),
             "scores": scores, "winners": [s for s in others if scores[s] == best],
             "losers": [] if loser is None else [loser], "order": order}
+
+
+def standing(game: Any, result: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Each seat's side: ``{"seats": [seat], "place": n, "score": points}``, place 0 the
+    best and equal scores sharing a place; whoever resigned or ran out of time is last
+    (the scores: the final ones, less any overtime penalties)."""
+    scores = list(result["scores"]) if result else list(game.final_scores)
+    loser = result.get("seat") if result and result.get("losers") else None
+    others = [s for s in range(len(scores)) if s != loser]
+    sides = []
+    for seat in range(len(scores)):
+        place = (len(others) if seat == loser
+                 else sum(scores[o] > scores[seat] for o in others))
+        sides.append({"seats": [seat], "place": place, "score": scores[seat]})
+    return sides

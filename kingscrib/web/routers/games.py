@@ -10,7 +10,13 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from kingscrib.web.clocks import check_clock
-from kingscrib.web.deps import bearer, get_hub, own_if_logged_in, seat_for
+from kingscrib.web.deps import (
+    bearer,
+    get_hub,
+    own_if_logged_in,
+    rated_seat_allowed,
+    seat_for,
+)
 from kingscrib.web.edge import client_address
 from kingscrib.web.finish import game_over, resign
 from kingscrib.web.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
@@ -24,11 +30,13 @@ async def create_game(body: CreateGame, request: Request,
                       hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat. A game refused (bad input,
     another limit) is not counted against the address's games an hour."""
+    if body.rated:
+        await rated_seat_allowed(request, hub, "create a rated game")
     async with request.app.state.limits.creating_game(client_address(request.scope)):
         clock = check_clock(body.clock_seconds, body.clock_overtime, body.game)
         room, seat, token, invite = await hub.create(
             [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints,
-            clock=clock, address=client_address(request.scope))
+            clock=clock, address=client_address(request.scope), rated=body.rated)
     await own_if_logged_in(request, hub, room.id, token)
     return Created(game_id=room.id, seat=seat, token=token, invite=invite,
                    state=hub.state(room, seat))
@@ -46,6 +54,8 @@ async def get_game(game_id: str, token: str | None = Depends(bearer),
 async def join_game(game_id: str, body: JoinGame, request: Request,
                     hub: Hub = Depends(get_hub)) -> Joined:
     room = await hub.get(game_id)
+    if room.rated:
+        await rated_seat_allowed(request, hub, "take a seat in a rated game")
     seat, token = await hub.join(room, body.invite, body.seat, body.name)
     await own_if_logged_in(request, hub, room.id, token)
     return Joined(seat=seat, token=token)

@@ -127,7 +127,8 @@ async function showLobby() {
     try {
       $("start").disabled = true;
       const hints = document.querySelector("#rule-options [name=hints]")?.checked ?? false;
-      const created = await request("POST", "/api/games", { game, seats, rules, hints, clock_seconds: clock });
+      const rated = $("rated")?.checked ?? false;
+      const created = await request("POST", "/api/games", { game, seats, rules, hints, rated, clock_seconds: clock });
       if (created.token) saved.setToken(created.game_id, created.token);
       saved.setInvite(created.game_id, created.invite);
       location.href = `/?game=${created.game_id}`;
@@ -151,6 +152,7 @@ async function showJoin(invite) {
   $("join-text").textContent = open.length
     ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
     : "Every seat is taken; you can watch the game.";
+  if (view.rated && open.length) $("join-text").textContent += " This game is rated: log in to take a seat.";
   $("join-hints").textContent = view.game === "classic" ? ""
     : view.hints_allowed
     ? "Hints are allowed in this game: every player may ask the computer for a play."

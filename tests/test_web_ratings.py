@@ -1,0 +1,392 @@
+"""Rated games over the API (docs/web.md, "Ratings"): a rated game needs accounts, its
+end moves the ratings once as Glicko-2 (two players) or Plackett-Luce (more, partners)
+says, computers play at their fixed ratings; leaderboards, profiles and the archive;
+a deleted account's games stay; bad input gets a clear error."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
+from web_support import auth, in_process_client
+
+from kingscrib.web import ratings, sessions
+from kingscrib.web.rating_maths import Rating, glicko2_period, rate
+from kingscrib.web.ratings import level_rating
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Any:
+    c = in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}", rate_per_second=1e4,
+                          rate_burst=1e4)
+    c.base_url = httpx.URL("https://testserver")  # the session cookie is Secure
+    with c:
+        yield c
+
+
+def sign_up(c: Any, name: str) -> str:
+    c.cookies.clear()
+    r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return r.cookies[sessions.COOKIE]
+
+
+def as_(c: Any, session: str | None) -> None:
+    c.cookies.clear()
+    if session:
+        c.cookies.set(sessions.COOKIE, session)
+
+
+def rated_game(c: Any, game: str, people: dict[str, str], computers: list[str] = (),
+               **extra: Any) -> tuple[str, dict[int, str]]:
+    """A rated game: the first person creates it, the others join; computers last."""
+    names = list(people)
+    seats = [{"name": n} for n in names] + [{"kind": "computer", "level": lv}
+                                            for lv in computers]
+    as_(c, people[names[0]])
+    r = c.post("/api/games", json={"game": game, "seats": seats, "rated": True, "seed": 3,
+                                   **extra})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    assert created["state"]["rated"] is True
+    tokens = {0: created["token"]}
+    for seat, name in enumerate(names[1:], start=1):
+        as_(c, people[name])
+        j = c.post(f"/api/games/{created['game_id']}/join",
+                   json={"invite": created["invite"], "seat": seat, "name": name})
+        assert j.status_code == 200, j.text
+        tokens[seat] = j.json()["token"]
+    return created["game_id"], tokens
+
+
+def rating(c: Any, name: str, game: str) -> dict[str, Any]:
+    r = c.get(f"/api/players/{name}")
+    assert r.status_code == 200, r.text
+    return r.json()["games"][game]
+
+
+def test_a_rated_cribbage_game_played_out_moves_both_ratings_as_glicko2_says(client) -> None:
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "classic", people)
+    as_(client, people["Ann"])
+    record = None
+    # Each seat acts under its own account's session (an account's seat needs it).
+    for _ in range(3000):
+        state = client.get(f"/api/games/{game_id}").json()
+        if state["over"]:
+            record = client.get(f"/api/games/{game_id}/record").json()
+            break
+        seat = state["waiting"][0]
+        as_(client, people["Ann" if seat == 0 else "Bob"])
+        mine = client.get(f"/api/games/{game_id}", headers=auth(tokens[seat])).json()
+        can = mine["can"]
+        body = ({"action": "discard", "cards": mine["hand"][:can["discard"]]}
+                if can["discard"] else {"action": "play", "card": can["play"][0]}
+                if can["play"] else {"action": "go"})
+        r = client.post(f"/api/games/{game_id}/actions", json=body, headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+    assert record is not None
+    winner = "Ann" if state["scores"][0] > state["scores"][1] else "Bob"
+    loser = "Bob" if winner == "Ann" else "Ann"
+    won, lost = glicko2_period(Rating(), [(Rating(), 1.0)]), glicko2_period(Rating(),
+                                                                            [(Rating(), 0.0)])
+    as_(client, None)
+    for name, expected, outcome in ((winner, won, "won"), (loser, lost, "lost")):
+        mine = rating(client, name, "classic")
+        assert mine["rating"] == round(expected.rating)
+        assert mine["deviation"] == round(expected.deviation)
+        assert mine["played"] == 1 and mine[outcome] == 1 and mine["provisional"]
+        assert [h["game_id"] for h in mine["history"]] == [game_id]
+        assert rating(client, name, "kings")["played"] == 0
+    board = client.get("/api/ratings/classic").json()
+    assert [p["name"] for p in board["players"]] == [winner, loser]
+    assert board["players"][0]["rating"] == round(won.rating)
+    assert all(p["provisional"] for p in board["players"])
+
+
+def test_a_rated_kings_game_played_out(client) -> None:
+    """Both pass until the game ends scoreless: the tiles left on the racks decide."""
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "kings", people)
+    for _ in range(40):
+        state = client.get(f"/api/games/{game_id}").json()
+        if state["over"]:
+            break
+        seat = state["turn"]
+        as_(client, people["Ann" if seat == 0 else "Bob"])
+        r = client.post(f"/api/games/{game_id}/actions", json={"action": "pass"},
+                        headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+    assert state["end"]["reason"] == "scoreless"
+    record = client.get(f"/api/games/{game_id}/record").json()
+    from kingscrib.kings.record import check_record
+
+    final = check_record(record).final_scores
+    points = 0.5 if final[0] == final[1] else float(final[0] > final[1])
+    for seat, name in enumerate(people):
+        score = points if seat == 0 else 1 - points
+        expected = glicko2_period(Rating(), [(Rating(), score)])
+        mine = rating(client, name, "kings")
+        assert mine["rating"] == round(expected.rating)
+        assert mine["deviation"] == round(expected.deviation)
+        outcome = {1.0: "won", 0.5: "drawn", 0.0: "lost"}[score]
+        assert mine[outcome] == mine["played"] == 1
+
+
+def test_a_computer_plays_at_its_fixed_rating_and_does_not_move(client) -> None:
+    ann = sign_up(client, "Ann")
+    game_id, tokens = rated_game(client, "kings", {"Ann": ann}, computers=["hard"])
+    as_(client, ann)
+    r = client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    expected = glicko2_period(Rating(), [(level_rating("kings", "hard"), 0.0)])
+    mine = rating(client, "Ann", "kings")
+    assert mine["rating"] == round(expected.rating) and mine["lost"] == 1
+    assert level_rating("kings", "hard").rating != 1500  # a calibrated level
+    [recent] = client.get("/api/players/Ann").json()["recent"]
+    assert recent["players"][1] == {"name": "Strong", "computer": True, "level": "hard"}
+
+
+def test_three_players_are_rated_by_plackett_luce(client) -> None:
+    people = {n: sign_up(client, n) for n in ("Ann", "Bob", "Cat")}
+    game_id, tokens = rated_game(client, "kings", people)
+    as_(client, people["Bob"])
+    assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1])).status_code \
+        == 200
+    # Nobody scored: Ann and Cat share first place, Bob (resigned) is last.
+    expected = rate([[Rating()], [Rating()], [Rating()]], [0, 2, 0])
+    for seat, name in enumerate(people):
+        assert rating(client, name, "kings")["rating"] == round(expected[seat][0].rating)
+    assert rating(client, "Bob", "kings")["lost"] == 1
+    assert rating(client, "Ann", "kings")["drawn"] == 1
+
+
+def test_a_game_is_rated_once_however_often_it_is_settled(client) -> None:
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "kings", people)
+    as_(client, people["Bob"])
+    client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1]))
+    before = rating(client, "Ann", "kings")
+    engine = client.app.state.hub.store.engine
+    standing = [{"seats": [0], "place": 0, "score": 0}, {"seats": [1], "place": 1, "score": 0}]
+    assert ratings.settle(engine, game_id, "kings", True, standing) is False
+    assert rating(client, "Ann", "kings") == before
+
+
+def test_rated_games_need_accounts(client) -> None:
+    as_(client, None)
+    r = client.post("/api/games", json={"seats": [{"name": "Gus"}, {}], "rated": True})
+    assert r.status_code == 403 and "log in" in r.json()["error"]
+    ann = sign_up(client, "Ann")
+    as_(client, ann)
+    created = client.post("/api/games", json={"seats": [{"name": "Ann"}, {}],
+                                              "rated": True}).json()
+    as_(client, None)
+    j = client.post(f"/api/games/{created['game_id']}/join",
+                    json={"invite": created["invite"], "name": "Gus"})
+    assert j.status_code == 403 and "rated game" in j.json()["error"]
+    state = client.get(f"/api/games/{created['game_id']}").json()
+    assert state["seats"][1]["name"] != "Gus"  # nothing changed: the seat is still open
+    unrated = client.post("/api/games", json={"seats": [{"name": "Gus"}, {}]}).json()
+    assert unrated["state"]["rated"] is False
+
+
+def test_a_deleted_players_games_stay_under_deleted_player(client) -> None:
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "kings", people)
+    as_(client, people["Bob"])
+    client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1]))
+    csrf = client.get("/api/account").json()["csrf"]
+    r = client.request("DELETE", "/api/account", json={"password": PASSWORD},
+                       headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200, r.text
+    as_(client, None)
+    assert client.get("/api/players/Bob").status_code == 404
+    [game] = client.get("/api/players/Ann/games").json()["games"]
+    assert game["game_id"] == game_id and game["result"] == "won"
+    assert game["players"][1]["name"] == "deleted player"
+    assert [p["name"] for p in client.get("/api/ratings/kings").json()["players"]] == ["Ann"]
+
+
+def test_the_archive_searches_by_opponent_game_result_and_dates(client) -> None:
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    kings, k_tokens = rated_game(client, "kings", people)
+    as_(client, people["Bob"])
+    client.post(f"/api/games/{kings}/resign", headers=auth(k_tokens[1]))
+    as_(client, people["Ann"])
+    created = client.post("/api/games", json={"game": "classic", "seats": [
+        {"name": "Ann"}, {"kind": "computer", "level": "easy"}]}).json()
+    client.post(f"/api/games/{created['game_id']}/resign", headers=auth(created["token"]))
+    as_(client, None)
+
+    def ids(**query: str) -> list[str]:
+        r = client.get("/api/players/ann/games", params=query)
+        assert r.status_code == 200, r.text
+        return [g["game_id"] for g in r.json()["games"]]
+
+    today = datetime.datetime.now(datetime.UTC).date()
+    assert ids() == [created["game_id"], kings]
+    assert ids(opponent="bo") == [kings]
+    assert ids(opponent="beginner") == [created["game_id"]]  # a level by its title
+    assert ids(game="classic") == [created["game_id"]]
+    assert ids(result="won") == [kings] and ids(result="lost") == [created["game_id"]]
+    assert ids(since=str(today), until=str(today)) == [created["game_id"], kings]
+    assert ids(until=str(today - datetime.timedelta(days=1))) == []
+    unrated = [g for g in client.get("/api/players/Ann/games").json()["games"]
+               if g["game_id"] == created["game_id"]]
+    assert unrated[0]["rated"] is False and unrated[0]["change"] is None
+    assert rating(client, "Ann", "classic")["rating"] is None  # unrated games move nothing
+
+
+@pytest.mark.parametrize("path,status,words", [
+    ("/api/players/Nobody", 404, "no player is named 'Nobody'"),
+    ("/api/players/Nobody/games", 404, "no player is named"),
+    ("/api/players/Ann/games?since=yesterday", 400, "YYYY-MM-DD"),
+    ("/api/players/Ann/games?until=2026-13-01", 400, "not a date"),
+    ("/api/players/Ann/games?since=2026-05-02&until=2026-05-01", 400, "since comes after"),
+    ("/api/players/Ann/games?result=lose", 400, "won, lost, drawn"),
+    ("/api/players/Ann/games?game=chess", 404, "choose from kings, classic"),
+    ("/api/players/Ann/games?page=0", 422, "page"),
+    ("/api/players/Ann/games?since=0000-01-01", 400, "not a date"),
+    ("/api/players/Ann/games?until=9999-12-31", 200, ""),
+    ("/api/ratings/chess", 404, "no ratings for the game 'chess'"),
+])
+def test_bad_requests_get_clear_errors(client, path: str, status: int, words: str) -> None:
+    sign_up(client, "Ann")
+    r = client.get(path)
+    assert r.status_code == status, r.text
+    assert words in r.json().get("error", "")
+
+
+# ----- two processes on one PostgreSQL ----------------------------------------------------
+def _settle_all(url: str, game_ids: list[str], seed: int, start: Any, out: Any) -> None:
+    """One server process's share: settle every game (in its own order) once started."""
+    import random
+
+    from kingscrib.web.storage import Store
+
+    store = Store(url)
+    order = list(game_ids)
+    random.Random(seed).shuffle(order)
+    won = [{"seats": [0], "place": 0, "score": 10}, {"seats": [1], "place": 1, "score": 5}]
+    start.wait()
+    out.put(sum(ratings.settle(store.engine, g, "kings", True, won) for g in order))
+    store.close()
+
+
+def test_two_processes_rate_each_game_exactly_once_on_postgresql(
+        postgres_url: str) -> None:  # noqa: F811
+    import multiprocessing
+
+    from sqlalchemy import func, insert, select, update
+    from test_web_shared_limits import fresh_database
+
+    from kingscrib.web import accounts
+    from kingscrib.web.storage import Store, StoredSeat, games, seat_accounts
+
+    url = fresh_database(postgres_url, "ratings_once")
+    store = Store(url)
+    ann = accounts.create(store.engine, "Ann", "x")
+    bob = accounts.create(store.engine, "Bob", "x")
+    ids = []
+    for i in range(12):  # finished rated games Ann won, their outcome not yet recorded
+        game_id = f"g{i}"
+        store.create_game(game_id, {}, i, "h", [StoredSeat(0, "Ann", "human", None, "a"),
+                                                 StoredSeat(1, "Bob", "human", None, "b")],
+                          rated=True)
+        with store.engine.begin() as conn:
+            conn.execute(insert(seat_accounts), [
+                {"game_id": game_id, "seat": 0, "account_id": ann.id},
+                {"game_id": game_id, "seat": 1, "account_id": bob.id}])
+            conn.execute(update(games).where(games.c.id == game_id).values(over=True))
+        ids.append(game_id)
+    context = multiprocessing.get_context("fork")
+    start, out = context.Event(), context.Queue()
+    workers = [context.Process(target=_settle_all, args=(url, ids, seed, start, out))
+               for seed in (1, 2)]
+    for w in workers:
+        w.start()
+    start.set()
+    counts = [out.get(timeout=120) for _ in workers]
+    for w in workers:
+        w.join(30)
+    assert sum(counts) == len(ids)  # each game settled by one process, never both
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(ratings.rated_games)
+                            ).scalar_one() == len(ids)
+        assert conn.execute(select(func.count()).select_from(ratings.rating_history)
+                            ).scalar_one() == 2 * len(ids)
+    # No update lost: the same as the twelve wins applied one after the other.
+    a, b = Rating(), Rating()
+    for _ in ids:
+        [[a], [b]] = rate([[a], [b]], [0, 1])
+    assert ratings.rating_of(store.engine, ann.id, "kings") == pytest.approx(a.rating)
+    assert ratings.rating_of(store.engine, bob.id, "kings") == pytest.approx(b.rating)
+    store.close()
+
+
+def test_a_game_whose_rating_failed_is_rated_by_the_housekeeping(client, monkeypatch) -> None:
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "kings", people)
+    real = ratings.settle
+
+    def failing(*args: Any) -> bool:
+        raise RuntimeError("the process stopped here")
+
+    monkeypatch.setattr(ratings, "settle", failing)
+    as_(client, people["Bob"])
+    r = client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text  # the game ended all the same
+    assert rating(client, "Ann", "kings")["played"] == 0
+    monkeypatch.setattr(ratings, "settle", real)
+    hub = client.app.state.hub
+    assert client.portal.call(hub.settle_missed, 0.0) == 1
+    assert rating(client, "Ann", "kings")["rating"] == round(
+        glicko2_period(Rating(), [(Rating(), 1.0)]).rating)
+    assert client.portal.call(hub.settle_missed, 0.0) == 0  # done: not found again
+
+
+def test_profiles_and_archives_hold_nothing_hidden(client) -> None:
+    """No rack, hand, crib or bag in any of it: only names, places, scores, ratings."""
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "classic", people)
+    as_(client, people["Bob"])
+    client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1]))
+    as_(client, None)
+
+    def keys(data: Any) -> set[str]:
+        if isinstance(data, dict):
+            return set(data) | {k for v in data.values() for k in keys(v)}
+        if isinstance(data, list):
+            return {k for v in data for k in keys(v)}
+        return set()
+
+    seen = set()
+    for path in ("/api/players/Ann", "/api/players/Ann/games", "/api/ratings/classic"):
+        seen |= keys(client.get(path).json())
+    assert not seen & {"rack", "racks", "hand", "hands", "crib", "bag", "deck", "cards",
+                       "tiles", "turns", "seed", "token", "invite"}
+    assert {"players", "result", "rating", "score"} <= seen
+
+
+def test_partners_are_rated_as_a_team_by_plackett_luce(client) -> None:
+    people = {n: sign_up(client, n) for n in ("Ann", "Bob", "Cat", "Dan")}
+    game_id, tokens = rated_game(client, "classic", people)
+    as_(client, people["Bob"])  # seats 0 and 2 are partners, 1 and 3 the others
+    assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1])).status_code \
+        == 200
+    expected = rate([[Rating(), Rating()], [Rating(), Rating()]], [0, 1])
+    for seat, name in enumerate(people):
+        mine = rating(client, name, "classic")
+        assert mine["rating"] == round(expected[seat % 2][seat // 2].rating)
+        assert mine["won" if seat % 2 == 0 else "lost"] == 1
+    assert rating(client, "Ann", "classic")["rating"] > 1500 > rating(client, "Dan",
+                                                                       "classic")["rating"]

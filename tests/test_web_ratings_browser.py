@@ -1,0 +1,125 @@
+"""The profile page and the leaderboard in Chromium: after a rated game and an unrated
+one against a computer, a player's page shows the rating, its history as a chart, the
+games with their replay and analysis links and an archive that searches; the
+leaderboard ranks the players (provisional marked) and lists the computer levels by
+their titles; both fit a phone and pass the axe audit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from browser_pages import SIZES, outside_viewport, screenshot
+from test_web_keyboard import serious_violations
+
+from kingscrib.web.sessions import COOKIE
+
+PASSWORD = "tiles and pegs"
+
+
+def signed_up(url: str, name: str) -> dict[str, str]:
+    """The headers of a new account's requests (the Secure cookie sent by hand: the test
+    server speaks plain http on the loopback address)."""
+    r = httpx.post(f"{url}/api/account/signup", json={"name": name, "password": PASSWORD},
+                   headers={"Origin": url})
+    assert r.status_code == 201, r.text
+    return {"Cookie": f"{COOKIE}={r.cookies[COOKIE]}", "Origin": url}
+
+
+@pytest.fixture(scope="module")
+def played(server) -> dict[str, Any]:
+    """Ann beats Bob in a rated game (Bob resigns); Ann loses an unrated game to the
+    computer (she resigns)."""
+    url = server.url
+    ann, bob = signed_up(url, "Ann Lee"), signed_up(url, "Bob")
+    created = httpx.post(f"{url}/api/games", headers=ann, json={
+        "seats": [{"name": "Ann Lee"}, {}], "rated": True}).json()
+    joined = httpx.post(f"{url}/api/games/{created['game_id']}/join", headers=bob,
+                        json={"invite": created["invite"], "name": "Bob"}).json()
+    r = httpx.post(f"{url}/api/games/{created['game_id']}/resign",
+                   headers={**bob, "Authorization": f"Bearer {joined['token']}"})
+    assert r.status_code == 200, r.text
+    casual = httpx.post(f"{url}/api/games", headers=ann, json={
+        "game": "classic", "seats": [{"name": "Ann Lee"}, {"kind": "computer",
+                                                           "level": "hard"}]}).json()
+    r = httpx.post(f"{url}/api/games/{casual['game_id']}/resign",
+                   headers={**ann, "Authorization": f"Bearer {casual['token']}"})
+    assert r.status_code == 200, r.text
+    return {"rated": created["game_id"], "casual": casual["game_id"]}
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_profile_page(browser, server, played, size: str) -> None:
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{server.url}/players/ann%20lee")
+        page.wait_for_selector("#archive-status:has-text('2 games found')")
+        assert page.inner_text("#player-name") == "Ann Lee"
+        cards = page.locator(".rating-card")
+        assert cards.count() == 2
+        kings = cards.nth(0).inner_text()
+        assert "Kings Cribbage" in kings and "1 played: 1 won, 0 drawn, 0 lost" in kings
+        assert "1662?" in kings  # a newcomer beating a newcomer: Glicko-2's 1662
+        assert "unrated" in cards.nth(1).inner_text()
+        assert "1 played: 0 won, 0 drawn, 1 lost" in cards.nth(1).inner_text()
+        # The history chart: 1500 before, then the rating after the one rated game.
+        points = page.get_attribute(".rating-card svg polyline", "points").split()
+        assert len(points) == 2
+        assert float(points[1].split(",")[1]) < float(points[0].split(",")[1])  # it rose
+        recent = page.locator("#recent-games tbody tr")
+        assert recent.count() == 2
+        assert "Strong (computer)" in recent.nth(0).inner_text()  # the level's title
+        replay = recent.nth(1).locator("a", has_text="Replay")
+        assert replay.get_attribute("href") == f"/?replay={played['rated']}"
+        assert serious_violations(page) == []
+        assert outside_viewport(page) == []
+        screenshot(page, f"player-{size}")
+
+        page.select_option("#search-result", "lost")
+        page.click("#archive-form button[type=submit]")
+        page.wait_for_selector("#archive-status:has-text('1 game found')")
+        assert "Cribbage" in page.inner_text("#archive-games tbody")
+        page.select_option("#search-result", "")
+        page.fill("#search-opponent", "bob")
+        page.click("#archive-form button[type=submit]")
+        page.wait_for_selector("#archive-games tbody:has-text('Bob')")
+        assert page.locator("#archive-games tbody tr").count() == 1
+        assert "1 game found" in page.inner_text("#archive-status")
+        page.fill("#search-opponent", "")
+        page.fill("#search-since", "2001-01-02")
+        page.fill("#search-until", "2001-01-01")
+        page.click("#archive-form button[type=submit]")
+        page.wait_for_selector("#archive-status:has-text('since comes after until')")
+
+        page.goto(f"{server.url}/players/Nobody")
+        page.wait_for_selector("#player-error:has-text(\"no player is named 'Nobody'\")")
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_leaderboard(browser, server, played, size: str) -> None:
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/leaderboard")
+        page.wait_for_selector("#boards .rating-board table tbody")
+        rows = page.locator("#boards .rating-board").nth(0).locator("table").nth(0).locator("tbody tr")
+        assert rows.count() == 2
+        first, second = rows.nth(0).inner_text(), rows.nth(1).inner_text()
+        assert "Ann Lee" in first and "1662?" in first and "Bob" in second and "1338?" in second
+        assert page.locator("#boards .rating-board").nth(0).locator("a", has_text="Ann Lee") \
+            .get_attribute("href") == "/players/Ann%20Lee"
+        levels = page.locator("#boards .rating-board").nth(1).locator("table").inner_text()
+        assert "No rated games yet." in page.locator("#boards .rating-board").nth(1).inner_text()
+        assert "Strong" in levels and "Expert" in levels and "hard" not in levels
+        assert serious_violations(page) == []
+        assert outside_viewport(page) == []
+        screenshot(page, f"leaderboard-{size}")
+    finally:
+        context.close()
