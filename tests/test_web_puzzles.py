@@ -223,6 +223,16 @@ def test_the_next_puzzle_is_near_the_players_rating(url, target):
             assert shown["rating"] == round(priors[shown["id"]].rating)
 
 
+def test_a_rating_stays_within_the_bounds_an_answer_accepts():
+    """Long runs either way never leave a rating the next answer would refuse."""
+    for right, puzzle in ((True, ratings.Rating(ratings.HIGHEST, 30.0)),
+                          (False, ratings.Rating(ratings.LOWEST, 30.0))):
+        me = ratings.Rating(ratings.HIGHEST if right else ratings.LOWEST, 31.0, 0.19)
+        for _ in range(50):
+            me, _ = ratings.answer(me, puzzle, right)
+            puzzles_router.GuestStanding(rating=me.rating, rd=me.rd, vol=me.vol)
+
+
 def test_priors_make_a_small_margin_harder():
     ps = shipped("cribbage")
     priors = ratings.prior_ratings(ps)

@@ -25,6 +25,7 @@ START, START_RD, START_VOL = 1500.0, 350.0, 0.06  # an unrated player (Glicko-2'
 PUZZLE_RD = 250.0  # a puzzle's prior is an estimate: surer than nothing, open to answers
 HARDEST, EASIEST = 1800.0, 1200.0  # the priors' range
 MIN_RD = 30.0  # a rating is never surer than this: it keeps moving a little
+LOWEST, HIGHEST, MAX_VOL = 0.0, 4000.0, 0.2  # the bounds a rating is kept in (and checked)
 NEAR = 20  # the next puzzle is drawn from the this many nearest the player's rating
 
 
@@ -40,7 +41,8 @@ def _player(r: Rating) -> glicko2.Player:
 
 
 def _rating(p: glicko2.Player) -> Rating:
-    return Rating(round(p.rating, 2), round(max(MIN_RD, p.rd), 2), round(p.vol, 6))
+    return Rating(round(min(HIGHEST, max(LOWEST, p.rating)), 2),
+                  round(min(START_RD, max(MIN_RD, p.rd)), 2), round(min(MAX_VOL, p.vol), 6))
 
 
 def answer(player: Rating, puzzle: Rating, right: bool) -> tuple[Rating, Rating]:

@@ -37,9 +37,9 @@ class GuestStanding(BaseModel):
     """A guest's puzzle rating and record, as the browser keeps it."""
 
     model_config = ConfigDict(extra="forbid")
-    rating: float = Field(ratings.START, ge=0, le=4000)
+    rating: float = Field(ratings.START, ge=ratings.LOWEST, le=ratings.HIGHEST)
     rd: float = Field(ratings.START_RD, ge=ratings.MIN_RD, le=ratings.START_RD)
-    vol: float = Field(ratings.START_VOL, gt=0, le=0.2)
+    vol: float = Field(ratings.START_VOL, gt=0, le=ratings.MAX_VOL)
     streak: int = Field(0, ge=0, le=10**6)
     best_streak: int = Field(0, ge=0, le=10**6)
     tried: int = Field(0, ge=0, le=10**7)
@@ -89,7 +89,8 @@ def _no_store(data: dict[str, Any], status: int = 200) -> JSONResponse:
 
 @router.get("/api/puzzles/next")
 async def next_puzzle(request: Request, game: Game,
-                      rating: float | None = Query(None, ge=0, le=4000),
+                      rating: float | None = Query(None, ge=ratings.LOWEST,
+                                                   le=ratings.HIGHEST),
                       skip: str = Query("", max_length=MAX_RECENT * 65),
                       hub: Hub = Depends(get_hub)) -> JSONResponse:
     """A puzzle near the player's rating (an account's stored one; a guest's ``rating``,
