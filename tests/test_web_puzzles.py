@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 from test_web_accounts import PASSWORD, csrf, signup
-from web_support import in_process_client
+from web_support import in_process_client, postgres_cluster
 
 from kingscrib.kings.moves import Exchange, Play
 from kingscrib.kings.position import Position
@@ -305,3 +305,21 @@ def test_deleting_an_account_deletes_its_puzzle_record(url):
         assert r.status_code == 200, r.text
     assert rows(url, puzzle_players) == [] and rows(url, puzzle_answers) == []
     assert len(rows(url, puzzle_ratings_table)) == 1  # the puzzle's own rating stays
+
+
+def test_an_accounts_puzzle_record_on_postgresql():
+    """The same on PostgreSQL (foreign keys enforced): stored, rated once, and deleted
+    with the account."""
+    p = kings_puzzle()
+    with postgres_cluster() as pg_url, client(pg_url) as c:
+        signup(c)
+        first = c.post(f"/api/puzzles/{p.id}/answer", headers=csrf(c),
+                       json={"answer": move_of(p, p.answer)}).json()
+        assert first["rated"] and first["standing"]["rating"] > ratings.START
+        again = c.post(f"/api/puzzles/{p.id}/answer", headers=csrf(c),
+                       json={"answer": move_of(p, p.answer)}).json()
+        assert again["rated"] is False
+        assert len(rows(pg_url, puzzle_answers)) == 1
+        r = c.request("DELETE", "/api/account", headers=csrf(c), json={"password": PASSWORD})
+        assert r.status_code == 200, r.text
+        assert rows(pg_url, puzzle_players) == [] and rows(pg_url, puzzle_answers) == []

@@ -58,7 +58,7 @@ puzzle_answers = Table(
     "puzzle_answers", metadata,
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
     Column("puzzle_id", String(64), primary_key=True),
-    Column("right", Boolean, nullable=False),
+    Column("was_right", Boolean, nullable=False),
     Column("at", Float, nullable=False),
 )
 
@@ -158,7 +158,7 @@ def _record(engine: Engine, account_id: int, game: str, puzzle_id: str, prior: R
         mine = before or Standing()
         stored = _puzzle_rating(conn, puzzle_id)
         theirs = stored or prior
-        seen = conn.execute(select(puzzle_answers.c.right).where(
+        seen = conn.execute(select(puzzle_answers.c.was_right).where(
             puzzle_answers.c.account_id == account_id,
             puzzle_answers.c.puzzle_id == puzzle_id)).first()
         if seen is not None:
@@ -166,7 +166,7 @@ def _record(engine: Engine, account_id: int, game: str, puzzle_id: str, prior: R
         new_mine, new_theirs = rate(mine.rating, theirs, right)
         after = mine.after(new_mine, right)
         conn.execute(insert(puzzle_answers).values(account_id=account_id, puzzle_id=puzzle_id,
-                                                   right=right, at=now or time.time()))
+                                                   was_right=right, at=now or time.time()))
         values = after.to_json()
         if before is None:
             conn.execute(insert(puzzle_players).values(account_id=account_id, game=game,

@@ -41,7 +41,7 @@ def upgrade() -> None:
         "puzzle_answers",
         sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
         sa.Column("puzzle_id", sa.String(64), primary_key=True),
-        sa.Column("right", sa.Boolean, nullable=False),
+        sa.Column("was_right", sa.Boolean, nullable=False),
         sa.Column("at", sa.Float, nullable=False),
     )
 
