@@ -11,6 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# Each game's goal in two lines, for newcomers (the tutorial's and the game's first screen).
+GOALS = {
+    "kings": "Lay tiles in rows and columns like a crossword; every line of 2 to 5 tiles"
+             " is a cribbage hand and scores.\nThe most points when the tiles run out wins.",
+    "cribbage": "Score points from your cards in the play and the show (15s, pairs, runs);"
+                "\nthe first to peg 121 points wins.",
+}
+
 # How a step is answered: a Kings turn typed or laid on the board, a number of points,
 # two cards laid away to the crib, or one card (or "go") in the play.
 MOVE, NUMBER, DISCARD, PEG = "move", "number", "discard", "peg"
