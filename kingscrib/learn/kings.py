@@ -118,7 +118,8 @@ LESSONS: tuple[Lesson, ...] = (
         "variants", "kings", "Variants in brief",
         "Joker (the muggins of Cribbage): you claim the points of your own play; if you"
         " claim too few, the next player may call \"Joker!\" and take the missed points (a"
-        " call when nothing was missed costs 5).\n"
+        " call when nothing was missed costs 5); claim too many and the next player takes"
+        " the excess.\n"
         "Servant: after every round the player with the lowest score is named the Servant.\n"
         "Solitaire (two players): the light and dark tiles are in two bags; the Light"
         " seat draws only light tiles and the Dark seat only dark ones.",
@@ -252,8 +253,9 @@ def _check_claim(step: Step, answer: object) -> Verdict:
     if claimed < score.total:
         return Verdict(False, f"You claim {claimed}: the next player could call Joker and"
                               f" take the {score.total - claimed} you missed.", breakdown)
-    return Verdict(False, f"The play is worth less than {claimed}: a claim above its value"
-                          " is refused.", breakdown)
+    return Verdict(False, f"The play is worth less than {claimed}: it scores you its"
+                          f" {score.total}, and the next player takes the"
+                          f" {claimed - score.total} you claimed above it.", breakdown)
 
 
 def check_step(step: Step, answer: object) -> Verdict:

@@ -29,7 +29,7 @@ from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.proxies import parse_proxies
 from kingscrib.web.rooms import Hub, WebError
-from kingscrib.web.routers import accounts, aftergame, games, live, meta
+from kingscrib.web.routers import accounts, aftergame, games, learn, live, meta
 from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
 
@@ -118,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(aftergame.router)
     app.include_router(accounts.router)
+    app.include_router(learn.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:
