@@ -93,3 +93,27 @@ async def keep_the_unreadable_file(data) -> None:
             await typed(pilot, step.intended)
             await typed(pilot, "")
     assert path.read_text() == '{"kings": "not a list"}'
+
+
+def kings_game():
+    from test_terminal_snapshots import kings
+    return kings()
+
+
+async def rules_shown(pilot) -> None:
+    from test_terminal_snapshots import settle
+    await settle(pilot)
+    await typed(pilot, "rules")
+    await pilot.pause(0.2)
+
+
+def test_the_rules_screen_at_80x24_shows_that_it_scrolls(snap_compare):
+    assert snap_compare(kings_game(), terminal_size=(80, 24), run_before=rules_shown)
+
+
+def test_the_rules_screen_scrolled_to_its_end(snap_compare):
+    async def run(pilot) -> None:
+        await rules_shown(pilot)
+        await pilot.press("end")
+        await pilot.pause(0.2)
+    assert snap_compare(kings_game(), terminal_size=(80, 24), run_before=run)
