@@ -15,6 +15,7 @@ from kingscrib import __version__
 # command name -> "module:attribute" of its click command
 COMMANDS = {
     "play": "kingscrib.cli.play:play",
+    "learn": "kingscrib.cli.learn:learn",
     "score": "kingscrib.cli.kings_commands:score",
     "moves": "kingscrib.cli.kings_commands:moves",
     "selfplay": "kingscrib.cli.kings_commands:selfplay",
@@ -48,7 +49,8 @@ class LazyGroup(click.Group):
 def cli() -> None:
     """Kings Cribbage (and classic Cribbage): play, score, analyse.
 
-    Start a game in the terminal with `kingscrib play`.
+    Start a game in the terminal with `kingscrib play`; learn the game first with
+    `kingscrib learn`.
     """
 
 

@@ -30,11 +30,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-<<<<<<< HEAD
-from kingscrib.web import ratings
-=======
-from kingscrib.web import puzzle_store
->>>>>>> puzzleweb
+from kingscrib.web import puzzle_store, ratings
 from kingscrib.web.errors import WebError
 from kingscrib.web.names import MAX_NAME, person_name, skeleton
 from kingscrib.web.storage import (

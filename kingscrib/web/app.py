@@ -29,11 +29,7 @@ from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.proxies import parse_proxies
 from kingscrib.web.rooms import Hub, WebError
-<<<<<<< HEAD
-from kingscrib.web.routers import accounts, aftergame, games, live, meta, players
-=======
-from kingscrib.web.routers import accounts, aftergame, games, live, meta, puzzles
->>>>>>> puzzleweb
+from kingscrib.web.routers import accounts, aftergame, games, learn, live, meta, players, puzzles
 from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
 
@@ -122,11 +118,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(aftergame.router)
     app.include_router(accounts.router)
-<<<<<<< HEAD
     app.include_router(players.router)
-=======
     app.include_router(puzzles.router)
->>>>>>> puzzleweb
+    app.include_router(learn.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:

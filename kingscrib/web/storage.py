@@ -868,3 +868,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+# Tables kept by their own modules, on this metadata (imported last: they import it).
+from kingscrib.web import learning as _learning  # noqa: E402, F401

@@ -332,6 +332,8 @@ def render_legend(rules: RuleSet, plain: bool = False) -> Table:
         options.append("Reduced first bonus: the first-play and five-tile bonuses do not"
                        " combine.")
     rows.append(("Options", "\n".join(options) if options else "none (the standard rules)"))
+    rows.append(("Learn", "kingscrib learn: short lessons on a small board, every move"
+                          " explained. The full rules: docs/rules.md."))
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()

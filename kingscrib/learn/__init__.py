@@ -1,0 +1,45 @@
+"""Interactive lessons for both games: each step a small prepared position, a task, and
+a checker that asks the engine whether an answer does what the task asks.
+
+>>> step = lesson("kings", "valid-hands").steps[0]
+>>> check(step, "H7 across 6 9 K").ok, check(step, "H7 across 6 6").ok
+(True, False)
+"""
+
+from __future__ import annotations
+
+from kingscrib.learn.lesson import Lesson, Step, Verdict
+
+GAMES = ("kings", "cribbage")
+
+
+def lessons(game: str) -> tuple[Lesson, ...]:
+    """The lessons of ``game`` (``kings`` or ``cribbage``), in the order they are taught."""
+    if game == "kings":
+        from kingscrib.learn.kings import LESSONS
+    elif game in ("cribbage", "classic"):
+        from kingscrib.learn.cribbage import LESSONS
+    else:
+        raise ValueError(f"no lessons for {game!r}: the games are {', '.join(GAMES)}")
+    return LESSONS
+
+
+def lesson(game: str, lesson_id: str) -> Lesson:
+    """One lesson by its id; ValueError naming the ids when there is no such lesson."""
+    for each in lessons(game):
+        if each.id == lesson_id:
+            return each
+    known = ", ".join(each.id for each in lessons(game))
+    raise ValueError(f"no lesson {lesson_id!r} in {game}: the lessons are {known}")
+
+
+def check(step: Step, answer: object) -> Verdict:
+    """What the engine says of ``answer`` to ``step``: accepted or not, and why."""
+    if step.game == "kings":
+        from kingscrib.learn.kings import check_step
+    else:
+        from kingscrib.learn.cribbage import check_step
+    return check_step(step, answer)
+
+
+__all__ = ["GAMES", "Lesson", "Step", "Verdict", "check", "lesson", "lessons"]
