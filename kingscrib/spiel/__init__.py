@@ -7,4 +7,4 @@ name would replace it for every user of the process, so ours is ``kingscrib_crib
 docs/rl.md describes both games.
 """
 
-from kingscrib.spiel import cribbage  # noqa: F401  (registers the game)
+from kingscrib.spiel import cribbage, kings  # noqa: F401  (registers the games)
