@@ -21,6 +21,7 @@ from kingscrib.spiel.kings import kind, kind_tile
     {"players": 2},
     {"players": 3, "joker": True, "servant": True},
     {"players": 2, "solitaire": True, "exchange": "when-stuck"},
+    {"players": 4, "reduced_first_bonus": True},
 ])
 def test_openspiel_random_simulations_pass(params):
     game = pyspiel.load_game("kings_cribbage", params)
