@@ -1,0 +1,161 @@
+"""The batched Cribbage environment plays by the engine's rules: thousands of random games
+side by side with ``cribbage_v1`` on the same packs, step by step."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+from kingscrib.classic.cards import deck
+from kingscrib.classic.game import ClassicGame
+from kingscrib.env.batched_cribbage import OBSERVATION_SIZE, BatchedCribbage
+from kingscrib.env.cribbage import ACTIONS, GO
+from kingscrib.env.cribbage_v1 import CribbageEnvV1, observation_space
+
+CARDS = deck()  # deck()[i].index == i
+DEALS = 48  # packs given per game: far more deals than a two-player game takes
+
+
+class PackedGame(ClassicGame):
+    """An engine game dealt from given packs, with a given first dealer."""
+
+    def __init__(self, packs: np.ndarray, first_dealer: int, **kwargs) -> None:
+        self._packs = packs
+        self._first = first_dealer
+        super().__init__(**kwargs)
+
+    def _cut_for_deal(self) -> int:
+        return self._first
+
+    def _shuffled_pack(self):
+        return [CARDS[i] for i in self._packs[len(self.deals)]]
+
+
+class PackedEnv(CribbageEnvV1):
+    """``cribbage_v1`` whose game is a :class:`PackedGame`."""
+
+    def __init__(self, packs: np.ndarray, first_dealer: int) -> None:
+        self._packs, self._first = packs, first_dealer
+        super().__init__(players=2)
+
+    def _start(self, seed: int) -> None:
+        super()._start(seed)
+        self.game = PackedGame(self._packs, self._first, rules=self.rules, seed=seed,
+                               names=list(self.possible_agents))
+
+
+def random_packs(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    packs = np.argsort(rng.random((games, DEALS, 52)), axis=2)
+    return packs, rng.integers(0, 2, games)
+
+
+def play_both(games: int, seed: int, check_observations: bool) -> int:
+    """Random games in both environments; every step must agree. The steps compared."""
+    packs, dealers = random_packs(games, seed)
+    batched = BatchedCribbage(games, seed=seed, autoreset=False)
+    obs, mask = batched.reset(decks=packs, first_dealers=dealers)
+    engines = [PackedEnv(packs[g], int(dealers[g])) for g in range(games)]
+    for env in engines:
+        env.reset(seed=0)
+    space = observation_space()
+    live = np.ones(games, bool)
+    steps = 0
+    while live.any():
+        actions = batched.random_actions().copy()
+        seats = batched.to_act().copy()
+        expected = {}
+        for g in np.flatnonzero(live):
+            env = engines[g]
+            agent = env.agent_selection
+            seat = env.possible_agents.index(agent)
+            assert seats[g] == seat, (g, steps)
+            seen = env.observe(agent)
+            assert np.array_equal(mask[g], seen["action_mask"]), (g, steps)
+            if check_observations:
+                flat = spaces.flatten(space, seen["observation"])
+                assert np.array_equal(obs[g], flat), (g, steps, np.flatnonzero(obs[g] != flat))
+            before = env._seat_points()
+            env.step(int(actions[g]))
+            after = env._seat_points()
+            expected[g] = ([a - b for a, b in zip(after, before)],
+                           [env.rewards[a] for a in env.possible_agents], env.finished())
+            steps += 1
+        result = batched.step(actions)
+        for g, (points, rewards, over) in expected.items():
+            assert result.points[g].tolist() == points, (g, steps)
+            assert result.rewards[g].tolist() == rewards, (g, steps)
+            assert bool(result.done[g]) == over, (g, steps)
+            if over:
+                assert result.final_scores[g].tolist() == engines[g]._seat_points()
+                assert engines[g].game.deals.__len__() < DEALS
+                live[g] = False
+    return steps
+
+
+def test_thousands_of_random_games_agree_with_the_engine_step_by_step():
+    """Same seat to act, same mask and same points at every step of 2,000 games."""
+    steps = play_both(2000, seed=1, check_observations=False)
+    assert steps > 2000 * 100
+
+
+def test_observations_are_cribbage_v1s_flattened():
+    """The observation of the seat to act equals cribbage_v1's, flattened, at every step."""
+    play_both(300, seed=2, check_observations=True)
+
+
+def test_an_illegal_action_ends_that_game_only_with_a_penalty():
+    env = BatchedCribbage(3, seed=5)
+    obs, mask = env.reset()
+    seat = env.to_act()[1]
+    before = env.obs.copy()
+    actions = env.random_actions().copy()
+    actions[1] = GO  # never legal while discarding
+    result = env.step(actions)
+    assert result.illegal.tolist() == [False, True, False]
+    assert result.done.tolist() == [False, True, False]
+    assert result.rewards[1, seat] == -1.0 and result.rewards[1, 1 - seat] == 0.0
+    assert result.rewards[[0, 2]].tolist() == [[0, 0], [0, 0]]
+    # the slot started a new game: fifteen discards to choose from again
+    assert result.mask[1].sum() == 15 and not np.array_equal(result.obs[1], before[1])
+
+
+def test_a_slots_games_depend_on_the_seed_and_slot_only():
+    def first_hands(size, seed):
+        env = BatchedCribbage(size, seed=seed)
+        obs, _ = env.reset()
+        return obs[:, :OBSERVATION_SIZE].copy()
+
+    small, large = first_hands(4, 9), first_hands(64, 9)
+    assert np.array_equal(small, large[:4])
+    assert not np.array_equal(first_hands(4, 10), small)
+
+
+def test_a_seeded_run_repeats_exactly():
+    def run(seed):
+        env = BatchedCribbage(32, seed=seed)
+        env.reset()
+        total = np.zeros((32, 2))
+        for _ in range(400):
+            total += env.step(env.random_actions()).rewards
+        return total
+
+    assert np.array_equal(run(3), run(3))
+
+
+def test_bad_arguments_are_refused_with_the_reason():
+    env = BatchedCribbage(2)
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(3, int))
+    with pytest.raises(ValueError, match="each card index"):
+        env.reset(decks=np.zeros((2, 1, 52), int))
+    with pytest.raises(ValueError, match="0 or 1"):
+        env.reset(first_dealers=np.array([0, 2]))
+    with pytest.raises(ValueError, match="at least 1"):
+        BatchedCribbage(0)
+
+
+def test_the_spaces_match_cribbage_v1():
+    assert spaces.flatdim(observation_space()) == OBSERVATION_SIZE
+    assert BatchedCribbage.actions == ACTIONS
