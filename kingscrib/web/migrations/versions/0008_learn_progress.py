@@ -1,7 +1,7 @@
 """The tutorial's progress of an account: one row per finished lesson.
 
 Revision ID: 0008
-Revises: 0003
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0003"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
