@@ -123,3 +123,25 @@ def test_the_leaderboard(browser, server, played, size: str) -> None:
         screenshot(page, f"leaderboard-{size}")
     finally:
         context.close()
+
+
+def test_the_rated_box_is_for_logged_in_players(browser, server) -> None:
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#account-status:has-text('Playing as a guest.')")
+        assert page.is_disabled("#rated")
+        cookie = signed_up(server.url, "Cy")["Cookie"].split("=", 1)[1]
+        context.add_cookies([{"name": COOKIE, "value": cookie, "url": server.url,
+                              "secure": True, "httpOnly": True, "sameSite": "Lax"}])
+        page.goto(server.url + "/")
+        page.wait_for_selector("#account-status:has-text('Logged in as Cy.')")
+        assert page.is_enabled("#rated")
+        page.check("#rated")
+        page.click("#start")
+        page.wait_for_url("**/?game=*")
+        game_id = page.url.split("game=")[1]
+        assert httpx.get(f"{server.url}/api/games/{game_id}").json()["rated"] is True
+    finally:
+        context.close()
