@@ -138,6 +138,7 @@ def test_the_rated_box_is_for_logged_in_players(browser, server) -> None:
         page.goto(server.url + "/")
         page.wait_for_selector("#account-status:has-text('Logged in as Cy.')")
         assert page.is_enabled("#rated")
+        assert page.get_attribute("#my-profile", "href") == "/players/Cy"
         page.check("#rated")
         page.click("#start")
         page.wait_for_url("**/?game=*")
