@@ -188,3 +188,17 @@ def test_cribbage_standing_partners_and_three_players() -> None:
         ([0, 2], 0), ([1, 3], 1)]
     three_resigned = {"winner_sides": [0], "losers": [2]}
     assert [s["place"] for s in standing(three, three_resigned)] == [0, 1, 2]
+
+
+def test_a_kings_game_waiting_for_a_joker_call_is_not_final_yet() -> None:
+    from types import SimpleNamespace
+
+    from kingscrib.web.games.kings import KINGS
+
+    open_call = SimpleNamespace(final_scores=[30, 20], joker_open=lambda: True)
+    session = SimpleNamespace(game=open_call)
+    assert KINGS.standing(session, None) is None  # the last play's Joker may still come
+    closing = KINGS.standing(session, None, closing=True)  # its chance has passed
+    assert [s["place"] for s in closing] == [0, 1]
+    done = SimpleNamespace(game=SimpleNamespace(final_scores=[30, 20], joker_open=lambda: False))
+    assert [s["place"] for s in KINGS.standing(done, None)] == [0, 1]
