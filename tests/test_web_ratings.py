@@ -439,3 +439,22 @@ def test_a_rated_game_across_two_servers_on_postgresql(postgres_url: str,  # noq
     finally:
         for s in servers:
             s.stop()
+
+
+def test_a_rematch_of_a_rated_game_is_rated(client) -> None:
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "kings", people)
+    as_(client, people["Bob"])
+    client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1]))
+    seated = {}
+    for seat, name in enumerate(people):
+        as_(client, people[name])
+        r = client.post(f"/api/games/{game_id}/rematch", headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+        seated[name] = r.json()
+    new = seated["Ann"]["game_id"]
+    assert client.get(f"/api/games/{new}").json()["rated"] is True
+    as_(client, people["Ann"])
+    client.post(f"/api/games/{new}/resign", headers=auth(seated["Ann"]["token"]))
+    for name in people:
+        assert [h["game_id"] for h in rating(client, name, "kings")["history"]] == [game_id, new]
