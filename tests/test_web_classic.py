@@ -319,12 +319,15 @@ def test_a_database_from_before_classic_games_still_opens_its_kings_games(web_db
         before = client.get(f"/api/games/{gid}", headers=auth(token)).json()
     with sqlite3.connect(web_db) as conn:
         conn.execute("ALTER TABLE games DROP COLUMN game")
-        # a database from before migrations: none of the later revisions' tables either
+        # a database from before migrations: none of the later revisions' tables or
+        # columns either
+        conn.execute("ALTER TABLE games DROP COLUMN rated")
         conn.execute("DROP TABLE alembic_version")
         for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
                                      " AND name IN ('computer_games', 'accounts',"
-                                     " 'account_sessions', 'seat_accounts', 'login_failures')"
-                                     ).fetchall():
+                                     " 'account_sessions', 'seat_accounts', 'login_failures',"
+                                     " 'ratings', 'rated_games', 'rating_history',"
+                                     " 'game_outcomes')").fetchall():
             conn.execute(f"DROP TABLE {table}")
     with in_process_client(f"sqlite:///{web_db}") as client:
         after = client.get(f"/api/games/{gid}", headers=auth(token)).json()

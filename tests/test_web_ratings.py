@@ -390,3 +390,71 @@ def test_partners_are_rated_as_a_team_by_plackett_luce(client) -> None:
         assert mine["won" if seat % 2 == 0 else "lost"] == 1
     assert rating(client, "Ann", "classic")["rating"] > 1500 > rating(client, "Dan",
                                                                        "classic")["rating"]
+
+
+def test_a_rated_game_across_two_servers_on_postgresql(postgres_url: str,  # noqa: F811
+                                                       tmp_path: Path) -> None:
+    """Ann on one server process, Bob on another: Bob resigns through his; both see
+    the same ratings at once, the game rated once."""
+    from sqlalchemy import create_engine, func, select
+    from test_web_shared_limits import fresh_database
+    from web_support import Server
+
+    from kingscrib.web.storage import postgres_driver
+
+    url = fresh_database(postgres_url, "ratings_two")
+    servers = [Server(url, data_dir=tmp_path) for _ in range(2)]
+    try:
+        for s in servers:
+            s.start()
+        a, b = (s.url for s in servers)
+
+        def account(base: str, name: str) -> dict[str, str]:
+            r = httpx.post(f"{base}/api/account/signup", headers={"Origin": base},
+                           json={"name": name, "password": PASSWORD})
+            assert r.status_code == 201, r.text
+            return {"Cookie": f"{sessions.COOKIE}={r.cookies[sessions.COOKIE]}",
+                    "Origin": base}
+
+        ann, bob = account(a, "Ann"), account(b, "Bob")
+        created = httpx.post(f"{a}/api/games", headers=ann, json={
+            "seats": [{"name": "Ann"}, {}], "rated": True}).json()
+        game_id = created["game_id"]
+        joined = httpx.post(f"{b}/api/games/{game_id}/join", headers=bob,
+                            json={"invite": created["invite"], "name": "Bob"})
+        assert joined.status_code == 200, joined.text
+        r = httpx.post(f"{b}/api/games/{game_id}/resign",
+                       headers={**bob, "Authorization": f"Bearer {joined.json()['token']}"})
+        assert r.status_code == 200, r.text
+        won = round(glicko2_period(Rating(), [(Rating(), 1.0)]).rating)
+        for base in (a, b):
+            board = httpx.get(f"{base}/api/ratings/kings").json()["players"]
+            assert [(p["name"], p["rating"]) for p in board] == [("Ann", won),
+                                                                 ("Bob", 3000 - won)]
+        engine = create_engine(postgres_driver(url))
+        with engine.connect() as conn:
+            assert conn.execute(select(func.count()).select_from(ratings.rated_games)
+                                ).scalar_one() == 1
+        engine.dispose()
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_rematch_of_a_rated_game_is_rated(client) -> None:
+    people = {"Ann": sign_up(client, "Ann"), "Bob": sign_up(client, "Bob")}
+    game_id, tokens = rated_game(client, "kings", people)
+    as_(client, people["Bob"])
+    client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1]))
+    seated = {}
+    for seat, name in enumerate(people):
+        as_(client, people[name])
+        r = client.post(f"/api/games/{game_id}/rematch", headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+        seated[name] = r.json()
+    new = seated["Ann"]["game_id"]
+    assert client.get(f"/api/games/{new}").json()["rated"] is True
+    as_(client, people["Ann"])
+    client.post(f"/api/games/{new}/resign", headers=auth(seated["Ann"]["token"]))
+    for name in people:
+        assert [h["game_id"] for h in rating(client, name, "kings")["history"]] == [game_id, new]

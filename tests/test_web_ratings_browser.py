@@ -123,3 +123,41 @@ def test_the_leaderboard(browser, server, played, size: str) -> None:
         screenshot(page, f"leaderboard-{size}")
     finally:
         context.close()
+
+
+def test_the_rated_box_is_for_logged_in_players(browser, server) -> None:
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#account-status:has-text('Playing as a guest.')")
+        assert page.is_disabled("#rated")
+        cookie = signed_up(server.url, "Cy")["Cookie"].split("=", 1)[1]
+        context.add_cookies([{"name": COOKIE, "value": cookie, "url": server.url,
+                              "secure": True, "httpOnly": True, "sameSite": "Lax"}])
+        page.goto(server.url + "/")
+        page.wait_for_selector("#account-status:has-text('Logged in as Cy.')")
+        assert page.is_enabled("#rated")
+        assert page.get_attribute("#my-profile", "href") == "/players/Cy"
+        page.check("#rated")
+        page.locator(".seat-row .kind").nth(1).select_option("human")  # a friend's seat
+        page.click("#start")
+        page.wait_for_url("**/?game=*")
+        game_id = page.url.split("game=")[1]
+        assert httpx.get(f"{server.url}/api/games/{game_id}").json()["rated"] is True
+        page.wait_for_selector("#invite-link")
+        link = page.input_value("#invite-link")
+        guest = browser.new_context(**SIZES["desktop"]).new_page()
+        guest.goto(link)
+        guest.wait_for_selector("#join-details dd")
+        facts = dict(zip(guest.locator("#join-details dt").all_inner_texts(),
+                         guest.locator("#join-details dd").all_inner_texts(), strict=True))
+        assert facts["Rated"].startswith("yes")
+        guest.click("#join-seats button")  # a guest is told why, and the seat stays open
+        guest.wait_for_selector("#join-text:has-text('log in (or sign up) to take a seat')")
+        assert serious_violations(guest) == []
+        guest.context.close()
+        state = httpx.get(f"{server.url}/api/games/{game_id}").json()
+        assert not state["seats"][1]["joined"]
+    finally:
+        context.close()

@@ -157,3 +157,48 @@ def test_a_game_needs_two_sides_with_players() -> None:
         rate([[Rating()]], [0])
     with pytest.raises(ValueError, match="two or more sides"):
         rate([[Rating()], []], [0, 1])
+
+
+# ----- how a finished game places its sides (each game's ``standing``) --------------------
+def test_kings_standing_ties_share_a_place_and_a_resigner_is_last() -> None:
+    from types import SimpleNamespace
+
+    from kingscrib.web.games.kings import standing
+
+    game = SimpleNamespace(final_scores=[40, 55, 40, 12])
+    assert [s["place"] for s in standing(game, None)] == [1, 0, 1, 3]
+    resigned = {"reason": "resigned", "seat": 1, "losers": [1], "scores": [40, 55, 40, 12]}
+    assert [s["place"] for s in standing(game, resigned)] == [0, 3, 0, 2]
+    overtime = {"reason": "overtime", "seat": None, "losers": [], "scores": [40, 35, 40, 12]}
+    assert [s["place"] for s in standing(game, overtime)] == [0, 2, 0, 3]
+
+
+def test_cribbage_standing_partners_and_three_players() -> None:
+    from types import SimpleNamespace
+
+    from kingscrib.classic.rules import RuleSet
+    from kingscrib.web.games.classic import standing
+
+    three = SimpleNamespace(rules=RuleSet(players=3), scores=[100, 90, 121], winner=2)
+    assert [(s["seats"], s["place"]) for s in standing(three, None)] == [
+        ([0], 1), ([1], 2), ([2], 0)]
+    four = SimpleNamespace(rules=RuleSet(players=4), scores=[80, 95], winner=None)
+    resigned = {"winner_sides": [0], "losers": [1, 3]}
+    assert [(s["seats"], s["place"]) for s in standing(four, resigned)] == [
+        ([0, 2], 0), ([1, 3], 1)]
+    three_resigned = {"winner_sides": [0], "losers": [2]}
+    assert [s["place"] for s in standing(three, three_resigned)] == [0, 1, 2]
+
+
+def test_a_kings_game_waiting_for_a_joker_call_is_not_final_yet() -> None:
+    from types import SimpleNamespace
+
+    from kingscrib.web.games.kings import KINGS
+
+    open_call = SimpleNamespace(final_scores=[30, 20], joker_open=lambda: True)
+    session = SimpleNamespace(game=open_call)
+    assert KINGS.standing(session, None) is None  # the last play's Joker may still come
+    closing = KINGS.standing(session, None, closing=True)  # its chance has passed
+    assert [s["place"] for s in closing] == [0, 1]
+    done = SimpleNamespace(game=SimpleNamespace(final_scores=[30, 20], joker_open=lambda: False))
+    assert [s["place"] for s in KINGS.standing(done, None)] == [0, 1]

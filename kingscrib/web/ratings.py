@@ -156,11 +156,15 @@ def settle(engine: Engine, game_id: str, game: str, rated: bool,
            standing: list[dict[str, Any]], now: float | None = None) -> bool:
     """Record a finished game's outcome for its account seats and, when it is rated,
     rate it. ``standing``: its game's ``standing`` (each side's seats, place, score).
-    False when it was done already (by this or another process): nothing changes."""
+    ``now``: when it ended (None: its last change as stored, so a game settled late
+    by the housekeeping keeps its own date). False when it was done already (by this
+    or another process): nothing changes."""
     for attempt in range(3):
         try:
             with engine.begin() as conn:
-                return _settle(conn, game_id, game, rated, standing, now or time.time())
+                ended = now or conn.execute(select(games.c.updated).where(
+                    games.c.id == game_id)).scalar_one_or_none() or time.time()
+                return _settle(conn, game_id, game, rated, standing, ended)
         except IntegrityError:
             # The game's key was taken (settled elsewhere), or two first games of one
             # player ended at once and both inserted its rating row: look again.

@@ -79,7 +79,8 @@ async def rematch(hub: Hub, room: Room, seat: int | None, limits: AddressLimits,
             async with limits.creating_game(address):
                 new_room, _, token, invite = await hub.create(
                     specs, rules, seed, room.kind, hints=getattr(room, "hints_allowed", False),
-                    creator=mine, clock=clock, secret_seed=True, address=address)
+                    creator=mine, clock=clock, secret_seed=True, address=address,
+                    rated=room.rated)  # (an account's old seat needs its session: it sits)
                 await hub._db_call(hub.store.set_rematch, room.id, new_room.id, invite)
             return {"game_id": new_room.id, "seat": mine, "token": token, "invite": invite}
     new_id, invite = found

@@ -843,7 +843,6 @@ class Hub:
         """The game as ``seat`` may see it (None: a spectator)."""
         data = dict(room.game.state(room, seat))
         data.update(finish.state_fields(room))
-        data["rated"] = room.rated
         if room.result is not None and "waiting" in data:
             data["waiting"] = []  # nobody is waited for once the game is over
         return data

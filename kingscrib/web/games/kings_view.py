@@ -39,6 +39,7 @@ def public_state(session: Any, table: Any) -> dict[str, Any]:
         "servant": game.servant if game.rules.servant else None,
         "end": end_json(game),
         "hints_allowed": table.hints_allowed,
+        "rated": table.rated,
         "hints": table.hints_on,
         "closed": table.closed,
     }

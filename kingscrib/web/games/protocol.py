@@ -55,6 +55,7 @@ class Table(Protocol):
     sent_version: int  # the version the listeners were last sent
     seats: Sequence[TableSeat]
     hints_allowed: bool
+    rated: bool  # chosen at creation (kingscrib.web.ratings), shown before anyone sits
     closed: bool
 
     @property
@@ -288,7 +289,7 @@ class SessionBase:
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
         data = dict(self.public())
         data.update(id=table.id, version=table.version, you=seat,
-                    hints_allowed=table.hints_allowed, hints=table.hints_on,
+                    hints_allowed=table.hints_allowed, rated=table.rated, hints=table.hints_on,
                     closed=table.closed)
         if data.get("end") is not None:  # the seed is disclosed once the game is over
             data["end"] = dict(data["end"], seed=self.seed)
@@ -302,7 +303,8 @@ class SessionBase:
         holds, so a page learns the same over its socket (hints, for one) as by a GET."""
         data = dict(self.public())
         data.update(id=table.id, version=table.version, seats=seat_list(table),
-                    hints_allowed=table.hints_allowed, hints=table.hints_on, closed=table.closed)
+                    hints_allowed=table.hints_allowed, rated=table.rated, hints=table.hints_on,
+                    closed=table.closed)
         return data
 
     def state_message(self, table: Table, seat: int | None) -> str:

@@ -41,6 +41,9 @@ function show() {
   $("account-status").textContent = member ? `Logged in as ${me.name}.` : "Playing as a guest.";
   $("account-guest").hidden = member;
   $("account-member").hidden = !member;
+  if (member) $("my-profile").href = `/players/${encodeURIComponent(me.name)}`;
+  const rated = $("rated"); // a rated game is for accounts only (the server says so too)
+  if (rated) { rated.disabled = !member; if (!member) rated.checked = false; }
   if (!mode) $("account-form").hidden = true;
   for (const id of ["show-login", "show-signup", "show-password", "show-delete"]) {
     const button = $(id);

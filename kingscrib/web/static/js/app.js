@@ -152,7 +152,6 @@ async function showJoin(invite) {
   $("join-text").textContent = open.length
     ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
     : "Every seat is taken; you can watch the game.";
-  if (view.rated && open.length) $("join-text").textContent += " This game is rated: log in to take a seat.";
   $("join-hints").textContent = view.game === "classic" ? ""
     : view.hints_allowed
     ? "Hints are allowed in this game: every player may ask the computer for a play."
@@ -202,6 +201,7 @@ function renderJoinDetails(view) {
     ["Players", view.seats.map(who).join(", ")],
     ["Rules", rules.filter(Boolean).join("; ") || "the standard rules"],
     ["Clock", clock],
+    ["Rated", view.rated ? "yes: the ratings move when it ends (log in to take a seat)" : "no"],
   ];
   const list = $("join-details");
   list.replaceChildren();
