@@ -323,7 +323,8 @@ def test_a_database_from_before_classic_games_still_opens_its_kings_games(web_db
         conn.execute("DROP TABLE alembic_version")
         for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
                                      " AND name IN ('computer_games', 'accounts',"
-                                     " 'account_sessions', 'seat_accounts', 'login_failures')"
+                                     " 'account_sessions', 'seat_accounts', 'login_failures',"
+                                     " 'learn_progress')"
                                      ).fetchall():
             conn.execute(f"DROP TABLE {table}")
     with in_process_client(f"sqlite:///{web_db}") as client:

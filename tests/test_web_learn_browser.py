@@ -140,3 +140,40 @@ def test_the_rules_pages_and_the_cribbage_lessons_read_well(browser, server, siz
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_start_page_suggests_the_lessons_once_and_names_the_levels(browser, server,
+                                                                       size: str) -> None:
+    from kingscrib.level_names import GENTLE_DEFAULT, title
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#new-game[data-ready]")
+        assert page.is_visible("#learn-suggest")
+        assert page.get_attribute("#learn-suggest-link", "href") == "/learn"
+        computer = page.locator(".seat-row").nth(1).locator(".level")
+        assert computer.input_value() == GENTLE_DEFAULT
+        shown = computer.locator("option:checked")
+        assert shown.inner_text() == title("kings", GENTLE_DEFAULT)
+        assert "gentle" in shown.get_attribute("title")
+        assert "expert-v1" not in computer.inner_text()  # titles, not technical names
+        assert outside_viewport(page) == []
+        assert serious_violations(page) == []
+        screenshot(page, f"start-suggests-lessons-{size}")
+        page.check('#game-choice input[value="classic"]')
+        assert page.locator(".seat-row").nth(1).locator(".level option:checked").inner_text() \
+            == title("cribbage", GENTLE_DEFAULT)
+        page.click("#learn-suggest-close")
+        assert page.is_hidden("#learn-suggest")
+        page.reload()  # a second visit: no suggestion, the links stay
+        page.wait_for_selector("#new-game[data-ready]")
+        assert page.is_hidden("#learn-suggest")
+        for href in ("/learn", "/rules/kings", "/rules/cribbage"):
+            assert page.locator(f".learn-links a[href='{href}']").count() == 1
+        assert errors == []
+    finally:
+        context.close()
