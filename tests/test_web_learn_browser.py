@@ -177,3 +177,42 @@ def test_the_start_page_suggests_the_lessons_once_and_names_the_levels(browser, 
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_guests_lessons_join_the_account_and_follow_it_to_another_browser(browser, server
+                                                                            ) -> None:
+    account = {"name": "Lesson Taker", "password": "tiles and pegs"}
+    first = browser.new_context(**SIZES["desktop"])
+    page = first.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/learn")
+        page.wait_for_selector("#typed-answer")
+        assert "kept in this browser" in page.inner_text("#progress-note")
+        for move in ("H7 across 6 9 K", "F7 J"):
+            page.fill("#typed-answer", move)
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#verdict .good")
+            page.click("#next")
+        assert page.locator(".lesson-nav button.done").count() == 1
+        assert page.request.post(server.url + "/api/account/signup",
+                                 data=account).status == 201
+        page.reload()
+        page.wait_for_selector("#progress-note:has-text('kept with your account')")
+        assert page.request.get(server.url + "/api/learn-progress").json()["progress"][
+            "kings"] == ["valid-hands"]
+        assert errors == []
+    finally:
+        first.close()
+    other = browser.new_context(**SIZES["phone"])  # another device: nothing in its storage
+    page = other.new_page()
+    try:
+        assert page.request.post(server.url + "/api/account/login", data=account).ok
+        page.goto(server.url + "/learn")
+        page.wait_for_selector("#progress-note:has-text('kept with your account')")
+        assert page.locator(".lesson-nav button.done").count() == 1
+        assert page.evaluate("JSON.parse(localStorage.getItem('kingscrib:learn')).kings") \
+            == ["valid-hands"]
+    finally:
+        other.close()
