@@ -9,6 +9,7 @@ the command line use; the titles are what every list shows, and are accepted as 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -68,3 +69,23 @@ def resolve(game: str, name: str) -> str:
         if folded in (entry.level, entry.title.casefold()):
             return entry.level
     return name
+
+
+def listed(game: str, levels: Iterable[str]) -> list[LevelName]:
+    """The names of ``levels`` (technical), in the order people read them: gentle first."""
+    wanted = set(levels)
+    known = [name for name in NAMES[_game_key(game)] if name.level in wanted]
+    return known + [LevelName(level, level, "") for level in levels
+                    if level not in {name.level for name in known}]
+
+
+def choices_text(game: str, levels: Iterable[str]) -> str:
+    """``Beginner (easy), Casual (medium), ...``: a list for a --help text or a refusal."""
+    return ", ".join(name.title if name.title == name.level else f"{name.title} ({name.level})"
+                     for name in listed(game, levels))
+
+
+def help_table(game: str, levels: Iterable[str]) -> str:
+    """One line a level, title then what it does, kept as it is by click (``\\b``)."""
+    return "\b\nComputer levels (give the title or the short name in brackets):\n" + "\n".join(
+        f"  {name.title} ({name.level}): {name.line}" for name in listed(game, levels))

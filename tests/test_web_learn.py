@@ -100,3 +100,14 @@ def test_an_accounts_progress_is_merged_and_never_lost(client):
     assert gone.status_code == 200, gone.text
     sign_up(client, "Learner")  # the name is free again, and starts afresh
     assert client.get("/api/learn-progress").json()["progress"] == {"kings": [], "cribbage": []}
+
+
+def test_the_levels_carry_their_titles_and_the_gentle_level(client):
+    from kingscrib.level_names import GENTLE_DEFAULT, describe
+    meta = client.get("/api/levels").json()
+    for game in ("kings", "classic"):
+        assert meta["gentle"][game] == GENTLE_DEFAULT
+        for level in meta["games"][game]["levels"]:
+            assert meta["names"][game][level] == {"title": describe(game, level).title,
+                                                  "line": describe(game, level).line}
+    assert meta["names"]["kings"]["easy"]["title"] == "Beginner"

@@ -140,3 +140,79 @@ def test_the_rules_pages_and_the_cribbage_lessons_read_well(browser, server, siz
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_start_page_suggests_the_lessons_once_and_names_the_levels(browser, server,
+                                                                       size: str) -> None:
+    from kingscrib.level_names import GENTLE_DEFAULT, title
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#new-game[data-ready]")
+        assert page.is_visible("#learn-suggest")
+        assert page.get_attribute("#learn-suggest-link", "href") == "/learn"
+        computer = page.locator(".seat-row").nth(1).locator(".level")
+        assert computer.input_value() == GENTLE_DEFAULT
+        shown = computer.locator("option:checked")
+        assert shown.inner_text() == title("kings", GENTLE_DEFAULT)
+        assert "gentle" in shown.get_attribute("title")
+        assert "expert-v1" not in computer.inner_text()  # titles, not technical names
+        assert outside_viewport(page) == []
+        assert serious_violations(page) == []
+        screenshot(page, f"start-suggests-lessons-{size}")
+        page.check('#game-choice input[value="classic"]')
+        assert page.locator(".seat-row").nth(1).locator(".level option:checked").inner_text() \
+            == title("cribbage", GENTLE_DEFAULT)
+        page.click("#learn-suggest-close")
+        assert page.is_hidden("#learn-suggest")
+        page.reload()  # a second visit: no suggestion, the links stay
+        page.wait_for_selector("#new-game[data-ready]")
+        assert page.is_hidden("#learn-suggest")
+        for href in ("/learn", "/rules/kings", "/rules/cribbage"):
+            assert page.locator(f".learn-links a[href='{href}']").count() == 1
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_guests_lessons_join_the_account_and_follow_it_to_another_browser(browser, server
+                                                                            ) -> None:
+    account = {"name": "Lesson Taker", "password": "tiles and pegs"}
+    first = browser.new_context(**SIZES["desktop"])
+    page = first.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/learn")
+        page.wait_for_selector("#typed-answer")
+        assert "kept in this browser" in page.inner_text("#progress-note")
+        for move in ("H7 across 6 9 K", "F7 J"):
+            page.fill("#typed-answer", move)
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#verdict .good")
+            page.click("#next")
+        assert page.locator(".lesson-nav button.done").count() == 1
+        assert page.request.post(server.url + "/api/account/signup",
+                                 data=account).status == 201
+        page.reload()
+        page.wait_for_selector("#progress-note:has-text('kept with your account')")
+        assert page.request.get(server.url + "/api/learn-progress").json()["progress"][
+            "kings"] == ["valid-hands"]
+        assert errors == []
+    finally:
+        first.close()
+    other = browser.new_context(**SIZES["phone"])  # another device: nothing in its storage
+    page = other.new_page()
+    try:
+        assert page.request.post(server.url + "/api/account/login", data=account).ok
+        page.goto(server.url + "/learn")
+        page.wait_for_selector("#progress-note:has-text('kept with your account')")
+        assert page.locator(".lesson-nav button.done").count() == 1
+        assert page.evaluate("JSON.parse(localStorage.getItem('kingscrib:learn')).kings") \
+            == ["valid-hands"]
+    finally:
+        other.close()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kingscrib import jsontext
+from kingscrib import jsontext, level_names
 from kingscrib.backends import backend_from_options, backend_options, run_jobs
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
@@ -24,6 +24,7 @@ from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
 from kingscrib.cli.terminal.classic_session import ClassicSession
 from kingscrib.cli.terminal.session import Reply
+from kingscrib.level_names import GENTLE_DEFAULT
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -506,12 +507,25 @@ def _print_reply(console: Console, session: ClassicSession, reply: Reply) -> boo
     return False
 
 
-@classic.command()
+TERMINAL_LEVELS = ("easy", "medium", "hard", "expert")  # the levels the terminal offers
+
+
+def _classic_level(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    level = level_names.resolve("cribbage", value)
+    if level not in TERMINAL_LEVELS:
+        choices = level_names.choices_text("cribbage", TERMINAL_LEVELS)
+        raise click.BadParameter(f"unknown level {value!r}; choose from {choices}")
+    return level
+
+
+@classic.command(epilog=level_names.help_table("cribbage", TERMINAL_LEVELS))
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--humans", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Human seats (hot-seat); the others are the computer.")
-@click.option("--level", type=click.Choice(["easy", "medium", "hard", "expert"]),
-              default="expert", show_default=True)
+@click.option("--level", default=GENTLE_DEFAULT, callback=_classic_level, metavar="LEVEL",
+              help="The computer's level, a title or its short name (default:"
+                   f" {level_names.title('cribbage', GENTLE_DEFAULT)}, a gentle first"
+                   " opponent). The levels are listed below.")
 @click.option("--muggins", is_flag=True, help="Count your own hands; the computer takes what you miss.")
 @click.option("--skunk", is_flag=True, help="Score skunks (double and triple games).")
 @click.option("--seed", type=int, default=None, help="Seed of the deal (random by default).")

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from kingscrib import level_names
 from kingscrib.cli import user_files
 from kingscrib.cli.terminal import storage
 from kingscrib.cli.terminal.session import (
@@ -40,7 +41,13 @@ _HUMAN_WORDS = {"human", "person", "me", "you", "h"}
 
 
 def _levels() -> str:
-    return ", ".join(PLAYERS)
+    return level_names.choices_text("kings", PLAYERS)
+
+
+def _level(text: str) -> str | None:
+    """The technical level for a level's title or short name (any case), or None."""
+    level = level_names.resolve("kings", text)
+    return level if level in PLAYERS else None
 
 
 def _read_rules(text: str | None) -> dict[str, Any]:
@@ -65,8 +72,8 @@ def _seat_kinds(seats: tuple[str, ...], players: int | None) -> list[str]:
             kinds.append(HUMAN)
         elif word in ("computer", "cpu", "c"):
             kinds.append(COMPUTER)
-        elif word in PLAYERS:
-            kinds.append(word)
+        elif _level(word):
+            kinds.append(_level(word))
         else:
             raise click.BadParameter(
                 f"{s!r} is neither human nor a computer level ({_levels()})",
@@ -98,7 +105,8 @@ def _summary(data: dict[str, Any]) -> str:
         return "it cannot be summarised"
 
 
-@click.command("play", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("play", context_settings={"help_option_names": ["-h", "--help"]},
+               epilog=level_names.help_table("kings", PLAYERS))
 @click.option("--players", "-n", type=click.IntRange(2, 4), default=None,
               help="Number of seats, 2 to 4 (default: 2, or as many as --seat gives).")
 @click.option("--seat", "seats", multiple=True, metavar="human|LEVEL",
@@ -107,8 +115,9 @@ def _summary(data: dict[str, Any]) -> str:
 @click.option("--names", default=None, metavar="A,B,...",
               help="Names of the seats in order, separated by commas.")
 @click.option("--level", default=None, metavar="LEVEL",
-              help=f"Level of the computer seats ({_levels()}; default: the strongest,"
-                   f" {default_level()}).")
+              help=f"Level of the computer seats, a title or its short name (default:"
+                   f" {level_names.title('kings', default_level())}, a gentle first"
+                   " opponent). The levels are listed below.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffle (a game to replay).")
 @click.option("--rules", "rules_json", default=None, metavar="JSON",
               help='Rules as a JSON object or a file holding one, e.g. {"joker": true}.')
@@ -160,9 +169,11 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
     console = Console(no_color=no_color or None, highlight=False)
     if resume and force_new:
         raise click.UsageError("--resume and --new do not go together")
-    if level is not None and level not in PLAYERS:
-        raise click.BadParameter(f"unknown level {level!r}; choose from {_levels()}",
-                                 param_hint="--level")
+    if level is not None:
+        if _level(level) is None:
+            raise click.BadParameter(f"unknown level {level!r}; choose from {_levels()}",
+                                     param_hint="--level")
+        level = _level(level)
     try:
         saved = storage.read_autosave()
         if saved is not None:

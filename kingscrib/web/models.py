@@ -111,6 +111,10 @@ class Levels(BaseModel):
     players: dict[str, int]
     games: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="per game: title, levels, default level, seats")
+    names: dict[str, dict[str, dict[str, str]]] = Field(
+        default_factory=dict, description="per game and level: the title and one line shown")
+    gentle: dict[str, str] = Field(
+        default_factory=dict, description="per game: the level a newcomer meets first")
 
 
 class ErrorReply(BaseModel):

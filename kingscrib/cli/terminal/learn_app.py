@@ -46,8 +46,11 @@ def setup_view(step: Step, plain: bool, played: Play | None = None) -> Renderabl
         board = dict(position.board)
         if played is not None:
             board.update(played.placed)
+        left = list(position.rack)
+        for tile in (played.placed.values() if played is not None else ()):
+            left.remove(tile.held())  # an accepted play's tiles came from the rack
         rack = Text("Your rack: ", style="bold")
-        rack.append_text(render_rack(position.rack, plain))
+        rack.append_text(render_rack(left, plain))
         bag = setup.get("bag") or 0
         rack.append(f"   bag {bag}" if bag else "   the bag is empty", style="dim")
         marked = played.placed if played is not None else ()

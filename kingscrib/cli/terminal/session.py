@@ -30,6 +30,7 @@ from kingscrib.kings.play import IllegalPlay
 from kingscrib.kings.record import game_from_record
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import Tile
+from kingscrib.level_names import GENTLE_DEFAULT
 from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.players.kings.analysis import best_options
 from kingscrib.players.kings.driver import take_turn
@@ -60,8 +61,16 @@ _COMMANDS = {
 }
 
 
+# The goal in two short lines (kingscrib.learn.lesson.GOALS says it at more length).
+KINGS_GOAL = ("make every row and column of 2-5 tiles a cribbage hand; the most points"
+              " wins. New? kingscrib learn")
+
+
 def default_level() -> str:
-    """The strongest computer level registered (expert, hard, medium, easy, greedy)."""
+    """The computer's level when none is chosen: the gentle one a newcomer should meet
+    first (:data:`kingscrib.level_names.GENTLE_DEFAULT`), else the strongest registered."""
+    if GENTLE_DEFAULT in PLAYERS:
+        return GENTLE_DEFAULT
     for level in LEVEL_ORDER:
         if level in PLAYERS:
             return level
@@ -366,8 +375,10 @@ class Session:
                 side.append(render.render_turn(game, turn, self.seats[turn.player].name,
                                                hide and turn is last,
                                                own=turn.player == viewer))
-        elif game.first_draws:
-            side.append(self._first_draw_text())
+        else:  # before the first move: what the game is about, for a newcomer
+            side.append(Text(f"Goal: {KINGS_GOAL}", style="italic"))
+            if game.first_draws:
+                side.append(self._first_draw_text())
         return Group(*side)
 
     def rack_text(self, plain: bool = False, rack: Sequence[Tile] | None = None,

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from kingscrib import level_names
 from kingscrib.web.games import DEFAULT_GAME, game_kind, game_names
 from kingscrib.web.health import OK, readiness
 from kingscrib.web.models import Levels
@@ -26,8 +27,17 @@ def levels() -> Levels:
                        "default_level": kind.default_level(), "seats": {"min": low, "max": high}}
     default = game_kind(DEFAULT_GAME)
     low, high = default.seats_allowed()
+    # What the page shows of each level (kingscrib.level_names), and the gentle level a
+    # newcomer's lobby preselects.
+    names = {name: {level: {"title": level_names.title(name, level),
+                            "line": level_names.describe(name, level).line}
+                    for level in game_kind(name).levels()} for name in game_names()}
+    gentle = {name: level_names.GENTLE_DEFAULT
+              if level_names.GENTLE_DEFAULT in game_kind(name).levels()
+              else game_kind(name).default_level() for name in game_names()}
     return Levels(levels=default.levels(), rules=default.check_rules({}, low),
-                  players={"min": low, "max": high}, games=games)
+                  players={"min": low, "max": high}, games=games, names=names,
+                  gentle=gentle)
 
 
 @router.get("/health")

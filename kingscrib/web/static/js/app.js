@@ -20,6 +20,8 @@ const gameId = params.get("game");
 
 let levels = ["greedy"];
 let games = {}; // per game: title, levels, default level (from /api/levels)
+let levelNames = {}; // per game and level: { title, line } (kingscrib/level_names.py)
+let gentleLevel = {}; // per game: the level a newcomer's lobby preselects
 const chosenGame = () => document.querySelector("#game-choice input:checked")?.value || "kings";
 let state = null; // the game as the server shows it to this seat
 let socket = null;
@@ -51,6 +53,8 @@ async function showLobby() {
     const meta = await request("GET", "/api/levels");
     levels = meta.levels;
     games = meta.games || {};
+    levelNames = meta.names || {};
+    gentleLevel = meta.gentle || {};
   } catch { /* keep default */ }
   const levelsOf = (game) => games[game]?.levels || levels;
   const defaultLevel = (game) => games[game]?.default_level || "greedy";
@@ -82,8 +86,14 @@ async function showLobby() {
   };
   const fillLevels = (select) => {
     const game = chosenGame();
-    select.innerHTML = levelsOf(game).map((l) => `<option value="${l}">${l}</option>`).join("");
-    select.value = defaultLevel(game);
+    // Friendly titles (their one line as the tooltip); a newcomer meets the gentle level.
+    const names = levelNames[game] || {};
+    select.replaceChildren(...levelsOf(game).map((l) => {
+      const option = new Option(names[l]?.title || l, l);
+      option.title = names[l]?.line || "";
+      return option;
+    }));
+    select.value = gentleLevel[game] || defaultLevel(game);
   };
   const syncGame = () => {
     const classic = chosenGame() === "classic";
