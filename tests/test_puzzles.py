@@ -134,6 +134,21 @@ def test_verify_catches_a_wrong_answer_and_a_wrong_margin(tmp_path):
     assert result.exit_code == 0 and "all 1 puzzles hold" in result.output
 
 
+def test_generate_best_cards_only_finds_the_same_puzzles(tmp_path):
+    """``--kind best-card`` keeps the best-card puzzles a full run of the seeds finds."""
+    first = next(p for p in shipped("cribbage") if p.kind == cribbage.CARD)
+    seed = int(first.id.split("-")[1])
+    out = tmp_path / "cards.json"
+    result = CliRunner().invoke(cli, ["puzzles", "generate", "--game", "cribbage", "--kind",
+                                      "best-card", "--count", "1", "--seed", str(seed),
+                                      "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert load_set(out) == [first]
+    refused = CliRunner().invoke(cli, ["puzzles", "generate", "--game", "kings", "--kind",
+                                       "best-card", "--count", "1"])
+    assert refused.exit_code == 2 and "a kings puzzle's kind is one of best-play" in refused.output
+
+
 def test_generate_command_writes_a_set_that_verifies(tmp_path):
     out = tmp_path / "c.json"
     result = CliRunner().invoke(cli, ["puzzles", "generate", "--game", "cribbage",
