@@ -19,10 +19,13 @@ from kingscrib.classic.pegging import peg_score
 from kingscrib.cli.main import _register, cli
 from kingscrib.counting import card_points
 from kingscrib.kings.position import Position
-from kingscrib.players.kings.analysis import best_options, view_of
+from kingscrib.players.kings.analysis import best_options, ranked, view_of
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
+from kingscrib.players.kings.leaves import shipped as shipped_leaves
+from kingscrib.players.kings.sim import SimPlayer
 from kingscrib.puzzles import cribbage, kings
-from kingscrib.puzzles.generate import cribbage_game_puzzles, kings_game_puzzles
+from kingscrib.puzzles.explain import judge
+from kingscrib.puzzles.generate import cribbage_game_puzzles, kings_game_puzzles, kings_positions
 from kingscrib.puzzles.progress import Progress, daily_index
 from kingscrib.puzzles.puzzle import Puzzle, PuzzleError, dump_set, load_set, shipped
 from kingscrib.puzzles.verify import problems
@@ -43,6 +46,25 @@ def _kings_independent(p: Puzzle) -> None:
     assert best.equity - second.equity >= kings.MARGIN
     top_now = max(m.total for m in position.legal_moves())
     assert best.score < top_now == p.top_now
+    if position.bag and p.margin < kings.SIM_MARGIN:
+        _kings_simulation_agrees(p, position)
+
+
+def _kings_simulation_agrees(p: Puzzle, position: Position) -> None:
+    """Where the margin is small, the close options played out over the unseen tiles:
+    the stated best has the best mean, as stated."""
+    view = view_of(position)
+    chosen = ranked(view, shipped_leaves(), p.seed, DEFENCE_WIDTH)
+    close = [c for c in chosen if chosen[0].equity - c.equity < kings.SIM_MARGIN]
+    assert len(close) >= 2
+    sim = SimPlayer(p.seed, max_iterations=kings.SIM_PLAYOUTS,
+                    min_iterations=kings.SIM_PLAYOUTS)
+    sim.simulate(view, close, float("inf"))
+    means = [s.mean for s in sim.last]
+    assert [s.n for s in sim.last] == [kings.SIM_PLAYOUTS] * len(close)
+    assert means[0] == max(means)
+    assert p.breakdown["sim"] == pytest.approx(means[0], abs=0.01)
+    assert p.second["sim"] == pytest.approx(means[1], abs=0.01)
 
 
 def _four_count(cards: list[Card]) -> int:
@@ -132,6 +154,62 @@ def test_verify_catches_a_wrong_answer_and_a_wrong_margin(tmp_path):
     dump_set([good], path)
     result = CliRunner().invoke(cli, ["puzzles", "verify", str(path)])
     assert result.exit_code == 0 and "all 1 puzzles hold" in result.output
+
+
+def _simulated_puzzle() -> Puzzle:
+    return next(p for p in shipped("kings")
+                if p.position["bag"] and p.margin < kings.SIM_MARGIN)
+
+
+def test_verify_checks_the_simulation_where_the_margin_is_small():
+    good = _simulated_puzzle()
+    assert problems(good) == []
+    wrong_mean = Puzzle(**{**good.to_json(),
+                           "breakdown": {**good.breakdown, "sim": good.breakdown["sim"] + 1}})
+    assert any("simulated mean" in m for m in problems(wrong_mean))
+    unstated = {k: v for k, v in good.breakdown.items() if k not in ("sim", "sim_iterations")}
+    missing = Puzzle(**{**good.to_json(), "breakdown": unstated})
+    assert any("simulation's result is not stated" in m for m in problems(missing))
+
+
+def test_a_small_margin_is_a_puzzle_only_where_the_simulation_agrees():
+    """Every position of a self-play game that the equity alone would make a puzzle with
+    a small margin: it is one exactly when the close options' play-outs agree."""
+    small = 0
+    for position, seed, pid in kings_positions(3):
+        analysis = kings.analyse(position, seed)
+        if not (analysis.is_puzzle() and kings.needs_simulation(analysis)):
+            continue
+        small += 1
+        sims = kings.simulated(position, seed, analysis)
+        means = [o.sim for o in sims]
+        made = kings.make_puzzle(position, seed, pid)
+        assert (made is not None) == (means[0] == max(means))
+        if made is not None:
+            assert made.breakdown["sim"] == means[0] and made.second["sim"] == means[1]
+    assert small, "a game with small-margin positions"
+
+
+def test_the_explanation_quotes_the_simulation():
+    p = _simulated_puzzle()
+    right, lines = judge(p, p.answer)
+    assert right
+    assert any(line.startswith("Simulation agrees (100 play-outs") for line in lines)
+
+
+def test_generate_best_cards_only_finds_the_same_puzzles(tmp_path):
+    """``--kind best-card`` keeps the best-card puzzles a full run of the seeds finds."""
+    first = next(p for p in shipped("cribbage") if p.kind == cribbage.CARD)
+    seed = int(first.id.split("-")[1])
+    out = tmp_path / "cards.json"
+    result = CliRunner().invoke(cli, ["puzzles", "generate", "--game", "cribbage", "--kind",
+                                      "best-card", "--count", "1", "--seed", str(seed),
+                                      "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert load_set(out) == [first]
+    refused = CliRunner().invoke(cli, ["puzzles", "generate", "--game", "kings", "--kind",
+                                       "best-card", "--count", "1"])
+    assert refused.exit_code == 2 and "a kings puzzle's kind is one of best-play" in refused.output
 
 
 def test_generate_command_writes_a_set_that_verifies(tmp_path):

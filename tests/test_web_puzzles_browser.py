@@ -168,3 +168,43 @@ def _around(c: str, r: int) -> list[tuple[str, int]]:
     i = COLUMNS.index(c)
     return [(COLUMNS[j], s) for j in range(max(0, i - 1), min(13, i + 2))
             for s in range(max(1, r - 1), min(13, r + 1) + 1)]
+
+
+def test_a_logged_in_players_rating_is_kept_by_the_server(browser, server) -> None:
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    p = shipped("kings")[0]
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#account:not([hidden])")
+        page.click("#show-signup")
+        page.fill("#account-name", "Puzzler")
+        page.fill("#account-password", "tiles and pegs")
+        page.click("#account-submit")
+        page.wait_for_function("() => document.querySelector('#account-status')"
+                               ".textContent.includes('Puzzler')")
+        page.click("#puzzles-link")
+        page.wait_for_selector("#p-puzzle:not([hidden])")
+        page.goto(f"{server.url}/puzzles/kings?id={p.id}")
+        page.wait_for_selector("#rack .tile")
+        assert "Logged in as Puzzler" in page.inner_text("#p-who")
+        page.click("#pass")  # not the best: the stored rating goes down
+        page.wait_for_selector("#p-result:not([hidden])")
+        assert page.inner_text("#p-verdict").startswith("Not the best.")
+        assert int(page.get_attribute("#p-change", "data-delta")) < 0
+        shown = page.inner_text("#p-rating")
+        assert page.evaluate("() => localStorage.getItem('kingscrib:puzzles:kings')") is None
+        page.goto(f"{server.url}/puzzles/kings?id={p.id}")  # read back from the server
+        page.wait_for_selector("#rack .tile")
+        assert page.inner_text("#p-rating") == shown
+        assert int(shown.split(":")[1].split("·")[0]) < 1500
+        page.click("#pass")  # a second answer is not rated
+        page.wait_for_selector("#p-result:not([hidden])")
+        assert "You answered this puzzle before" in page.inner_text("#p-change")
+        assert page.inner_text("#p-rating") == shown
+        assert serious_violations(page) == []
+        assert errors == []
+    finally:
+        context.close()

@@ -33,12 +33,18 @@ def puzzles() -> None:
               help="Processes (or CPUs of a Ray started here); default: all.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write the set to this new file (default: print it).")
+@click.option("--kind", type=click.Choice(["best-card"]), default=None,
+              help="Only puzzles of this kind (Cribbage's best card in the play).")
 @backend_options
 def generate(game: str, count: int, seed: int, workers: int | None, out: str | None,
-             backend: str, address: str | None) -> None:
+             kind: str | None, backend: str, address: str | None) -> None:
     """Find COUNT puzzles of GAME in self-play; the same seed gives the same puzzles."""
     from kingscrib.puzzles.generate import generate as run
+    from kingscrib.puzzles.puzzle import KINDS
 
+    if kind and kind not in KINDS[game]:
+        raise click.BadParameter(f"a {game} puzzle's kind is one of {', '.join(KINDS[game])}",
+                                 param_hint="--kind")
     if out and Path(out).exists():  # never overwrite what a user made
         raise click.BadParameter(f"{out} already exists: name a new file", param_hint="--out")
     chosen = backend_from_options(backend, address, workers)
@@ -46,7 +52,7 @@ def generate(game: str, count: int, seed: int, workers: int | None, out: str | N
                   disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task(f"{game} puzzles", total=count)
         found = run(game, count, chosen, seed,
-                    on_found=lambda n: progress.advance(task, n))
+                    on_found=lambda n: progress.advance(task, n), kind=kind)
     if out:
         dump_set(found, Path(out))
         click.echo(f"{len(found)} {game} puzzles written to {out}", err=True)

@@ -223,9 +223,9 @@ SELFPLAY_PLAYER = "baseline"  # fast; deals are deals, and its plays leave real 
 CARD_MAX_HELD = 2
 
 
-def game_puzzles(seed: int) -> list[Puzzle]:
-    """The puzzles met in one two-player self-play game: each discard and each card to
-    lay with a choice of ranks."""
+def game_puzzles(seed: int, kinds: Sequence[str] = (DISCARD, CARD)) -> list[Puzzle]:
+    """The puzzles of ``kinds`` met in one two-player self-play game: each discard and
+    each card to lay with a choice of ranks."""
     from kingscrib.classic.game import ClassicGame
     from kingscrib.classic.game import Play as PlayAction
     from kingscrib.players.classic.registry import make_player
@@ -240,9 +240,9 @@ def game_puzzles(seed: int) -> list[Puzzle]:
         step += 1
         puzzle = None
         pid = f"cribbage-{seed}-{step}"
-        if view.phase == "discard" and len(view.hand) == 6:
+        if view.phase == "discard" and len(view.hand) == 6 and DISCARD in kinds:
             puzzle = make_puzzle(DISCARD, discard_position(view.hand, view.is_dealer), pid)
-        elif view.phase == "play":
+        elif view.phase == "play" and CARD in kinds:
             ranks = {a.card.rank for a in view.legal if isinstance(a, PlayAction)}
             if len(ranks) > 1 and view.cards_left[1 - view.seat] <= CARD_MAX_HELD:
                 puzzle = make_puzzle(CARD, _play_position(view), pid)

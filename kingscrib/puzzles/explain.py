@@ -28,6 +28,10 @@ def kings_judgement(puzzle: Puzzle, text: str) -> tuple[bool, list[str]]:
     best = read_answer(position, puzzle.answer)
     best_o = puzzle.breakdown
     lines = [f"Best: {_kings_line(best_o)} ({puzzle.theme})."]
+    if best_o.get("sim") is not None and puzzle.second.get("sim") is not None:
+        lines.append(f"Simulation agrees ({best_o['sim_iterations']} play-outs of each close"
+                     f" option over the unseen tiles): {best_o['sim']:+.1f} a play-out,"
+                     f" {puzzle.second['move']} {puzzle.second['sim']:+.1f}.")
     if same_option(action, best, position):
         lines.append(f"It is {puzzle.margin:.1f} ahead of the next best, "
                      f"{puzzle.second['move']} ({puzzle.second['equity']:.1f}).")

@@ -3,13 +3,18 @@
 A position is a puzzle when its best option (ranked as ``kingscrib analyze`` ranks them:
 score + value of the tiles kept - a share of the next player's expected best reply) beats
 the second by at least :data:`MARGIN` points of equity and is not simply the play that
-scores most now. The ranking is reproducible from the position and the seed of the
-defence's rack draws, so :func:`analyse` re-checks a puzzle from scratch.
+scores most now. Where the margin is small (under :data:`SIM_MARGIN`, tiles still in the
+bag) the simulation decides too: the options within that margin of the best are played
+out :data:`SIM_PLAYOUTS` times each over the unseen tiles (the ``sim`` player's
+play-outs, the same draws for every option), and the best must have the best mean. The
+ranking and the play-outs are reproducible from the position and the puzzle's seed, so
+:func:`check` re-checks a puzzle from scratch.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field, replace
 
 from kingscrib.kings.moves import Action
 from kingscrib.kings.notation import NotationError, format_action, parse_action
@@ -17,10 +22,13 @@ from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.position import Position
 from kingscrib.players.kings.analysis import Option, _same, _same_play_key, ranked, view_of
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
-from kingscrib.players.kings.equity import candidates, materialise
+from kingscrib.players.kings.equity import Candidate, candidates, materialise
 from kingscrib.players.kings.leaves import shipped
+from kingscrib.players.kings.sim import SimPlayer
 
 MARGIN = 3.0  # equity points the best option must be ahead of the second
+SIM_MARGIN = 5.0  # under this margin (and tiles in the bag) the simulation decides too
+SIM_PLAYOUTS = 100  # play-outs of each close option (all of them: none is dropped early)
 KIND = "best-play"
 
 
@@ -30,6 +38,8 @@ class KingsAnalysis:
 
     options: list[Option]
     top_score: int
+    chosen: list[Candidate] = field(default_factory=list, compare=False)  # the options'
+    bag: int = 0
 
     @property
     def margin(self) -> float:
@@ -50,7 +60,29 @@ def analyse(position: Position, seed: int) -> KingsAnalysis:
                       c.leave_value, c.reply, c.equity) for c in chosen]
     everything = candidates(view, table)
     top = max((c.score for c in everything), default=0)
-    return KingsAnalysis(options, top)
+    return KingsAnalysis(options, top, chosen, position.bag or 0)
+
+
+def needs_simulation(found: KingsAnalysis) -> bool:
+    """Whether the simulation decides too: a small margin, and tiles left to draw."""
+    return found.bag > 0 and len(found.options) > 1 and found.margin < SIM_MARGIN
+
+
+def simulated(position: Position, seed: int, found: KingsAnalysis) -> list[Option]:
+    """The options within :data:`SIM_MARGIN` of the best (in equity order), each with the
+    mean of its :data:`SIM_PLAYOUTS` play-outs (seeded by ``seed``)."""
+    top = found.options[0].equity
+    close = [(o, c) for o, c in zip(found.options, found.chosen) if top - o.equity < SIM_MARGIN]
+    sim = SimPlayer(seed, max_iterations=SIM_PLAYOUTS, min_iterations=SIM_PLAYOUTS)
+    sim.simulate(view_of(position), [c for _, c in close], math.inf)
+    stats = {id(s.candidate): s for s in sim.last}
+    return [replace(o, sim=round(stats[id(c)].mean, 2), sim_iterations=stats[id(c)].n)
+            for o, c in close]
+
+
+def simulation_agrees(options: list[Option]) -> bool:
+    """Whether the best by equity also has the best simulated mean."""
+    return all(options[0].sim >= o.sim for o in options[1:])
 
 
 def read_answer(position: Position, text: str) -> Action:
@@ -118,6 +150,11 @@ def make_puzzle(position: Position, seed: int, puzzle_id: str,
     if not found.is_puzzle(margin):
         return None
     best, second = found.options[0], found.options[1]
+    if needs_simulation(found):
+        sims = simulated(position, seed, found)
+        if not simulation_agrees(sims):
+            return None
+        best, second = sims[0], sims[1]
     greedy = max(found.options, key=lambda o: (o.score, o.equity))
     if greedy.score < found.top_score:
         greedy = None
@@ -147,4 +184,15 @@ def check(puzzle) -> list[str]:
         problems.append("the best option is also the highest score now")
     if found.top_score != puzzle.top_now:
         problems.append(f"the highest score now is {found.top_score}, not {puzzle.top_now}")
+    if needs_simulation(found) and not problems:
+        sims = simulated(position, puzzle.seed, found)
+        if not simulation_agrees(sims):
+            leader = max(sims, key=lambda o: o.sim)
+            problems.append(f"the simulation ranks {leader.move} first ({leader.sim:+.2f} a "
+                            f"play-out against {sims[0].sim:+.2f})")
+        stated = puzzle.breakdown.get("sim")
+        if stated is None:
+            problems.append("the margin is small and the simulation's result is not stated")
+        elif abs(stated - sims[0].sim) > 0.01:
+            problems.append(f"the simulated mean is {sims[0].sim:.2f}, not {stated}")
     return problems

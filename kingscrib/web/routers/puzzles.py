@@ -79,12 +79,13 @@ async def _account(request: Request, hub: Hub) -> Any:
     return await hub.db_call(sessions.account_of, hub.store.engine, token)
 
 
-def _rating_of(hub_engine: Any, puzzle_id: str, game: str) -> ratings.Rating:
-    return puzzle_store.puzzle_rating(hub_engine, puzzle_id, ratings.priors(game)[puzzle_id])
+def _rating_of(engine: Any, puzzle_id: str, game: str) -> ratings.Rating:
+    """A puzzle's rating now: as answers moved it, else its prior."""
+    return puzzle_store.puzzle_rating(engine, puzzle_id, ratings.priors(game)[puzzle_id])
 
 
-def _no_store(data: dict[str, Any], status: int = 200) -> JSONResponse:
-    return JSONResponse(data, status_code=status, headers={"Cache-Control": "no-store"})
+def _no_store(data: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/api/puzzles/next")
