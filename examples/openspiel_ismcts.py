@@ -9,7 +9,8 @@ it saw is respected), then searches the tree of information sets, evaluating a l
 random rollout to the end of the deal and the win-probability table
 (:class:`kingscrib.spiel.evaluators.DealRolloutEvaluator`). The opponent is a
 :mod:`kingscrib.players.classic` level seeing only its own seat. Seats alternate from
-game to game; every game's chance nodes come from ``--seed``. A move with one legal
+game to game; every game's chance nodes come from ``--seed``. The exploration constant
+``--uct-c`` (0.1) is small because a deal moves the values little. A move with one legal
 action (a go, the deal's forced last card) is made without a search.
 """
 
@@ -30,11 +31,14 @@ from kingscrib.players.classic import make_player
 from kingscrib.spiel.cribbage import engine_index
 from kingscrib.spiel.evaluators import DealRolloutEvaluator
 
+UCT_C = 0.1  # values are 2 P(win) - 1: one deal moves them by a few hundredths to tenths
 
-def make_bot(game: pyspiel.Game, simulations: int, seed: int) -> ismcts.ISMCTSBot:
+
+def make_bot(game: pyspiel.Game, simulations: int, seed: int,
+             uct_c: float = UCT_C) -> ismcts.ISMCTSBot:
     rng = random.Random(seed)
     bot = ismcts.ISMCTSBot(
-        game, DealRolloutEvaluator(rng=rng), uct_c=2.0, max_simulations=simulations,
+        game, DealRolloutEvaluator(rng=rng), uct_c=uct_c, max_simulations=simulations,
         random_state=np.random.RandomState(seed),
         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
         # Information sets keyed by the observation string: the current deal as the seat
@@ -68,16 +72,18 @@ def play_game(game: pyspiel.Game, bot: ismcts.ISMCTSBot, bot_seat: int, opponent
     return state.returns()[bot_seat]
 
 
-def play_match(games: int, opponent: str, simulations: int, seed: int = 1) -> dict:
+def play_match(games: int, opponent: str, simulations: int, seed: int = 1,
+               uct_c: float = UCT_C) -> dict:
     """``games`` games, seats alternating: the bot's wins, its win rate and a 95% interval."""
     game = pyspiel.load_game("kingscrib_cribbage")
-    bot = make_bot(game, simulations, seed)
+    bot = make_bot(game, simulations, seed, uct_c)
     start = time.perf_counter()
     results = [play_game(game, bot, g % 2, opponent, seed * 100_003 + g) for g in range(games)]
     wins = sum(r > 0 for r in results)
     rate = wins / games
     half = 1.96 * math.sqrt(rate * (1 - rate) / games)
-    return {"opponent": opponent, "games": games, "simulations": simulations, "wins": wins,
+    return {"opponent": opponent, "games": games, "simulations": simulations,
+            "uct_c": uct_c, "wins": wins,
             "win_rate": rate, "interval": [max(0.0, rate - half), min(1.0, rate + half)],
             "seconds_per_game": (time.perf_counter() - start) / games}
 
@@ -88,8 +94,10 @@ def main() -> None:
     parser.add_argument("--opponent", default="easy")
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--uct-c", type=float, default=UCT_C)
     args = parser.parse_args()
-    print(json.dumps(play_match(args.games, args.opponent, args.simulations, args.seed)))
+    print(json.dumps(play_match(args.games, args.opponent, args.simulations, args.seed,
+                                args.uct_c)))
 
 
 if __name__ == "__main__":
