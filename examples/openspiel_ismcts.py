@@ -6,10 +6,12 @@ The game is ``kingscrib_cribbage`` (:mod:`kingscrib.spiel`, two seats). The sear
 OpenSpiel's own :class:`~open_spiel.python.algorithms.ismcts.ISMCTSBot`: each
 simulation deals the cards it has not seen anew (``resample_from_infostate``: every go
 it saw is respected), then searches the tree of information sets, evaluating a leaf by a
-random rollout to the end of the deal and the win-probability table
+rollout to the end of the deal (random moves, or ``--rollout easy``: that level's) and
+the win-probability table
 (:class:`kingscrib.spiel.evaluators.DealRolloutEvaluator`). The opponent is a
 :mod:`kingscrib.players.classic` level seeing only its own seat. Seats alternate from
-game to game; every game's chance nodes come from ``--seed``. A move with one legal
+game to game; every game's chance nodes come from ``--seed``. The exploration constant
+``--uct-c`` (0.1) is small because a deal moves the values little. A move with one legal
 action (a go, the deal's forced last card) is made without a search.
 """
 
@@ -30,11 +32,15 @@ from kingscrib.players.classic import make_player
 from kingscrib.spiel.cribbage import engine_index
 from kingscrib.spiel.evaluators import DealRolloutEvaluator
 
+UCT_C = 0.1  # values are 2 P(win) - 1: one deal moves them by a few hundredths to tenths
 
-def make_bot(game: pyspiel.Game, simulations: int, seed: int) -> ismcts.ISMCTSBot:
+
+def make_bot(game: pyspiel.Game, simulations: int, seed: int, uct_c: float = UCT_C,
+             rollout: str = "random") -> ismcts.ISMCTSBot:
     rng = random.Random(seed)
     bot = ismcts.ISMCTSBot(
-        game, DealRolloutEvaluator(rng=rng), uct_c=2.0, max_simulations=simulations,
+        game, DealRolloutEvaluator(rng=rng, policy=rollout), uct_c=uct_c,
+        max_simulations=simulations,
         random_state=np.random.RandomState(seed),
         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
         # Information sets keyed by the observation string: the current deal as the seat
@@ -68,16 +74,18 @@ def play_game(game: pyspiel.Game, bot: ismcts.ISMCTSBot, bot_seat: int, opponent
     return state.returns()[bot_seat]
 
 
-def play_match(games: int, opponent: str, simulations: int, seed: int = 1) -> dict:
+def play_match(games: int, opponent: str, simulations: int, seed: int = 1,
+               uct_c: float = UCT_C, rollout: str = "random") -> dict:
     """``games`` games, seats alternating: the bot's wins, its win rate and a 95% interval."""
     game = pyspiel.load_game("kingscrib_cribbage")
-    bot = make_bot(game, simulations, seed)
+    bot = make_bot(game, simulations, seed, uct_c, rollout)
     start = time.perf_counter()
     results = [play_game(game, bot, g % 2, opponent, seed * 100_003 + g) for g in range(games)]
     wins = sum(r > 0 for r in results)
     rate = wins / games
     half = 1.96 * math.sqrt(rate * (1 - rate) / games)
-    return {"opponent": opponent, "games": games, "simulations": simulations, "wins": wins,
+    return {"opponent": opponent, "games": games, "simulations": simulations,
+            "uct_c": uct_c, "rollout": rollout, "wins": wins,
             "win_rate": rate, "interval": [max(0.0, rate - half), min(1.0, rate + half)],
             "seconds_per_game": (time.perf_counter() - start) / games}
 
@@ -88,8 +96,12 @@ def main() -> None:
     parser.add_argument("--opponent", default="easy")
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--uct-c", type=float, default=UCT_C)
+    parser.add_argument("--rollout", default="random",
+                        help="the rollouts' moves: random, or a level's (easy, medium...)")
     args = parser.parse_args()
-    print(json.dumps(play_match(args.games, args.opponent, args.simulations, args.seed)))
+    print(json.dumps(play_match(args.games, args.opponent, args.simulations, args.seed,
+                                args.uct_c, args.rollout)))
 
 
 if __name__ == "__main__":

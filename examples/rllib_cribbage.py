@@ -81,21 +81,18 @@ def make_config(players: int = 2, batch: int = 2000, minibatch: int = 250,
     )
 
 
-def train(iterations: int, **settings: Any) -> list[dict[str, Any]]:
+def run_training(algo: Any, iterations: int) -> list[dict[str, Any]]:
     """Train ``iterations`` times; per iteration, the steps sampled and their speed."""
-    algo = make_config(**settings).build_algo()
     rows = []
-    try:
-        for i in range(iterations):
-            start = time.perf_counter()
-            result = algo.train()
-            runners = result["env_runners"]
-            steps = runners["num_env_steps_sampled"]
-            rows.append({"iteration": i + 1, "env_steps": steps,
-                         "steps_per_s": steps / (time.perf_counter() - start),
-                         "episode_len_mean": runners.get("episode_len_mean")})
-    finally:
-        algo.stop()
+    for i in range(iterations):
+        start = time.perf_counter()
+        result = algo.train()
+        runners = result["env_runners"]
+        steps = int(runners["num_env_steps_sampled"])
+        length = runners.get("episode_len_mean")
+        rows.append({"iteration": i + 1, "env_steps": steps,
+                     "steps_per_s": round(steps / (time.perf_counter() - start), 1),
+                     "episode_len_mean": None if length is None else float(length)})
     return rows
 
 
@@ -108,9 +105,13 @@ def main() -> None:
     import ray
 
     ray.init(num_cpus=2, include_dashboard=False)
-    for row in train(args.iterations, players=args.players, batch=args.batch):
-        print(json.dumps(row))
-    ray.shutdown()
+    algo = make_config(players=args.players, batch=args.batch).build_algo()
+    try:
+        for row in run_training(algo, args.iterations):
+            print(json.dumps(row), flush=True)
+    finally:
+        algo.stop()
+        ray.shutdown()
 
 
 if __name__ == "__main__":

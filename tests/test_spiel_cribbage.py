@@ -4,6 +4,8 @@ engine's rules, and resampling for information-set search."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import pickle
 import random
 
@@ -177,3 +179,9 @@ def test_resampling_keeps_what_the_seat_knows_and_deals_the_rest_anew(players):
         state.apply_action(rng.choice(state.legal_actions()))
     assert checked >= 100
     assert changed > checked * 0.9  # the hidden cards are dealt anew, not copied
+
+
+@pytest.mark.parametrize("name", ["kingscrib.spiel.cribbage", "kingscrib.spiel.kings"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

@@ -30,6 +30,13 @@ def test_ismcts_plays_whole_games_against_a_level():
     assert result["win_rate"] == result["wins"] / 2
 
 
+def test_ismcts_with_a_levels_rollouts_plays_a_whole_game():
+    result = load_example().play_match(games=1, opponent="medium", simulations=6, seed=4,
+                                       rollout="easy")
+    assert result["games"] == 1 and result["rollout"] == "easy"
+    assert result["wins"] in (0, 1)
+
+
 def test_the_evaluator_reads_the_win_table_at_the_end_of_the_deal():
     game = pyspiel.load_game("kingscrib_cribbage")
     rng = random.Random(6)

@@ -1,10 +1,15 @@
 """An evaluator for OpenSpiel's MCTS and ISMCTS on two-seat ``kingscrib_cribbage``.
 
 A random rollout to the end of a whole game to 121 is long and says little; this one
-plays random moves (and random cards for the chance nodes) only to the end of the
-current deal, then reads each seat's chance to win from the scores and who deals next
+plays only to the end of the current deal (random cards for the chance nodes), then
+reads each seat's chance to win from the scores and who deals next
 (:func:`kingscrib.players.classic.winprob.win_probability`, the shipped table). A game
 won inside the rollout counts as won. Values are ``2 P(win) - 1``, so zero-sum.
+
+The rollout's moves are uniformly random, or with ``policy="easy"`` (any name of
+:func:`kingscrib.players.classic.make_player`) that computer level's for both seats: a
+random lay-away says little of what a hand is worth, so few simulations tell the
+lay-aways apart.
 """
 
 from __future__ import annotations
@@ -12,16 +17,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from kingscrib.players.classic import make_player
 from kingscrib.players.classic.winprob import win_probability
+from kingscrib.spiel.cribbage import engine_index
 
 
 class DealRolloutEvaluator:
     """``evaluate`` and ``prior`` for :class:`open_spiel.python.algorithms.ismcts.ISMCTSBot`
     (``n_rollouts`` random rollouts averaged; a uniform prior)."""
 
-    def __init__(self, n_rollouts: int = 1, rng: random.Random | None = None) -> None:
+    def __init__(self, n_rollouts: int = 1, rng: random.Random | None = None,
+                 policy: str = "random") -> None:
         self.n_rollouts = n_rollouts
         self.rng = rng or random.Random()
+        self.policy = None if policy == "random" else make_player(policy,
+                                                                  self.rng.randrange(2**31))
 
     def evaluate(self, state: Any) -> list[float]:
         if state.num_players() != 2:
@@ -41,7 +51,12 @@ class DealRolloutEvaluator:
                 outcomes, probs = zip(*state.chance_outcomes())
                 state.apply_action(rng.choices(outcomes, probs)[0])
             else:
-                state.apply_action(rng.choice(state.legal_actions()))
+                legal = state.legal_actions()
+                if self.policy is None or len(legal) == 1:
+                    state.apply_action(rng.choice(legal))
+                else:
+                    view = state.engine.view(state.current_player())
+                    state.apply_action(engine_index(self.policy.choose(view)))
         if state.is_terminal():
             return state.returns()[0]
         engine = state.engine
