@@ -15,11 +15,16 @@ two client addresses on loopback:
 - the load (127.0.0.2) keeps as many games of computers only going as the server allows
   an address (``computer_games``, ``--level`` computers, a new one as soon as one ends)
   and as many Cribbage analyses waiting or running as it allows (``reviews_waiting``),
-  of Cribbage games it created and finished beforehand.
+  of Cribbage games it created and finished beforehand. Its client runs in a process of
+  its own: reading the load's answers (whole games, whole analyses) on the person's
+  event loop would delay the person's replies in the client, not in the server.
 
 The person's replies are measured on a quiet server, then under the load. Prints the
 median, p99 and max of each, and the ratios; ``games_per_hour`` is lifted (the person
-starts a new game whenever one ends), every other limit is the server's default.
+starts a new game whenever one ends), every other limit is the server's default. On
+Linux it also prints, per reply, the CPU time of the server's process and the time its
+threads waited for a CPU (``/proc/<pid>/task/*/schedstat``): a tail that grows with the
+wait and not with the CPU time is the machine's scheduling, not the server's work.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import statistics
 import sys
@@ -175,6 +181,45 @@ async def load(url: str, level: str, games_at_once: int, analyses_at_once: int,
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def run_load(url: str, level: str, games_at_once: int, analyses_at_once: int,
+             to_analyse: list[tuple[str, str]], stop, counts_out) -> None:  # noqa: ANN001
+    """:func:`load` in a process of its own until ``stop`` (a multiprocessing Event) is
+    set; its counts are put on ``counts_out``."""
+    async def until_stopped() -> None:
+        stopping, counts = asyncio.Event(), {"games": 0, "analyses": 0, "refused": 0}
+        loading = asyncio.create_task(load(url, level, games_at_once, analyses_at_once,
+                                           to_analyse, stopping, counts))
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+        stopping.set()
+        await loading
+        counts_out.put(counts)
+
+    asyncio.run(until_stopped())
+
+
+def server_times(pid: int) -> tuple[float, float] | None:
+    """The server process's threads: seconds on a CPU and seconds waiting for one, so
+    far (None where the kernel does not say: not Linux, or no schedstats)."""
+    on_cpu = waiting = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                ran, waited, _slices = f.read().split()
+            on_cpu, waiting = on_cpu + int(ran), waiting + int(waited)
+    except (OSError, ValueError):
+        return None
+    return on_cpu / 1e9, waiting / 1e9
+
+
+def per_reply(before: tuple[float, float] | None, after: tuple[float, float] | None,
+              replies: int) -> tuple[float, float] | None:
+    """ms per reply on a CPU and waiting for one, between two :func:`server_times`."""
+    if before is None or after is None:
+        return None
+    return ((after[0] - before[0]) * 1000 / replies, (after[1] - before[1]) * 1000 / replies)
+
+
 def summary(times: list[float]) -> tuple[float, float, float, float]:
     """Median, p90, p99 and max in ms."""
     times = sorted(times)
@@ -185,7 +230,7 @@ def summary(times: list[float]) -> tuple[float, float, float, float]:
     return statistics.median(times) * 1000, at(0.9), at(0.99), times[-1] * 1000
 
 
-async def measure(url: str, args: argparse.Namespace) -> dict[str, list[float]]:
+async def measure(url: str, pid: int, args: argparse.Namespace) -> dict[str, list[float]]:
     limits = LimitSettings()
     seeds = list(range(1, 400))
     transport = httpx.AsyncHTTPTransport(local_address=LOAD)
@@ -194,23 +239,30 @@ async def measure(url: str, args: argparse.Namespace) -> dict[str, list[float]]:
               flush=True)
         to_analyse = await finished_cribbage_games(http, args.analyses, limits.computer_games)
     print(f"Quiet: {args.moves} replies ...", flush=True)
+    before = server_times(pid)
     quiet = await person(url, seeds[:200], args.moves, args.think)
-    stop, counts = asyncio.Event(), {"games": 0, "analyses": 0, "refused": 0}
-    loading = asyncio.create_task(load(url, args.level, limits.computer_games,
-                                       limits.reviews_waiting, to_analyse, stop, counts))
+    server = {"quiet": per_reply(before, server_times(pid), len(quiet))}
+    context = multiprocessing.get_context("spawn")
+    stop, counts_out = context.Event(), context.Queue()
+    loading = context.Process(target=run_load, args=(
+        url, args.level, limits.computer_games, limits.reviews_waiting, to_analyse, stop,
+        counts_out), name="load")
+    loading.start()
     await asyncio.sleep(args.warmup)
     print(f"Loaded: {args.moves} replies while {LOAD} runs {limits.computer_games}"
           f" {args.level} games of computers and {limits.reviews_waiting} Cribbage"
           " analyses ...", flush=True)
-    started = time.perf_counter()
+    started, before = time.perf_counter(), server_times(pid)
     loaded = await person(url, seeds[200:], args.moves, args.think)
     elapsed = time.perf_counter() - started
+    server["loaded"] = per_reply(before, server_times(pid), len(loaded))
     stop.set()
-    await loading
+    counts = await asyncio.to_thread(counts_out.get, timeout=60)
+    await asyncio.to_thread(loading.join, 30)
     print(f"the load during the run: {counts['games']} games of computers started,"
           f" {counts['analyses']} analyses started ({counts['refused']} refused for being"
           f" over the limit), {elapsed:.0f} s")
-    return {"quiet": quiet, "loaded": loaded}
+    return {"quiet": quiet, "loaded": loaded, "server": server}
 
 
 def main() -> None:
@@ -230,13 +282,17 @@ def main() -> None:
         server = Server(Path(tmp) / "fair.sqlite3", data_dir=Path(tmp),
                         extra_args=["--limit", "games_per_hour=100000"]).start()
         try:
-            times = asyncio.run(measure(server.url, args))
+            times = asyncio.run(measure(server.url, server.process.pid, args))
         finally:
             server.stop()
     quiet, loaded = summary(times["quiet"]), summary(times["loaded"])
     for name, (median, p90, p99, top) in (("quiet", quiet), ("loaded", loaded)):
         print(f"{name:>6}: reply median {median:.1f} ms, p90 {p90:.1f} ms, p99 {p99:.1f} ms,"
               f" max {top:.1f} ms ({len(times[name])} replies)")
+        if times["server"][name] is not None:
+            on_cpu, waiting = times["server"][name]
+            print(f"{'':>8}the server's process per reply: {on_cpu:.1f} ms on a CPU, its"
+                  f" threads {waiting:.1f} ms waiting for one")
     print(f"ratio loaded/quiet: median {loaded[0] / quiet[0]:.2f}, p90 {loaded[1] / quiet[1]:.2f},"
           f" p99 {loaded[2] / quiet[2]:.2f}")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average"

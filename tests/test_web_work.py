@@ -216,3 +216,42 @@ def test_a_job_that_cannot_cross_to_a_worker_process_fails_alone() -> None:
             lane.shutdown()
 
     asyncio.run(scenario())
+
+
+def scheduling() -> tuple[int, int]:
+    """A job: the calling process's scheduling policy and nice value."""
+    return os.sched_getscheduler(0), os.nice(0)
+
+
+def priority_without_the_idle_class() -> tuple[str, int, int]:
+    """A job: :func:`background_priority` where the kernel refuses SCHED_IDLE (an older
+    kernel, a sandbox); what it chose, and the nice value before and after."""
+    from kingscrib.web import work
+
+    def refuse(*_args) -> None:  # noqa: ANN002
+        raise PermissionError("no idle class here")
+
+    before = os.nice(0)
+    os.sched_setscheduler = refuse
+    return work.background_priority(), before, os.nice(0)
+
+
+def test_worker_processes_are_in_the_idle_class_and_the_server_is_not() -> None:
+    """A person's opponent (the server's threads) takes the CPU from a worker the moment
+    it wakes: the workers are SCHED_IDLE processes, the server's own process is left as
+    it was; where the idle class is refused a worker falls back to nice 10."""
+    async def scenario() -> None:
+        work = Work(reply_threads=1)
+        try:
+            for lane in (work.computers, work.reviews):
+                policy, _nice = await lane.run(scheduling, address="A")
+                assert policy == os.SCHED_IDLE, lane.name
+            chosen, before, after = await work.reviews.run(priority_without_the_idle_class,
+                                                           address="A")
+            assert chosen == "nice" and after == min(19, before + 10)
+        finally:
+            work.shutdown()
+
+    server_policy = os.sched_getscheduler(0)
+    asyncio.run(scenario())
+    assert os.sched_getscheduler(0) == server_policy != os.SCHED_IDLE
