@@ -94,6 +94,9 @@ def test_an_accounts_progress_is_merged_and_never_lost(client):
     bad = client.post("/api/learn-progress", headers=csrf,
                       json={"progress": {"kings": ["no-such-lesson"]}})
     assert bad.status_code == 400 and "no-such-lesson" in bad.json()["error"]
+    for flood in ({"kings": ["valid-hands"] * 1000}, {"chess": []}, {"kings": ["x" * 500]}):
+        refused = client.post("/api/learn-progress", headers=csrf, json={"progress": flood})
+        assert refused.status_code in (400, 422) and refused.json()["error"]
     assert client.get("/api/learn-progress").json()["progress"]["kings"] == [
         "touching", "valid-hands"]
     gone = client.request("DELETE", "/api/account", headers=csrf, json={"password": PASSWORD})
