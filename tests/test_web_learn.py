@@ -114,3 +114,10 @@ def test_the_levels_carry_their_titles_and_the_gentle_level(client):
             assert meta["names"][game][level] == {"title": describe(game, level).title,
                                                   "line": describe(game, level).line}
     assert meta["names"]["kings"]["easy"]["title"] == "Beginner"
+
+
+@pytest.mark.parametrize("answer", ["²", "4²", "½", "", " ", "-4", "4.0"])
+def test_a_number_that_is_not_a_whole_number_is_a_verdict(client, answer):
+    for path in ("/api/learn/kings/variants/0", "/api/learn/cribbage/counting/0"):
+        verdict = client.post(path, json={"answer": answer})
+        assert verdict.status_code == 200 and not verdict.json()["ok"]

@@ -244,7 +244,7 @@ def _check_claim(step: Step, answer: object) -> Verdict:
     score = position.check(play)
     breakdown = tuple(hand.describe() for hand in score.hands)
     text = str(answer).strip()
-    if not text.isdigit():
+    if not text.isdecimal():
         return Verdict(False, "Type the number of points you claim, e.g. 6.")
     claimed = int(text)
     if claimed == score.total:
