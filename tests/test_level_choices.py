@@ -78,3 +78,11 @@ def test_the_first_screen_says_the_goal_until_the_first_move():
     session.handle("d1 across 4 5 6 k k")
     text = " ".join(getattr(part, "plain", "") for part in session.side_panel().renderables)
     assert "Goal:" not in text
+
+
+def test_the_cribbage_first_screen_says_the_goal(data):
+    from kingscrib.cli.terminal.classic_session import ClassicSession
+    text = ClassicSession.new(seed=3).intro().text
+    assert "Cut for deal" in text and "Goal:" in text and "121" in text
+    result = CliRunner().invoke(classic, ["play", "--line", "--seed", "3"], input="quit\n")
+    assert "Goal: score from your cards" in result.output

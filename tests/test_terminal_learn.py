@@ -117,3 +117,18 @@ def test_the_rules_screen_scrolled_to_its_end(snap_compare):
         await pilot.press("end")
         await pilot.pause(0.2)
     assert snap_compare(kings_game(), terminal_size=(80, 24), run_before=run)
+
+
+def test_the_lessons_line_by_line_through_a_pipe(data):
+    from click.testing import CliRunner
+    answers = "H7 across 6 6\nhint\nH7 across 6 9 K\nF7 J\nskip\nG8 8\nquit\n"
+    result = CliRunner().invoke(learn_command.learn, [], input=answers)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Lesson 1: A valid hand" in out and "crossword" in out
+    assert "✗ Not allowed" in out and "scores nothing" in out
+    assert "Hint: Your two 6/9 tiles" in out
+    assert "K69K = 4 (fifteens 2, pairs 2)" in out and "5L" in out  # tiles as codes
+    assert "Lesson 2: Laying a hand on the board" in out
+    saved = json.loads((data / learn_command.PROGRESS_NAME).read_text())
+    assert saved["kings"] == ["valid-hands"]  # lesson 2 had a step skipped: not finished

@@ -94,6 +94,9 @@ def test_an_accounts_progress_is_merged_and_never_lost(client):
     bad = client.post("/api/learn-progress", headers=csrf,
                       json={"progress": {"kings": ["no-such-lesson"]}})
     assert bad.status_code == 400 and "no-such-lesson" in bad.json()["error"]
+    for flood in ({"kings": ["valid-hands"] * 1000}, {"chess": []}, {"kings": ["x" * 500]}):
+        refused = client.post("/api/learn-progress", headers=csrf, json={"progress": flood})
+        assert refused.status_code in (400, 422) and refused.json()["error"]
     assert client.get("/api/learn-progress").json()["progress"]["kings"] == [
         "touching", "valid-hands"]
     gone = client.request("DELETE", "/api/account", headers=csrf, json={"password": PASSWORD})
@@ -111,3 +114,10 @@ def test_the_levels_carry_their_titles_and_the_gentle_level(client):
             assert meta["names"][game][level] == {"title": describe(game, level).title,
                                                   "line": describe(game, level).line}
     assert meta["names"]["kings"]["easy"]["title"] == "Beginner"
+
+
+@pytest.mark.parametrize("answer", ["²", "4²", "½", "", " ", "-4", "4.0"])
+def test_a_number_that_is_not_a_whole_number_is_a_verdict(client, answer):
+    for path in ("/api/learn/kings/variants/0", "/api/learn/cribbage/counting/0"):
+        verdict = client.post(path, json={"answer": answer})
+        assert verdict.status_code == 200 and not verdict.json()["ok"]

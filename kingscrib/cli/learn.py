@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -37,16 +38,85 @@ def write_progress(progress: learn_progress.Progress) -> None:
     write_atomically(progress_path(), json.dumps(learn_progress.to_json(progress)))
 
 
+def run_lines(game: str, saved: learn_progress.Progress, save: bool, plain: bool) -> None:
+    """The lessons line by line (through a pipe, with --line, or for a screen reader):
+    each lesson's explanation, then each step's position and task; answers are read
+    from standard input until the step is solved (``hint``, ``show``, ``skip``, ``quit``)."""
+    from rich.console import Console
+
+    from kingscrib.cli.terminal.learn_app import setup_view
+    from kingscrib.learn import lessons
+    from kingscrib.learn.lesson import GOALS
+
+    console = Console(no_color=plain or None, highlight=False)
+    plain = plain or not console.is_terminal  # through a pipe no colour tells light from dark
+    console.print(GOALS[game])
+    progress = saved
+    for number, lesson in enumerate(lessons(game), 1):
+        done = "(finished) " if lesson.id in progress[game] else ""
+        console.print(f"\n[bold]Lesson {number}: {lesson.title}[/] {done}\n{lesson.teach}",
+                      markup=True)
+        solved_all = True
+        for at, step in enumerate(lesson.steps, 1):
+            console.print(setup_view(step, plain))
+            console.print(f"Step {at} of {len(lesson.steps)}: {step.task}")
+            solved = _answer_step(console, step)
+            if solved is None:
+                return
+            solved_all = solved_all and solved
+        if solved_all:
+            progress = learn_progress.finish(progress, game, lesson.id)
+            if save:
+                write_progress(progress)
+
+
+def _answer_step(console: Any, step: Any) -> bool | None:
+    """Read answers until the step is solved (True), skipped (False) or left (None)."""
+    from kingscrib.learn import check
+
+    while True:
+        try:
+            line = input("answer › ").strip()
+        except EOFError:
+            return None
+        word = line.lower()
+        if word == "quit":
+            return None
+        if word == "skip":
+            return False
+        if word in ("hint", "show"):
+            console.print(f"Hint: {step.hint}" if word == "hint"
+                          else f"The answer: {step.intended}")
+            continue
+        if not line:
+            continue
+        verdict = check(step, line)
+        console.print(("✓ " if verdict.ok else "✗ ") + verdict.message)
+        for part in verdict.breakdown:
+            console.print(f"  {part}")
+        if verdict.ok:
+            return True
+
+
 @click.command("learn", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--game", type=click.Choice(["kings", "cribbage"]), default="kings",
               show_default=True, help="Which game's lessons.")
 @click.option("--no-color", is_flag=True, help="Tiles as 7L / 7D instead of colours.")
-def learn(game: str, no_color: bool) -> None:
+@click.option("--line", "line_mode", is_flag=True, help="Line by line instead of full"
+              " screen (the default when the input or output is not a terminal).")
+def learn(game: str, no_color: bool, line_mode: bool) -> None:
     """Learn to play: short lessons on a small prepared board (or hand of cards), each
     answer checked and explained by the engine. Progress is remembered."""
-    from kingscrib.cli.terminal.learn_app import LearnApp
+    from kingscrib.cli.play import full_screen_possible
 
     saved, problem = read_progress()
+    if problem:
+        click.echo(problem, err=True)
+    if line_mode or not full_screen_possible():
+        run_lines(game, saved, problem is None, no_color)
+        return
+    from kingscrib.cli.terminal.learn_app import LearnApp
+
     app = LearnApp(game, saved, None if problem else write_progress, plain=no_color,
                    notice=problem)
     app.run()

@@ -119,7 +119,7 @@ def _check_number(step: Step, answer: object) -> Verdict:
     score = score_show(parse_cards(setup["hand"]), Card.parse(setup["starter"]),
                        crib=setup.get("crib", False))
     text = str(answer).strip()
-    if not text.isdigit():
+    if not text.isdecimal():
         return Verdict(False, "Type a number of points, e.g. 6.")
     said = int(text)
     kind = step.goal[0]

@@ -16,7 +16,7 @@ from kingscrib.kings.moves import Exchange, Pass, Play
 from kingscrib.kings.play import IllegalPlay, PlayScore
 from kingscrib.kings.position import Position
 from kingscrib.kings.rules import RuleSet
-from kingscrib.kings.tiles import RACK_SIZE, SIX, Tile
+from kingscrib.kings.tiles import RACK_SIZE
 from kingscrib.learn.lesson import MOVE, NUMBER, Lesson, Step, Verdict
 from kingscrib.people import hand_text, tiles_text
 
@@ -244,7 +244,7 @@ def _check_claim(step: Step, answer: object) -> Verdict:
     score = position.check(play)
     breakdown = tuple(hand.describe() for hand in score.hands)
     text = str(answer).strip()
-    if not text.isdigit():
+    if not text.isdecimal():
         return Verdict(False, "Type the number of points you claim, e.g. 6.")
     claimed = int(text)
     if claimed == score.total:
@@ -264,5 +264,5 @@ def check_step(step: Step, answer: object) -> Verdict:
     return _check_move(step, answer)
 
 
-__all__ = ["LESSONS", "SIX", "Tile", "check_step", "exchange_problem", "goal_missed",
+__all__ = ["LESSONS", "check_step", "exchange_problem", "goal_missed",
            "position_of", "read_action"]

@@ -126,6 +126,11 @@ def read_cards(answer: str, hand: Sequence[Card]) -> list[Card]:
     return cards
 
 
+# The goal in one line, for a newcomer's first screen.
+CRIBBAGE_GOAL = ("score from your cards in the play and the show (15s, pairs, runs); the first"
+                 " to 121 wins. New? kingscrib learn --game cribbage")
+
+
 class ClassicSession:
     """A classic game between people (``humans``: their seats) and computers of ``level``."""
 
@@ -524,6 +529,7 @@ class ClassicSession:
             dealer = g.names[g.first_dealer]
             reply.add(f"Cut for deal: {cut}. {dealer[0].upper()}{dealer[1:]} deal"
                       f"{'' if dealer == 'you' else 's'} first.")
+            reply.add(f"Goal: {CRIBBAGE_GOAL}", "italic")
         return reply
 
 

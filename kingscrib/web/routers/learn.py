@@ -4,7 +4,7 @@ the lessons as JSON, the checker of an answer, and a logged-in account's progres
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -15,6 +15,7 @@ from kingscrib.learn import check, lesson, lessons
 from kingscrib.learn import progress as learn_progress
 from kingscrib.learn.kings import position_of, read_action
 from kingscrib.learn.lesson import GOALS, MOVE
+from kingscrib.learn.progress import MAX_ID
 from kingscrib.web import learning, sessions
 from kingscrib.web.deps import get_hub
 from kingscrib.web.errors import WebError
@@ -90,9 +91,12 @@ def check_answer(game: str, lesson_id: str, number: int, body: Answer) -> dict[s
     return out
 
 
+LessonIds = Annotated[list[Annotated[str, Field(max_length=MAX_ID)]], Field(max_length=50)]
+
+
 class ProgressBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    progress: dict[str, list[str]] = Field(..., max_length=4)
+    progress: dict[str, LessonIds] = Field(..., max_length=4)
 
 
 @router.get("/api/learn-progress")
