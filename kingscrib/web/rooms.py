@@ -92,6 +92,7 @@ class Room:
     invite_hash: str
     kind: str = DEFAULT_GAME  # the game's name in the registry
     hints_allowed: bool = False  # chosen at creation, shown to everyone before they sit
+    rated: bool = False  # created as a rated game (from a rated seek in the lobby)
     closed: bool = False  # closed for being left untouched: nothing more can happen
     clock: Clock | None = None  # the game's clocks (kingscrib.web.clocks); None: no clock
     result: dict[str, Any] | None = None  # an ending beyond the rules (kingscrib.web.finish)
@@ -299,7 +300,8 @@ class Hub:
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
                      seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
                      creator: int | None = None, clock: tuple[int, int] | None = None,
-                     secret_seed: bool = False, address: str | None = None
+                     secret_seed: bool = False, address: str | None = None,
+                     seated: list[str] | None = None, rated: bool = False
                      ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
         ``hints``: hints allowed even between people (everyone sees it before sitting).
@@ -308,7 +310,9 @@ class Hub:
         ``secret_seed``: the seed is a fresh secret drawn by the server (rematches), not
         one a request chose. ``address``: the creator's, whose work the computers' moves
         are, and who may have only ``computer_games`` games of computers only being played
-        (429 past them)."""
+        (429 past them). ``seated``: the token hashes of every seat, all people seated
+        already (a lobby seek: nobody is the creator). ``rated``: the game counts for the
+        ratings (kept on the room; the lobby's seek records it too)."""
         if seed is not None and not secret_seed and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         kind = game_kind(game)
@@ -318,10 +322,16 @@ class Hub:
         stored_rules = kind.check_rules(rules, len(seats))
         built = _build_seats(seats, kind.levels())
         session = kind.create(stored_rules, seed, [s.name for s in built])
-        creator, token = _seat_creator(built, creator)
+        if seated is not None:
+            for s, token_hash in zip(built, seated, strict=True):
+                s.token_hash = token_hash
+            creator, token = None, None
+        else:
+            creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
-                    version=_people_seated(built), hints_allowed=hints, owner=address or "")
+                    version=_people_seated(built), hints_allowed=hints, owner=address or "",
+                    rated=rated)
         room.sent_version = room.version
         self._attach_players(room)
         limited = address is not None and self.computer_games is not None and not room.people
