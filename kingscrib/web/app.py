@@ -26,10 +26,21 @@ from kingscrib.web.connections import ConnectionCounts, ConnectionSettings, guar
 from kingscrib.web.edge import EdgeMiddleware
 from kingscrib.web.finish import check_clocks
 from kingscrib.web.limits import AddressLimits, LimitSettings
+from kingscrib.web.lobby import Lobby
 from kingscrib.web.logs import log_config
 from kingscrib.web.proxies import parse_proxies
 from kingscrib.web.rooms import Hub, WebError
-from kingscrib.web.routers import accounts, aftergame, games, learn, live, meta, players, puzzles
+from kingscrib.web.routers import (
+    accounts,
+    aftergame,
+    games,
+    learn,
+    live,
+    lobby,
+    meta,
+    players,
+    puzzles,
+)
 from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
 
@@ -82,6 +93,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   settings.limits.reviews_waiting)
         app.state.hub = hub
         hub.start_listening()  # PostgreSQL: other server processes' moves reach us
+        app.state.lobby = Lobby(hub)  # seeks, games to watch, online: live everywhere
+        await app.state.lobby.start()
         # PostgreSQL: websockets and games an hour counted for all processes together.
         shared = share_limits(store, hub.db_call, app.state.limits, settings.alive_every)
         beating = None
@@ -99,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             sweeping.cancel()
+            await app.state.lobby.stop()
             timing.cancel()
             if shared is not None:
                 beating.cancel()
@@ -121,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(puzzles.router)
     app.include_router(learn.router)
+    app.include_router(lobby.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:

@@ -301,7 +301,8 @@ class Hub:
                      seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
                      creator: int | None = None, clock: tuple[int, int] | None = None,
                      secret_seed: bool = False, address: str | None = None,
-                     rated: bool = False) -> tuple[Room, int | None, str | None, str]:
+                     seated: list[str] | None = None, rated: bool = False
+                     ) -> tuple[Room, int | None, str | None, str]:
         """A new game; returns the room, the creator's seat and token, and the invite code.
         ``hints``: hints allowed even between people (everyone sees it before sitting).
         The creator takes seat ``creator`` (a human seat), by default the first human seat.
@@ -309,8 +310,9 @@ class Hub:
         ``secret_seed``: the seed is a fresh secret drawn by the server (rematches), not
         one a request chose. ``address``: the creator's, whose work the computers' moves
         are, and who may have only ``computer_games`` games of computers only being played
-        (429 past them). ``rated``: rated when it ends (the caller checks that the creator
-        is logged in; every other person must be to sit)."""
+        (429 past them). ``seated``: the token hashes of every seat, all people seated
+        already (a lobby seek: nobody is the creator). ``rated``: rated when it ends (the
+        caller checks that every person is logged in, or will be to sit)."""
         if seed is not None and not secret_seed and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         kind = game_kind(game)
@@ -320,7 +322,12 @@ class Hub:
         stored_rules = kind.check_rules(rules, len(seats))
         built = _build_seats(seats, kind.levels())
         session = kind.create(stored_rules, seed, [s.name for s in built])
-        creator, token = _seat_creator(built, creator)
+        if seated is not None:
+            for s, token_hash in zip(built, seated, strict=True):
+                s.token_hash = token_hash
+            creator, token = None, None
+        else:
+            creator, token = _seat_creator(built, creator)
         invite = secrets.token_urlsafe(12)
         room = Room(secrets.token_urlsafe(9), session, built, hash_secret(invite), kind=game,
                     version=_people_seated(built), hints_allowed=hints, owner=address or "",

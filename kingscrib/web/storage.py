@@ -205,6 +205,44 @@ login_failures = Table(
 )
 
 
+# The lobby (kingscrib.web.seeks): open seeks, each with the people seated in it so far
+# (seat 0: who posted it). ``target_id``: a direct challenge, for that account only.
+# ``game_id`` is set when the seek is full and its game has started (the row stays: which
+# game came from which seek, rated or casual). ``starting``: the process that filled the
+# last seat is creating the game. Seat rows: ``ticket_hash`` is the SHA-256 hash of the
+# seat's secret ticket, which becomes that seat's token in the game; ``visitor_hash``
+# the browser's (its own seeks, its liveness: ``seen``).
+seeks = Table(
+    "seeks", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("hints", Boolean, nullable=False, default=False),
+    Column("clock_seconds", Integer, nullable=True),
+    Column("clock_overtime", Integer, nullable=True),
+    Column("rated", Boolean, nullable=False, default=False),
+    Column("rating_min", Integer, nullable=True),
+    Column("rating_max", Integer, nullable=True),
+    Column("quick", Boolean, nullable=False, default=False),  # posted by Play now
+    Column("target_id", Integer, ForeignKey("accounts.id"), nullable=True, index=True),
+    Column("starting", Float, nullable=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=True, index=True),
+)
+
+seek_seats = Table(
+    "seek_seats", metadata,
+    Column("seek_id", String(16), ForeignKey("seeks.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True, index=True),
+    Column("ticket_hash", String(64), nullable=False),
+    Column("visitor_hash", String(64), nullable=False, index=True),
+    Column("seen", Float, nullable=False, index=True),
+)
+
+
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 

@@ -1,0 +1,258 @@
+// The lobby on the start page: open seeks (accept with one click), Play now, a seek or a
+// challenge of one's own, games to watch and people online, all live (/api/lobby/live).
+
+import { request, saved } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const NAME_KEY = "kingscrib:name";
+const TITLES = { kings: "Kings Cribbage", classic: "Cribbage" };
+
+// This browser's visitor secret: its seeks are its own, and stay while it is connected.
+function visitor() {
+  let secret = localStorage.getItem("kingscrib:visitor");
+  if (!secret) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    secret = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("kingscrib:visitor", secret);
+  }
+  return secret;
+}
+const ticketKey = (id) => `kingscrib:seek:${id}`;
+let me = { name: null, csrf: null };
+let seeks = new Map();
+
+async function lobbyCall(method, path, body) {
+  const headers = { "Content-Type": "application/json", "X-Lobby-Visitor": visitor() };
+  if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
+  const response = await fetch(`/api/lobby${path}`, { method, headers, body: JSON.stringify(body || {}) });
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error || `error ${response.status}`);
+  return data;
+}
+
+function say(text, kind = "") {
+  const box = $("meet-message");
+  box.textContent = text;
+  box.className = `message ${kind}`;
+}
+
+const typedName = () => {
+  const name = $("meet-name").value.trim();
+  if (name) localStorage.setItem(NAME_KEY, name);
+  return name || undefined;
+};
+
+function enterGame(gameId, ticket) {
+  saved.setToken(gameId, ticket);
+  location.href = `/?game=${gameId}`;
+}
+
+// An answer of accept / Play now / a new seek: into the game, or wait with a ticket.
+function took(answer) {
+  if (answer.game_id) return enterGame(answer.game_id, answer.ticket);
+  localStorage.setItem(ticketKey(answer.seek.id), answer.ticket);
+  seeks.set(answer.seek.id, answer.seek);
+  renderSeeks();
+  say("Waiting for an opponent: the game starts as soon as the seats are taken.");
+}
+
+function clockText(seek) {
+  return seek.clock_seconds ? `${Math.round(seek.clock_seconds / 60)} min` : "no clock";
+}
+
+function rulesText(seek) {
+  const on = Object.entries(seek.rules).filter(([k, v]) => v === true && k !== "players").map(([k]) => k.replace(/_/g, " "));
+  if (seek.rules.exchange === "when-stuck") on.push("exchange when stuck");
+  return on.join(", ");
+}
+
+function seekItem(seek) {
+  const li = document.createElement("li");
+  li.dataset.seek = seek.id;
+  const mine = localStorage.getItem(ticketKey(seek.id));
+  const forMe = seek.challenge && me.name && seek.challenge.toLowerCase() === me.name.toLowerCase() && !mine;
+  if (seek.challenge) li.className = "challenge";
+  const what = document.createElement("span");
+  what.className = "what";
+  what.textContent = `${TITLES[seek.game] || seek.game} · ${seek.players} players · ${clockText(seek)} · ${seek.rated ? "rated" : "casual"}`;
+  const who = document.createElement("span");
+  who.className = "who";
+  who.textContent = seek.seats.map((s) => s.name + (s.account ? " ✓" : "")).join(", ")
+    + (seek.players > seek.seats.length ? ` (+${seek.players - seek.seats.length} open)` : "")
+    + (seek.challenge ? ` → challenges ${seek.challenge}` : "");
+  const terms = document.createElement("span");
+  terms.className = "terms";
+  const range = seek.rating_min != null || seek.rating_max != null
+    ? `rating ${seek.rating_min ?? "any"}–${seek.rating_max ?? "any"}` : "";
+  terms.textContent = [rulesText(seek), range].filter(Boolean).join(" · ");
+  const buttons = document.createElement("span");
+  buttons.className = "buttons";
+  const button = (label, onClick, cls = "") => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.className = cls;
+    b.onclick = async () => {
+      b.disabled = true;
+      try { await onClick(); } catch (error) { say(error.message, "error"); b.disabled = false; }
+    };
+    buttons.append(b);
+  };
+  if (mine) {
+    button("Cancel", async () => {
+      await lobbyCall("DELETE", `/seeks/${seek.id}`, { ticket: localStorage.getItem(ticketKey(seek.id)) });
+      localStorage.removeItem(ticketKey(seek.id));
+      seeks.delete(seek.id);
+      renderSeeks();
+      say("");
+    });
+  } else {
+    button(forMe ? "Accept the challenge" : "Accept", async () =>
+      took(await lobbyCall("POST", `/seeks/${seek.id}/accept`, { name: typedName() })), "primary accept");
+    if (forMe) {
+      button("Decline", async () => {
+        await lobbyCall("DELETE", `/seeks/${seek.id}`, {});
+        seeks.delete(seek.id);
+        renderSeeks();
+      });
+    }
+  }
+  li.append(what, who, terms, buttons);
+  return li;
+}
+
+function renderSeeks() {
+  const list = $("seeks");
+  list.replaceChildren(...[...seeks.values()].map(seekItem));
+  if (!seeks.size) {
+    const li = document.createElement("li");
+    li.className = "none";
+    li.textContent = "Nobody is waiting: post a seek or press Play now.";
+    list.append(li);
+  }
+  list.dataset.count = seeks.size;
+}
+
+function renderWatch(games) {
+  const list = $("watch");
+  list.replaceChildren(...games.map((g) => {
+    const li = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/?game=${encodeURIComponent(g.id)}&watch=1`;
+    link.textContent = `${g.names.join(" – ")}`;
+    li.append(link, ` · ${TITLES[g.game] || g.game}`);
+    return li;
+  }));
+  if (!games.length) {
+    const li = document.createElement("li");
+    li.className = "none";
+    li.textContent = "No game is being played right now.";
+    list.append(li);
+  }
+}
+
+function onMessage(message) {
+  if (message.type === "lobby") {
+    seeks = new Map(message.seeks.map((s) => [s.id, s]));
+    renderSeeks();
+    renderWatch(message.games);
+    $("online").textContent = `${message.online} online`;
+  } else if (message.type === "seek") {
+    seeks.set(message.seek.id, message.seek);
+    renderSeeks();
+  } else if (message.type === "gone") {
+    if (localStorage.getItem(ticketKey(message.id))) {
+      localStorage.removeItem(ticketKey(message.id));
+      if (message.reason === "declined") say("Your challenge was declined.");
+    }
+    seeks.delete(message.id);
+    renderSeeks();
+  } else if (message.type === "started") {
+    const ticket = localStorage.getItem(ticketKey(message.id));
+    seeks.delete(message.id);
+    renderSeeks();
+    if (ticket) {
+      localStorage.removeItem(ticketKey(message.id));
+      enterGame(message.game_id, ticket);
+    }
+  } else if (message.type === "games") {
+    renderWatch(message.games);
+  } else if (message.type === "online") {
+    $("online").textContent = `${message.count} online`;
+  }
+}
+
+function connect(delay = 500) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/api/lobby/live`);
+  ws.onopen = () => { delay = 500; ws.send(JSON.stringify({ type: "hello", visitor: visitor() })); };
+  ws.onmessage = (event) => onMessage(JSON.parse(event.data));
+  ws.onclose = () => setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
+}
+
+function seekBody() {
+  const game = $("quick-game").value;
+  const box = (id, name) => document.querySelector(`#${id} [name=${name}]`).checked;
+  const rules = game === "classic"
+    ? { muggins: box("seek-classic-rules", "muggins"), skunk: box("seek-classic-rules", "skunk") }
+    : { reduced_first_bonus: box("seek-kings-rules", "reduced_first_bonus"),
+        exchange: box("seek-kings-rules", "when_stuck") ? "when-stuck" : "anytime",
+        joker: box("seek-kings-rules", "joker"), servant: box("seek-kings-rules", "servant") };
+  const number = (id) => ($(id).value === "" ? undefined : Number($(id).value));
+  return {
+    name: typedName(), game, players: Number($("seek-players").value), rules,
+    clock_seconds: number("quick-clock"), rated: $("seek-rated").checked,
+    rating_min: number("seek-min"), rating_max: number("seek-max"),
+    challenge: $("seek-challenge").value.trim() || undefined,
+  };
+}
+
+async function start() {
+  $("meet-name").value = localStorage.getItem(NAME_KEY) || "";
+  try {
+    me = await request("GET", "/api/account");
+    if (me.name) { $("meet-name").value = me.name; $("meet-name").disabled = true; }
+  } catch { /* a guest */ }
+  const syncGame = () => {
+    const classic = $("quick-game").value === "classic";
+    $("seek-kings-rules").hidden = classic;
+    $("seek-classic-rules").hidden = !classic;
+  };
+  $("quick-game").addEventListener("change", syncGame);
+  syncGame();
+  $("show-seek").onclick = () => {
+    const open = $("seek-form").hidden;
+    $("seek-form").hidden = !open;
+    $("show-seek").setAttribute("aria-expanded", String(open));
+  };
+  $("seek-form").onsubmit = async (event) => {
+    event.preventDefault();
+    try { took(await lobbyCall("POST", "/seeks", seekBody())); $("seek-form").hidden = true; } catch (error) { say(error.message, "error"); }
+  };
+  $("play-now").onclick = async () => {
+    try {
+      took(await lobbyCall("POST", "/play-now", {
+        name: typedName(), game: $("quick-game").value,
+        clock_seconds: $("quick-clock").value ? Number($("quick-clock").value) : undefined,
+      }));
+    } catch (error) { say(error.message, "error"); }
+  };
+  // One click: you against the computer at its default level, the game chosen above.
+  $("play-computer").onclick = async () => {
+    try {
+      const meta = await request("GET", "/api/levels");
+      const game = $("quick-game").value;
+      const level = meta.games?.[game]?.default_level || "greedy";
+      const created = await request("POST", "/api/games", {
+        game, seats: [{ kind: "human", name: typedName() }, { kind: "computer", level }],
+      });
+      saved.setInvite(created.game_id, created.invite);
+      enterGame(created.game_id, created.token);
+    } catch (error) { say(error.message, "error"); }
+  };
+  connect();
+  $("meet").dataset.ready = "1";
+}
+
+if (!params.get("game") && !params.get("replay")) start();

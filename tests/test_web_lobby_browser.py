@@ -1,0 +1,78 @@
+"""The lobby on the start page in Chromium, two browsers: one signs up and posts a seek,
+the other (a guest) sees it appear without reloading and accepts it with one click; both
+land in the same game, each in their own seat. Play the computer stays one click."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from browser_pages import SIZES, outside_viewport, screenshot
+
+PASSWORD = "tiles and pegs"
+
+
+def seat_seen(server, page, game_id: str) -> int:
+    token = page.evaluate(f"localStorage.getItem('kingscrib:token:{game_id}')")
+    assert token
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    r = httpx.get(f"{server.url}/api/games/{game_id}", cookies=cookies,
+                  headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    return r.json()["you"]
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_seek_posted_in_one_browser_is_accepted_in_the_other(browser, server,
+                                                                size: str) -> None:
+    alice_context = browser.new_context(**SIZES[size])
+    guest_context = browser.new_context(**SIZES[size])
+    errors: list[str] = []
+    try:
+        alice, guest = alice_context.new_page(), guest_context.new_page()
+        for page in (alice, guest):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "/")
+            page.wait_for_selector("#meet[data-ready]")
+        alice.click("#show-signup")
+        alice.fill("#account-name", f"Alice {size}")
+        alice.fill("#account-password", PASSWORD)
+        alice.click("#account-submit")
+        alice.wait_for_selector(f"#account-status:has-text('Logged in as Alice {size}.')")
+        alice.reload()
+        alice.wait_for_selector("#meet[data-ready]")
+        assert alice.input_value("#meet-name") == f"Alice {size}"
+
+        guest.fill("#meet-name", "Gus")
+        alice.select_option("#quick-game", "classic")
+        alice.click("#show-seek")
+        alice.check("#seek-classic-rules [name=muggins]")
+        alice.click("#post-seek")
+        alice.wait_for_selector("#meet-message:has-text('Waiting for an opponent')")
+        item = guest.locator("#seeks li[data-seek]")
+        item.wait_for()  # live: no reload
+        text = item.inner_text()
+        assert f"Alice {size} ✓" in text and "Cribbage" in text and "muggins" in text
+        guest.wait_for_selector("#online:has-text('2 online')")
+        assert outside_viewport(guest) == []
+        screenshot(guest, f"lobby-seek-{size}")
+
+        item.locator("button.accept").click()
+        guest.wait_for_url("**/?game=*")
+        alice.wait_for_url("**/?game=*")
+        game_id = guest.url.split("game=")[1].split("&")[0]
+        assert alice.url.split("game=")[1].split("&")[0] == game_id
+        guest.wait_for_selector("#classic")
+        alice.wait_for_selector("#classic")
+        assert (seat_seen(server, alice, game_id), seat_seen(server, guest, game_id)) == (0, 1)
+        screenshot(guest, f"lobby-game-{size}")
+
+        # The game is listed to watch; Play the computer is one click.
+        guest.goto(server.url + "/")
+        guest.wait_for_selector(f"#watch a[href*='{game_id}']")
+        guest.click("#play-computer")
+        guest.wait_for_url("**/?game=*")
+        assert guest.url.split("game=")[1] != game_id
+        assert errors == []
+    finally:
+        alice_context.close()
+        guest_context.close()

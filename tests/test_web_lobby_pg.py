@@ -1,0 +1,95 @@
+"""The lobby over two ``kingscrib serve`` processes on one PostgreSQL: a seek posted
+through one is seen live and accepted through the other, both seats land in one game,
+and both processes count the same people online."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
+from web_support import Server, auth
+from websockets.sync.client import connect
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def two_servers(postgres_url: str, tmp_path) -> Iterator[tuple[Server, Server]]:  # noqa: F811
+    servers = [Server(postgres_url, data_dir=tmp_path) for _ in range(2)]
+    try:
+        for s in servers:
+            s.start()
+        yield servers[0], servers[1]
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def live(server: Server, visitor: str):
+    ws = connect(f"ws://127.0.0.1:{server.port}/api/lobby/live")
+    ws.send(json.dumps({"type": "hello", "visitor": visitor}))
+    assert json.loads(ws.recv(timeout=5))["type"] == "lobby"
+    return ws
+
+
+def until(ws, kind: str, check=lambda m: True, limit: float = 10.0) -> dict:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        message = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if message["type"] == kind and check(message):
+            return message
+    raise AssertionError(f"no {kind} message in time")
+
+
+def test_a_seek_posted_on_one_process_is_accepted_on_the_other(two_servers) -> None:
+    a, b = two_servers
+    ann, bob = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
+    ann_ws, bob_ws = live(a, ann), live(b, bob)
+    try:
+        posted = httpx.post(f"{a.url}/api/lobby/seeks", headers={"X-Lobby-Visitor": ann},
+                            json={"name": "Ann", "game": "classic", "players": 2})
+        assert posted.status_code == 201, posted.text
+        seek_id = posted.json()["seek"]["id"]
+        seen = until(bob_ws, "seek")["seek"]
+        assert seen["id"] == seek_id and seen["seats"] == [{"name": "Ann", "account": False}]
+        assert [s["id"] for s in httpx.get(f"{b.url}/api/lobby").json()["seeks"]] == [seek_id]
+        accepted = httpx.post(f"{b.url}/api/lobby/seeks/{seek_id}/accept",
+                              headers={"X-Lobby-Visitor": bob}, json={"name": "Bob"})
+        assert accepted.status_code == 200, accepted.text
+        game_id = accepted.json()["game_id"]
+        assert until(ann_ws, "started") == {"type": "started", "id": seek_id,
+                                            "game_id": game_id}
+        mine = httpx.get(f"{a.url}/api/games/{game_id}", headers=auth(posted.json()["ticket"]))
+        theirs = httpx.get(f"{a.url}/api/games/{game_id}",
+                           headers=auth(accepted.json()["ticket"]))
+        assert (mine.json()["you"], theirs.json()["you"]) == (0, 1)
+        assert [s["name"] for s in mine.json()["seats"]] == ["Ann", "Bob"]
+        again = httpx.post(f"{a.url}/api/lobby/seeks/{seek_id}/accept",
+                           headers={"X-Lobby-Visitor": secrets.token_urlsafe(16)},
+                           json={"name": "Cid"})
+        assert again.status_code == 409
+    finally:
+        ann_ws.close()
+        bob_ws.close()
+
+
+def test_both_processes_count_the_same_people_online(two_servers) -> None:
+    a, b = two_servers
+    sockets = [live(a, secrets.token_urlsafe(16)) for _ in range(2)]
+    sockets.append(live(b, secrets.token_urlsafe(16)))
+    try:
+        for ws in sockets:
+            until(ws, "online", lambda m: m["count"] == 3)
+        sockets.pop().close()
+        for ws in sockets:
+            until(ws, "online", lambda m: m["count"] == 2)
+        counts = {httpx.get(f"{s.url}/api/lobby").json()["online"] for s in (a, b)}
+        assert counts == {2}
+    finally:
+        for ws in sockets:
+            ws.close()
