@@ -20,8 +20,9 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SQLTimeoutError
 
-from kingscrib.web import metrics, outage
+from kingscrib.web import metrics, outage, turn_mail
 from kingscrib.web.actions import describe
+from kingscrib.web.chat import ChatHub
 from kingscrib.web.connections import ConnectionCounts, ConnectionSettings, guarded_protocol
 from kingscrib.web.edge import EdgeMiddleware
 from kingscrib.web.finish import check_clocks
@@ -29,9 +30,19 @@ from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.proxies import parse_proxies
 from kingscrib.web.rooms import Hub, WebError
-from kingscrib.web.routers import accounts, aftergame, games, live, meta
+from kingscrib.web.routers import (
+    accounts,
+    aftergame,
+    chat,
+    correspondence,
+    games,
+    live,
+    meta,
+    moderation,
+)
 from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
+from kingscrib.web.turn_mail import MailSettings
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("kingscrib.web")
@@ -61,6 +72,8 @@ class Settings:
     # the time no process was alive; on PostgreSQL the beats also count the processes
     # sharing the limits.
     alive_every: float = 5.0
+    # SMTP for the turn notices of correspondence games (None: no e-mail is sent).
+    mail: MailSettings | None = None
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -82,6 +95,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   settings.limits.reviews_waiting)
         app.state.hub = hub
         hub.start_listening()  # PostgreSQL: other server processes' moves reach us
+        app.state.chat = ChatHub(hub)
+        app.state.chat.start()  # PostgreSQL: the other processes' chat reaches us
+        if settings.mail is not None:
+            hub.turn_watchers.append(turn_mail.watcher(hub, settings.mail))
         # PostgreSQL: websockets and games an hour counted for all processes together.
         shared = share_limits(store, hub.db_call, app.state.limits, settings.alive_every)
         beating = None
@@ -103,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if shared is not None:
                 beating.cancel()
                 await shared.leave()
+            app.state.chat.stop()
             await hub.close()
             store.stopping(time.time())
             store.close()
@@ -118,6 +136,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(aftergame.router)
     app.include_router(accounts.router)
+    app.include_router(chat.router)
+    app.include_router(moderation.router)
+    app.include_router(correspondence.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:

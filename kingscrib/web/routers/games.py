@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from kingscrib.web.clocks import check_clock
-from kingscrib.web.deps import bearer, get_hub, own_if_logged_in, seat_for
+from kingscrib.web.deps import bearer, get_hub, own_if_logged_in, refuse_banned, seat_for
 from kingscrib.web.edge import client_address
 from kingscrib.web.finish import game_over, resign
 from kingscrib.web.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
@@ -24,8 +24,10 @@ async def create_game(body: CreateGame, request: Request,
                       hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat. A game refused (bad input,
     another limit) is not counted against the address's games an hour."""
+    await refuse_banned(request, hub, "create games")
     async with request.app.state.limits.creating_game(client_address(request.scope)):
-        clock = check_clock(body.clock_seconds, body.clock_overtime, body.game)
+        clock = check_clock(body.clock_seconds, body.clock_overtime, body.game,
+                            body.clock_days_per_move)
         room, seat, token, invite = await hub.create(
             [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints,
             clock=clock, address=client_address(request.scope))
@@ -45,6 +47,7 @@ async def get_game(game_id: str, token: str | None = Depends(bearer),
 @router.post("/{game_id}/join", response_model=Joined)
 async def join_game(game_id: str, body: JoinGame, request: Request,
                     hub: Hub = Depends(get_hub)) -> Joined:
+    await refuse_banned(request, hub, "join games")
     room = await hub.get(game_id)
     seat, token = await hub.join(room, body.invite, body.seat, body.name)
     await own_if_logged_in(request, hub, room.id, token)
