@@ -209,13 +209,16 @@ def test_nothing_of_the_game_reaches_the_chat(url: str) -> None:
 def test_an_account_mutes_for_itself_only_and_remembers_it(url: str) -> None:
     with browser(url) as c:
         headers = signup(c, "Carol")
-        r = c.put("/api/account/chat-mutes", json={"sender": "g1"}, headers=headers)
-        assert r.status_code == 200 and r.json() == {"muted": ["g1"]}
+        r = c.put("/api/account/chat-mutes", json={"sender": "a7"}, headers=headers)
+        assert r.status_code == 200 and r.json() == {"muted": ["a7"]}
         c.put("/api/account/chat-mutes", json={"sender": "a99"}, headers=headers)
-        assert c.get("/api/account/chat-mutes").json() == {"muted": ["a99", "g1"]}
-        r = c.put("/api/account/chat-mutes", json={"sender": "g1", "muted": False},
+        assert c.get("/api/account/chat-mutes").json() == {"muted": ["a7", "a99"]}
+        r = c.put("/api/account/chat-mutes", json={"sender": "a7", "muted": False},
                   headers=headers)
         assert r.json() == {"muted": ["a99"]}
+        # A guest's seat is muted in the browser (it is one game's seat only).
+        assert c.put("/api/account/chat-mutes", json={"sender": "g1"},
+                     headers=headers).status_code == 422
         assert c.put("/api/account/chat-mutes", json={"sender": "a99"}).status_code == 403
         assert c.put("/api/account/chat-mutes", json={"sender": "<b>"},
                      headers=headers).status_code == 422

@@ -39,7 +39,8 @@ class Say(BaseModel):
 
 class Mute(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    sender: str = Field(pattern=r"^(a\d{1,12}|g[0-3])$")
+    # An account (a guest's seat is one game's: the browser keeps those mutes).
+    sender: str = Field(pattern=r"^a\d{1,12}$")
     muted: bool = True
 
 

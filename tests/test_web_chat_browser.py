@@ -1,0 +1,98 @@
+"""Chat in Chromium: two players in two browser contexts chat in their game, a logged-in
+spectator in a third context chats in the spectators' room (neither room sees the other),
+text shows as typed (never as markup), and a muted player's messages vanish for the
+muter only, who still has them muted after a reload."""
+
+from __future__ import annotations
+
+import httpx
+from browser_pages import DESKTOP, PHONE, outside_viewport, screenshot
+
+PASSWORD = "tiles and pegs"
+
+
+def open_game(browser, url: str, game_id: str, token: str | None, size: dict):
+    context = browser.new_context(**size)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/")
+    if token:
+        page.evaluate("([id, t]) => localStorage.setItem(`kingscrib:token:${id}`, t)",
+                      [game_id, token])
+    return context, page, errors
+
+
+def lines(page) -> list[str]:
+    return page.locator("#chat-log .chat-words").all_inner_texts()
+
+
+def send(page, text: str) -> None:
+    page.fill("#chat-text", text)
+    page.press("#chat-text", "Enter")
+
+
+def test_two_players_and_a_spectator_chat_and_a_mute_holds_for_the_muter_only(
+        browser, server) -> None:
+    created = httpx.post(f"{server.url}/api/games",
+                         json={"seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+    gid = created["game_id"]
+    bob_token = httpx.post(f"{server.url}/api/games/{gid}/join",
+                           json={"invite": created["invite"], "name": "Bob"}).json()["token"]
+    ann_ctx, ann, ann_errors = open_game(browser, server.url, gid, created["token"], DESKTOP)
+    bob_ctx, bob, bob_errors = open_game(browser, server.url, gid, bob_token, PHONE)
+    fan_ctx, fan, fan_errors = open_game(browser, server.url, gid, None, DESKTOP)
+    try:
+        signed = fan.evaluate("""async (password) => (await fetch('/api/account/signup', {
+            method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({name: 'Fan', password})})).status""", PASSWORD)
+        assert signed == 201
+        for page in (ann, bob, fan):
+            page.goto(f"{server.url}/?game={gid}")
+            page.wait_for_selector("#chat-form:not([hidden])")
+        assert ann.inner_text("#chat-title") == "Chat with the players"
+        assert fan.inner_text("#chat-title") == "Spectators' chat"
+
+        send(ann, "<b>hello</b> Bob & good luck")
+        bob.wait_for_selector("#chat-log .chat-line")
+        assert lines(bob) == ["<b>hello</b> Bob & good luck"]  # shown as typed
+        assert bob.locator("#chat-log b.chat-name").count() == 1  # no <b> made from it
+        assert bob.inner_text("#chat-log .chat-name") == "Ann"
+        send(bob, "thanks, you too")
+        ann.wait_for_function("() => document.querySelectorAll('#chat-log .chat-line').length === 2")
+        send(fan, "enjoying this one")
+        fan.wait_for_selector("#chat-log .chat-line")
+        assert lines(fan) == ["enjoying this one"]  # the players' room is not shown here
+        bob.wait_for_timeout(300)
+        assert lines(ann) == ["<b>hello</b> Bob & good luck", "thanks, you too"]
+        assert lines(bob) == lines(ann)  # nor the spectators' room there
+
+        # Bob mutes Ann: her messages vanish for him only, now and later.
+        bob.click(".chat-line[data-sender='g0'] .chat-mute")
+        bob.wait_for_function("() => document.querySelectorAll('#chat-log .chat-line').length === 1")
+        assert lines(bob) == ["thanks, you too"]
+        send(ann, "can you read me?")
+        ann.wait_for_function("() => document.querySelectorAll('#chat-log .chat-line').length === 3")
+        send(bob, "still here")
+        ann.wait_for_function("() => document.querySelectorAll('#chat-log .chat-line').length === 4")
+        bob.wait_for_function("() => document.querySelectorAll('#chat-log .chat-line').length === 2")
+        assert lines(bob) == ["thanks, you too", "still here"]
+        bob.reload()
+        bob.wait_for_selector("#chat-log .chat-line")
+        bob.wait_for_timeout(300)
+        assert lines(bob) == ["thanks, you too", "still here"]
+        assert lines(ann)[2] == "can you read me?"
+
+        # Refused input says why and keeps nothing.
+        send(ann, "x" * 300 + "y")  # the field holds 300: the 301st is never typed
+        ann.wait_for_function("() => document.querySelectorAll('#chat-log .chat-line').length === 5")
+        assert lines(ann)[-1] == "x" * 300
+        for page in (ann, bob, fan):
+            assert outside_viewport(page) == []
+        screenshot(ann, "chat-player-desktop")
+        screenshot(bob, "chat-player-phone")
+        screenshot(fan, "chat-spectator-desktop")
+        assert ann_errors == bob_errors == fan_errors == []
+    finally:
+        for context in (ann_ctx, bob_ctx, fan_ctx):
+            context.close()
