@@ -96,3 +96,62 @@ def test_two_players_and_a_spectator_chat_and_a_mute_holds_for_the_muter_only(
     finally:
         for context in (ann_ctx, bob_ctx, fan_ctx):
             context.close()
+
+
+def test_your_turn_on_the_start_page_and_a_moderator_hides_a_reported_message(
+        browser, server) -> None:
+    from click.testing import CliRunner
+
+    from kingscrib.cli.main import cli
+
+    created = httpx.post(f"{server.url}/api/games",
+                         json={"seats": [{"name": "Ann"}, {"name": "Bob"}],
+                               "clock_days_per_move": 2}).json()
+    gid = created["game_id"]
+    joined = httpx.post(f"{server.url}/api/games/{gid}/join",
+                        json={"invite": created["invite"], "name": "Bob"}).json()
+    tokens = [created["token"], joined["token"]]
+    mover = httpx.get(f"{server.url}/api/games/{gid}").json()["turn"]
+    said = httpx.post(f"{server.url}/api/games/{gid}/chat", json={"text": "<i>rude</i> words"},
+                      headers={"Authorization": f"Bearer {tokens[1 - mover]}"}).json()
+    reported = httpx.post(f"{server.url}/api/chat/{said['id']}/report",
+                          headers={"Authorization": f"Bearer {tokens[mover]}"})
+    assert reported.status_code == 201
+    player_ctx, player, player_errors = open_game(browser, server.url, gid, tokens[mover],
+                                                  PHONE)
+    mod_ctx, mod, mod_errors = open_game(browser, server.url, gid, None, DESKTOP)
+    try:
+        # The start page says the game waits for this browser's seat, in the title too.
+        player.goto(server.url + "/")
+        player.wait_for_selector("#your-turn-list li[data-game]")
+        assert player.inner_text("#your-turn-count") == "1"
+        assert player.title().startswith("(1) ")
+        assert "for this move" in player.inner_text("#your-turn-list li")
+        screenshot(player, "your-turn-phone")
+        player.click(f"#your-turn-list a[href='/?game={gid}']")
+        player.wait_for_selector("#chat-log .chat-line")
+        assert player.inner_text("#chat-log .chat-words") == "<i>rude</i> words"
+
+        signed = mod.evaluate("""async (password) => (await fetch('/api/account/signup', {
+            method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({name: 'Mo', password})})).status""", PASSWORD)
+        assert signed == 201
+        mod.goto(server.url + "/moderate")
+        mod.wait_for_selector("#mod-status:has-text('moderators only')")
+        granted = CliRunner().invoke(cli, ["moderator", "grant", "Mo", "--database-url",
+                                           server.database_url])
+        assert granted.exit_code == 0, granted.output
+        mod.reload()
+        row = mod.locator(f"#report-rows tr[data-message='{said['id']}']")
+        row.wait_for()
+        assert row.locator("td").first.inner_text() == "<i>rude</i> words"
+        assert mod.locator("#report-rows i").count() == 0
+        assert outside_viewport(mod) == []
+        screenshot(mod, "moderate-desktop")
+        row.locator("button:has-text('Hide')").click()
+        mod.wait_for_selector("#no-reports:not([hidden])")
+        player.wait_for_function("() => !document.querySelector('#chat-log .chat-line')")
+        assert player_errors == mod_errors == []
+    finally:
+        player_ctx.close()
+        mod_ctx.close()
