@@ -201,3 +201,16 @@ def test_an_opted_in_account_gets_one_email_per_turn_and_others_none(url: str) -
             assert len(inbox.messages) == 1
     finally:
         smtp.stop()
+
+
+def test_no_game_whose_clock_runs_is_closed_as_idle(url: str) -> None:
+    """A clocked game ends by its clock, never by the idle sweep (which came first for a
+    move of 7 days, the default idle time); an unclocked idle game is still closed."""
+    with browser(url) as c:
+        clocked = c.post("/api/games", json={"seats": [{"name": "A"}, {"name": "B"}],
+                                             "clock_seconds": 1800}).json()
+        c.post(f"/api/games/{clocked['game_id']}/join", json={"invite": clocked["invite"]})
+        idle = c.post("/api/games", json={"seats": [{"name": "A"}, {"name": "B"}]}).json()
+        store = c.app.state.hub.store
+        assert store.close_idle(time.time() + 8 * DAY) == [idle["game_id"]]
+        assert store.load(clocked["game_id"]).closed is None
