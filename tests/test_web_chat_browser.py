@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import httpx
 from browser_pages import DESKTOP, PHONE, outside_viewport, screenshot
+from test_web_keyboard import serious_violations
 
 PASSWORD = "tiles and pegs"
 
@@ -89,6 +90,7 @@ def test_two_players_and_a_spectator_chat_and_a_mute_holds_for_the_muter_only(
         assert lines(ann)[-1] == "x" * 300
         for page in (ann, bob, fan):
             assert outside_viewport(page) == []
+            assert serious_violations(page) == []
         screenshot(ann, "chat-player-desktop")
         screenshot(bob, "chat-player-phone")
         screenshot(fan, "chat-spectator-desktop")
@@ -98,7 +100,7 @@ def test_two_players_and_a_spectator_chat_and_a_mute_holds_for_the_muter_only(
             context.close()
 
 
-def test_your_turn_on_the_start_page_and_a_moderator_hides_a_reported_message(
+def test_your_turn_and_a_moderator_who_hides_a_reported_message_and_bans_an_account(
         browser, server) -> None:
     from click.testing import CliRunner
 
@@ -128,6 +130,7 @@ def test_your_turn_on_the_start_page_and_a_moderator_hides_a_reported_message(
         assert player.title().startswith("(1) ")
         assert "for this move" in player.inner_text("#your-turn-list li")
         screenshot(player, "your-turn-phone")
+        assert serious_violations(player) == []
         player.click(f"#your-turn-list a[href='/?game={gid}']")
         player.wait_for_selector("#chat-log .chat-line")
         assert player.inner_text("#chat-log .chat-words") == "<i>rude</i> words"
@@ -147,11 +150,39 @@ def test_your_turn_on_the_start_page_and_a_moderator_hides_a_reported_message(
         assert row.locator("td").first.inner_text() == "<i>rude</i> words"
         assert mod.locator("#report-rows i").count() == 0
         assert outside_viewport(mod) == []
+        assert serious_violations(mod) == []
         screenshot(mod, "moderate-desktop")
         row.locator("button:has-text('Hide')").click()
         mod.wait_for_selector("#no-reports:not([hidden])")
         player.wait_for_function("() => !document.querySelector('#chat-log .chat-line')")
-        assert player_errors == mod_errors == []
+
+        # A ban by name from the page: the account is refused when it starts a game and
+        # when it logs in again, each time saying why.
+        troll_ctx, troll, troll_errors = open_game(browser, server.url, gid, None, DESKTOP)
+        signed = troll.evaluate("""async (password) => (await fetch('/api/account/signup', {
+            method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({name: 'Troll', password})})).status""", PASSWORD)
+        assert signed == 201
+        mod.fill("#ban-name", "Troll")
+        mod.fill("#ban-reason", "abuse in chat")
+        mod.click("#ban-form button[type=submit]")
+        mod.wait_for_selector("#ban-list li:has-text('Troll — abuse in chat')")
+        troll.goto(server.url + "/")
+        troll.wait_for_selector("#new-game[data-ready]")
+        alerts: list[str] = []  # the start page alerts its refusals
+        troll.once("dialog", lambda d: (alerts.append(d.message), d.dismiss()))
+        troll.click("#start")
+        troll.wait_for_function("() => !document.getElementById('start').disabled")
+        assert alerts == ["this account is banned by the moderators: it cannot create games"]
+        troll.click("#logout")
+        troll.wait_for_selector("#account-status:has-text('guest')")
+        troll.click("#show-login")
+        troll.fill("#account-name", "Troll")
+        troll.fill("#account-password", PASSWORD)
+        troll.click("#account-submit")
+        troll.wait_for_selector("#account-message:has-text('banned by the moderators')")
+        troll_ctx.close()
+        assert player_errors == mod_errors == troll_errors == []
     finally:
         player_ctx.close()
         mod_ctx.close()
