@@ -144,7 +144,8 @@ def test_your_turn_and_a_moderator_who_hides_a_reported_message_and_bans_an_acco
         granted = CliRunner().invoke(cli, ["moderator", "grant", "Mo", "--database-url",
                                            server.database_url])
         assert granted.exit_code == 0, granted.output
-        mod.reload()
+        mod.goto(server.url + "/")  # a moderator's account panel links to the page
+        mod.click("#moderate-link")
         row = mod.locator(f"#report-rows tr[data-message='{said['id']}']")
         row.wait_for()
         assert row.locator("td").first.inner_text() == "<i>rude</i> words"
