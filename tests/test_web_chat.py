@@ -157,6 +157,25 @@ def test_bad_messages_are_refused_with_a_reason_and_nothing_is_stored(
     assert stored(url) == 0
 
 
+def test_the_chat_socket_refuses_binary_frames_and_bad_json_with_reasons(url: str) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with browser(url) as c:
+        gid, ann, _bob = game(c)
+        with c.websocket_connect(f"/api/games/{gid}/chat/ws") as ws:
+            ws.send_text("not json")
+            assert ws.receive_json()["error"] == "a message is a JSON object"
+            ws.send_json({"type": "say", "text": "hi"})
+            assert "hello" in ws.receive_json()["error"]
+            ws.send_json({"type": "hello", "token": ann})
+            ws.receive_json()
+            ws.send_bytes(b"\x00\x01")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1003
+    assert stored(url) == 0
+
+
 def test_the_longest_message_and_emoji_with_joiners_are_accepted(url: str) -> None:
     with browser(url) as c:
         gid, ann, _bob = game(c)

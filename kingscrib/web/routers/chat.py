@@ -29,7 +29,7 @@ router = APIRouter(tags=["chat"])
 
 MAX_FRAME = 4096  # characters of one websocket message
 QUEUE_LIMIT = 64  # messages waiting for a slow reader before it is dropped
-POLICY, TOO_BIG, TRY_AGAIN = 1008, 1009, 1013
+POLICY, UNSUPPORTED, TOO_BIG, TRY_AGAIN = 1008, 1003, 1009, 1013
 
 
 class Say(BaseModel):
@@ -176,7 +176,13 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
     writing = asyncio.create_task(writer())
     try:
         while True:
-            text = await websocket.receive_text()
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                await websocket.close(code=UNSUPPORTED, reason="messages are JSON text, not binary")
+                break
             if len(text) > MAX_FRAME:
                 await websocket.close(code=TOO_BIG, reason=f"message over {MAX_FRAME} characters")
                 break
@@ -223,8 +229,8 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
                     raise WebError(400, f"unknown message type {str(kind)[:40]!r}")
             except WebError as e:
                 await send({"type": "error", "ref": ref, "status": e.status, "error": e.message})
-    except (WebSocketDisconnect, ConnectionError, RuntimeError, KeyError):
-        pass  # gone, too slow, or a binary frame (KeyError: it has no text)
+    except (WebSocketDisconnect, ConnectionError, RuntimeError):
+        pass  # gone, or too slow
     finally:
         if reader is not None:
             chat.leave(game_id, reader)
