@@ -203,6 +203,39 @@ def test_an_opted_in_account_gets_one_email_per_turn_and_others_none(url: str) -
         smtp.stop()
 
 
+def test_the_first_mover_hears_when_the_last_seat_is_taken_and_the_joiner_does_not(
+        url: str) -> None:
+    inbox = Inbox()
+    port = free_port()
+    smtp = Controller(inbox, hostname="127.0.0.1", port=port)
+    smtp.start()
+    mail = MailSettings("127.0.0.1", port, "games@example.org")
+    try:
+        with browser(url, mail=mail) as c:
+            headers = log_in(c, "Ann")
+            c.put("/api/account/email", json={"address": "ann@example.org", "turn_mail": True},
+                  headers=headers)
+            # A seed whose first mover is seat 0, the creator's (an account that opted in).
+            for seed in range(40):
+                created = c.post("/api/games", json={
+                    "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": seed,
+                    "clock_days_per_move": 1}).json()
+                if c.get(f"/api/games/{created['game_id']}").json()["turn"] == 0:
+                    break
+            c.cookies.clear()  # Bob, a guest, takes the last seat
+            r = c.post(f"/api/games/{created['game_id']}/join",
+                       json={"invite": created["invite"], "name": "Bob"})
+            assert r.status_code == 200
+            deadline = time.monotonic() + 10
+            while not inbox.messages and time.monotonic() < deadline:
+                time.sleep(0.05)
+            [(to, message)] = inbox.messages
+            assert to == ["ann@example.org"] and "against Bob" in message["Subject"]
+            assert "1 day for it" in message.get_payload(decode=True).decode()
+    finally:
+        smtp.stop()
+
+
 def test_no_game_whose_clock_runs_is_closed_as_idle(url: str) -> None:
     """A clocked game ends by its clock, never by the idle sweep (which came first for a
     move of 7 days, the default idle time); an unclocked idle game is still closed."""

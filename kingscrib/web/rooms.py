@@ -236,8 +236,9 @@ class Hub:
         self._stop_listening: threading.Event | None = None
         self._writes: list[tuple[TurnWrite, asyncio.Future]] = []
         self._flushing = False
-        # Called after each turn this process stored, with the seats the game waited
-        # for before it (turn notices: kingscrib.web.turn_mail).
+        # Called after each turn this process stored, and when a game begins, with the
+        # seats that need no notice: those the game waited for before the turn, or the
+        # person who just sat down (turn notices: kingscrib.web.turn_mail).
         self.turn_watchers: list[Callable[[Room, set[int]], None]] = []
 
     # ----- helpers ---------------------------------------------------------------
@@ -636,6 +637,8 @@ class Hub:
             room.game.rename(seat, new_name)
             room.version += 1
         await self.broadcast(room)
+        if started is not None:  # the game begins: the first movers hear of it (not the
+            self._turned(room, {seat})  # person who just sat down, who is looking at it)
         return seat, token
 
     # ----- acting ---------------------------------------------------------------
