@@ -195,8 +195,8 @@ def _listen(store: Any, on_note: Callable[[str, dict[str, Any]], None],
                     for note in conn.notifies(timeout=0.5):
                         if note.payload.startswith(mine):
                             continue
-                        _origin, game_id, data = note.payload.split(" ", 2)
                         try:
+                            _origin, game_id, data = note.payload.split(" ", 2)
                             on_note(game_id, json.loads(data))
                         except ValueError:
                             log.warning("a chat note could not be read")
