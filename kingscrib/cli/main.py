@@ -28,6 +28,7 @@ COMMANDS = {
     "puzzle": "kingscrib.cli.puzzle_commands:puzzle",
     "serve": "kingscrib.cli.web_commands:serve",
     "db": "kingscrib.cli.web_commands:db",
+    "moderator": "kingscrib.cli.moderator_commands:moderator",
 }
 
 

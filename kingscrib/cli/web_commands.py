@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -50,11 +51,25 @@ import click
               type=click.IntRange(min=1),
               help="HTTP connections one client address may hold open at once "
                    "(a trusted proxy's are not counted).")
+@click.option("--smtp-host", envvar="KINGSCRIB_SMTP_HOST", default=None,
+              help="SMTP server for the turn notices of correspondence games (none: no "
+                   "e-mail is sent; env KINGSCRIB_SMTP_HOST). A user and password, if it "
+                   "needs them, come from KINGSCRIB_SMTP_USER and KINGSCRIB_SMTP_PASSWORD.")
+@click.option("--smtp-port", envvar="KINGSCRIB_SMTP_PORT", default=25, show_default=True,
+              type=click.IntRange(1, 65535), help="The SMTP server's port.")
+@click.option("--smtp-from", envvar="KINGSCRIB_SMTP_FROM", default="kingscrib@localhost",
+              show_default=True, help="The notices' From address.")
+@click.option("--smtp-starttls", envvar="KINGSCRIB_SMTP_STARTTLS", is_flag=True,
+              help="Use STARTTLS with the SMTP server.")
+@click.option("--site-url", envvar="KINGSCRIB_SITE_URL", default=None,
+              help="The address players open, for the links in e-mails "
+                   "(default: http://HOST:PORT).")
 def serve(host: str, port: int, database_url: str | None, computer_delay: float,
           allow_seed: bool, log_level: str, log_format: str, limits: tuple[str, ...],
           idle_hours: float, trust_proxy: str | None, trust_any_proxy: bool,
           header_timeout: float, body_timeout: float, keep_alive_timeout: float,
-          connections_per_address: int) -> None:
+          connections_per_address: int, smtp_host: str | None, smtp_port: int,
+          smtp_from: str, smtp_starttls: bool, site_url: str | None) -> None:
     """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
         from kingscrib.web.app import Settings, run
@@ -62,6 +77,7 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
         from kingscrib.web.limits import parse_limits
         from kingscrib.web.proxies import UnsafeProxies, parse_proxies
         from kingscrib.web.storage import default_url
+        from kingscrib.web.turn_mail import MailSettings
     except ImportError as e:  # pragma: no cover - depends on the install
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'kingscrib[web]' ({e})") from None
@@ -91,7 +107,12 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
                              connections=ConnectionSettings(
                                  header_timeout=header_timeout, body_timeout=body_timeout,
                                  keep_alive_timeout=keep_alive_timeout,
-                                 per_address=connections_per_address)),
+                                 per_address=connections_per_address),
+                             mail=None if not smtp_host else MailSettings(
+                                 smtp_host, smtp_port, smtp_from,
+                                 site_url or f"http://{host}:{port}", smtp_starttls,
+                                 os.environ.get("KINGSCRIB_SMTP_USER"),
+                                 os.environ.get("KINGSCRIB_SMTP_PASSWORD"))),
         log_level=log_level, log_format=log_format)
 
 

@@ -20,8 +20,9 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SQLTimeoutError
 
-from kingscrib.web import metrics, outage
+from kingscrib.web import metrics, outage, turn_mail
 from kingscrib.web.actions import describe
+from kingscrib.web.chat import ChatHub
 from kingscrib.web.connections import ConnectionCounts, ConnectionSettings, guarded_protocol
 from kingscrib.web.edge import EdgeMiddleware
 from kingscrib.web.finish import check_clocks
@@ -33,16 +34,20 @@ from kingscrib.web.rooms import Hub, WebError
 from kingscrib.web.routers import (
     accounts,
     aftergame,
+    chat,
+    correspondence,
     games,
     learn,
     live,
     lobby,
     meta,
+    moderation,
     players,
     puzzles,
 )
 from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
+from kingscrib.web.turn_mail import MailSettings
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("kingscrib.web")
@@ -72,6 +77,8 @@ class Settings:
     # the time no process was alive; on PostgreSQL the beats also count the processes
     # sharing the limits.
     alive_every: float = 5.0
+    # SMTP for the turn notices of correspondence games (None: no e-mail is sent).
+    mail: MailSettings | None = None
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -95,6 +102,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.start_listening()  # PostgreSQL: other server processes' moves reach us
         app.state.lobby = Lobby(hub)  # seeks, games to watch, online: live everywhere
         await app.state.lobby.start()
+        app.state.chat = ChatHub(hub)
+        app.state.chat.start()  # PostgreSQL: the other processes' chat reaches us
+        if settings.mail is not None:
+            hub.turn_watchers.append(turn_mail.watcher(hub, settings.mail))
         # PostgreSQL: websockets and games an hour counted for all processes together.
         shared = share_limits(store, hub.db_call, app.state.limits, settings.alive_every)
         beating = None
@@ -117,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if shared is not None:
                 beating.cancel()
                 await shared.leave()
+            app.state.chat.stop()
             await hub.close()
             store.stopping(time.time())
             store.close()
@@ -136,6 +148,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(puzzles.router)
     app.include_router(learn.router)
     app.include_router(lobby.router)
+    app.include_router(chat.router)
+    app.include_router(moderation.router)
+    app.include_router(correspondence.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:

@@ -86,3 +86,17 @@ async def seat_for(hub: Hub, room: Room, token: str | None) -> int | None:
     if token and seat is None:
         raise WebError(401, "this seat token does not open a seat of this game")
     return seat
+
+
+async def refuse_banned(request: Request, hub: Hub, what: str) -> None:
+    """WebError(403) when this browser is logged in as a banned account."""
+    from kingscrib.web import moderation, sessions
+    from kingscrib.web.rooms import WebError
+
+    session = request.cookies.get(sessions.COOKIE)
+    if not session:
+        return
+    account = await hub.db_call(sessions.account_of, hub.store.engine, session)
+    if account is not None and await hub.db_call(moderation.is_banned, hub.store.engine,
+                                                 account.id):
+        raise WebError(403, f"this account is banned by the moderators: it cannot {what}")

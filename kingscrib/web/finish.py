@@ -52,7 +52,7 @@ def clock_columns(clock: Clock | None, result: dict[str, Any] | None = None
     if clock is not None:
         row.update(seconds=clock.seconds, overtime=clock.overtime,
                    remaining=list(clock.remaining), running=list(clock.running),
-                   started=clock.started, due=clock.due())
+                   started=clock.started, due=clock.due(), per_move=clock.per_move)
     return row
 
 
@@ -61,7 +61,7 @@ def clock_from_row(row: dict[str, Any] | None) -> Clock | None:
         return None
     return Clock(int(row["seconds"]), int(row["overtime"] or 0),
                  [float(r) for r in row["remaining"]], float(row["started"] or 0.0),
-                 [int(s) for s in row["running"] or []])
+                 [int(s) for s in row["running"] or []], bool(row.get("per_move")))
 
 
 def _early_result(room: Any, reason: str, loser: int | None, penalties: list[int]

@@ -38,6 +38,9 @@ class CreateGame(_Strict):
     clock_overtime: int | None = Field(default=None, description=(
         "Kings Cribbage: overtime in seconds after a player's time runs out (0 to 600,"
         " 600 when left out), 10 points off per started minute; then the game is lost"))
+    clock_days_per_move: int | None = Field(default=None, description=(
+        "a correspondence clock instead: days for each move (1, 2, 3, 5 or 7); whoever"
+        " lets a move's time run out loses"))
 
     @model_validator(mode="after")
     def _rules_of_the_game(self) -> CreateGame:

@@ -75,7 +75,8 @@ async def rematch(hub: Hub, room: Room, seat: int | None, limits: AddressLimits,
             specs = [{"kind": s.kind, "level": s.level} if s.kind == COMPUTER
                      else {"kind": s.kind, "name": s.name} for s in order]
             mine = new_seat(seat, old_first, new_first, count)
-            clock = room.clock and (room.clock.seconds, room.clock.overtime)
+            clock = room.clock and (room.clock.seconds, room.clock.overtime,
+                                    room.clock.per_move)
             async with limits.creating_game(address):
                 new_room, _, token, invite = await hub.create(
                     specs, rules, seed, room.kind, hints=getattr(room, "hints_allowed", False),

@@ -237,6 +237,10 @@ class Hub:
         self._stop_listening: threading.Event | None = None
         self._writes: list[tuple[TurnWrite, asyncio.Future]] = []
         self._flushing = False
+        # Called after each turn this process stored, and when a game begins, with the
+        # seats that need no notice: those the game waited for before the turn, or the
+        # person who just sat down (turn notices: kingscrib.web.turn_mail).
+        self.turn_watchers: list[Callable[[Room, set[int]], None]] = []
 
     # ----- helpers ---------------------------------------------------------------
     async def _db_call(self, fn: Callable, *args: Any) -> Any:
@@ -299,7 +303,7 @@ class Hub:
     # ----- creating, loading, joining ----------------------------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
                      seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
-                     creator: int | None = None, clock: tuple[int, int] | None = None,
+                     creator: int | None = None, clock: tuple[int, ...] | None = None,
                      secret_seed: bool = False, address: str | None = None,
                      seated: list[str] | None = None, rated: bool = False
                      ) -> tuple[Room, int | None, str | None, str]:
@@ -676,6 +680,8 @@ class Hub:
             room.game.rename(seat, new_name)
             room.version += 1
         await self.broadcast(room)
+        if started is not None:  # the game begins: the first movers hear of it (not the
+            self._turned(room, {seat})  # person who just sat down, who is looking at it)
         return seat, token
 
     # ----- acting ---------------------------------------------------------------
@@ -689,10 +695,19 @@ class Hub:
         message = checked_action(game_kind(room.kind), message)
         _refuse_closed(room)
         async with room.lock:
+            before = set(room.game.waiting())
             await self._apply(room, seat, message, recheck=True)
         await self.broadcast(room)
         metrics.MOVE_SECONDS.labels(game=room.kind).observe(time.perf_counter() - began)
+        self._turned(room, before)
         self._kick(room)
+
+    def _turned(self, room: Room, before: set[int]) -> None:
+        for watch in self.turn_watchers:
+            try:
+                watch(room, before)
+            except Exception:
+                log.exception("a turn watcher failed for %s", room.id)
 
     async def _apply(self, room: Room, seat: int, message: dict[str, Any],
                      recheck: bool = False) -> None:
@@ -819,12 +834,14 @@ class Hub:
                     return
                 if room.version != version or room.game is not session:
                     continue  # the game moved on meanwhile: think again
+                before = set(session.waiting())
                 try:
                     await self._apply(room, seat.seat, action)
                 except WebError as e:
                     log.error("computer seat %d of %s: %s", seat.seat, room.id, e.message)
                     return
             await self.broadcast(room)
+            self._turned(room, before)
 
     # ----- what each seat sees -------------------------------------------------
     async def broadcast(self, room: Room) -> None:
@@ -882,12 +899,13 @@ def _spliced(message: str | dict[str, Any], extra: str) -> str | dict[str, Any]:
     return message[:-2] + extra + "}}"
 
 
-def _new_clock(room: Room, clock: tuple[int, int] | None) -> dict[str, Any] | None:
+def _new_clock(room: Room, clock: tuple[int, ...] | None) -> dict[str, Any] | None:
     """A new game's clocks (the ``clocks`` row's columns): they start at once when no
     person's seat is open."""
     if clock is None:
         return None
-    room.clock = Clock.new(clock[0], clock[1], len(room.seats))
+    room.clock = Clock.new(clock[0], clock[1], len(room.seats),
+                           per_move=len(clock) > 2 and bool(clock[2]))
     room.clock.restart(time.time(), finish.clock_running(room))
     return finish.clock_columns(room.clock)
 

@@ -116,6 +116,8 @@ clocks = Table(
     Column("started", Float, nullable=True),
     Column("due", Float, nullable=True, index=True),
     Column("result", JSON(none_as_null=True), nullable=True),
+    # Correspondence: ``seconds`` is each move's allowance, not the whole game's.
+    Column("per_move", Boolean, nullable=True),
 )
 
 # When each server process last said it was alive ("stopped": the last clean stop): after
@@ -651,7 +653,8 @@ class Store:
                 "turn": clock_row.turn, "seconds": clock_row.seconds,
                 "overtime": clock_row.overtime, "remaining": _json(clock_row.remaining),
                 "running": _json(clock_row.running), "started": clock_row.started,
-                "due": clock_row.due, "result": _json(clock_row.result)})
+                "due": clock_row.due, "result": _json(clock_row.result),
+                "per_move": bool(clock_row.per_move)})
 
     def finish(self, game_id: str, turn: int, clock: dict[str, Any]) -> None:
         """End a game the engine did not end (a resignation, a time-out): ``clock`` holds
@@ -715,11 +718,15 @@ class Store:
 
     def close_idle(self, before: float) -> list[str]:
         """Close every unfinished game untouched since ``before`` (a time.time()); their
-        turns stay, so the record so far can still be downloaded. Returns their ids."""
+        turns stay, so the record so far can still be downloaded. A game whose clock runs
+        is left to its clock (a correspondence move may take as long as the idle time).
+        Returns their ids."""
         now = time.time()
         with self.engine.begin() as conn:
+            running = select(clocks.c.game_id).where(clocks.c.due.is_not(None))
             ids = [r.id for r in conn.execute(
-                select(games.c.id).where(games.c.over.is_(False), games.c.updated < before))]
+                select(games.c.id).where(games.c.over.is_(False), games.c.updated < before,
+                                         games.c.id.not_in(running)))]
             if ids:
                 conn.execute(update(games).where(games.c.id.in_(ids))
                              .values(over=True, closed=now))

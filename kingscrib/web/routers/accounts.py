@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from kingscrib.web import accounts, sessions
+from kingscrib.web import accounts, moderation, sessions
 from kingscrib.web.deps import get_hub
 from kingscrib.web.edge import client_address
 from kingscrib.web.rooms import Hub, WebError
@@ -27,6 +27,7 @@ router = APIRouter(prefix="/api/account", tags=["account"])
 
 WRONG = "wrong user name or password"
 LIMITED = "too many failed log-ins: wait a few minutes and try again"
+BANNED = "this account is banned by the moderators"
 
 
 class HeldSeat(BaseModel):
@@ -99,7 +100,12 @@ async def me(request: Request, hub: Hub = Depends(get_hub)) -> JSONResponse:
     account = await hub.db_call(sessions.account_of, _engine(hub), token)
     if account is None or token is None:
         return JSONResponse({"name": None}, headers={"Cache-Control": "no-store"})
-    return JSONResponse({"name": account.name, "csrf": sessions.csrf_token(token)},
+    engine = _engine(hub)
+    return JSONResponse({"name": account.name, "csrf": sessions.csrf_token(token),
+                         "id": account.id,
+                         "moderator": await hub.db_call(moderation.is_moderator, engine,
+                                                        account.id),
+                         "banned": await hub.db_call(moderation.is_banned, engine, account.id)},
                         headers={"Cache-Control": "no-store"})
 
 
@@ -143,6 +149,8 @@ async def login(body: LogIn, request: Request, hub: Hub = Depends(get_hub)) -> J
         await hub.db_call(accounts.count_failure, engine, list(keys), now)
         raise WebError(401, WRONG)
     await hub.db_call(accounts.forget_failures, engine, keys[1])
+    if await hub.db_call(moderation.is_banned, engine, found.account.id):
+        raise WebError(403, BANNED)  # (said after the right password only: no enumeration)
     old = request.cookies.get(sessions.COOKIE)
     if old:  # a new session, never the one the browser came with
         await hub.db_call(sessions.end, engine, old)

@@ -15,6 +15,7 @@ from kingscrib.web.deps import (
     get_hub,
     own_if_logged_in,
     rated_seat_allowed,
+    refuse_banned,
     seat_for,
 )
 from kingscrib.web.edge import client_address
@@ -30,10 +31,12 @@ async def create_game(body: CreateGame, request: Request,
                       hub: Hub = Depends(get_hub)) -> Created:
     """Start a game; the creator takes the first human seat. A game refused (bad input,
     another limit) is not counted against the address's games an hour."""
+    await refuse_banned(request, hub, "create games")
     if body.rated:
         await rated_seat_allowed(request, hub, "create a rated game")
     async with request.app.state.limits.creating_game(client_address(request.scope)):
-        clock = check_clock(body.clock_seconds, body.clock_overtime, body.game)
+        clock = check_clock(body.clock_seconds, body.clock_overtime, body.game,
+                            body.clock_days_per_move)
         room, seat, token, invite = await hub.create(
             [s.model_dump() for s in body.seats], body.rules, body.seed, body.game, body.hints,
             clock=clock, address=client_address(request.scope), rated=body.rated)
@@ -53,6 +56,7 @@ async def get_game(game_id: str, token: str | None = Depends(bearer),
 @router.post("/{game_id}/join", response_model=Joined)
 async def join_game(game_id: str, body: JoinGame, request: Request,
                     hub: Hub = Depends(get_hub)) -> Joined:
+    await refuse_banned(request, hub, "join games")
     room = await hub.get(game_id)
     if room.rated:
         await rated_seat_allowed(request, hub, "take a seat in a rated game")

@@ -39,6 +39,8 @@ function heldSeats() {
 function show() {
   const member = me.name !== null;
   $("account-status").textContent = member ? `Logged in as ${me.name}.` : "Playing as a guest.";
+  if (member && me.banned) $("account-status").textContent += " This account is banned by the moderators.";
+  $("moderate-link").hidden = !(member && me.moderator);
   $("account-guest").hidden = member;
   $("account-member").hidden = !member;
   if (member) $("my-profile").href = `/players/${encodeURIComponent(me.name)}`;

@@ -100,7 +100,9 @@ async function showLobby() {
     $("rule-options").hidden = classic;
     $("classic-options").hidden = !classic;
     $("clock-rule").hidden = !$("clock-choice").value; // said once a clock is chosen
-    $("clock-rule").textContent = classic
+    $("clock-rule").textContent = $("clock-choice").value.startsWith("d")
+      ? "A correspondence game: each move has its own days; whoever lets them run out loses. Your turn lists the games waiting for you."
+      : classic
       ? "Whoever runs out of time loses the game (with four players, their team)."
       : "Then up to 10 minutes of overtime, 10 points off per started minute; after that the game is lost.";
     for (const select of rows.querySelectorAll(".level")) fillLevels(select);
@@ -125,7 +127,9 @@ async function showLobby() {
         : { kind, name };
     });
     rememberName(seats.find((s) => s.kind === "human")?.name);
-    const clock = $("clock-choice").value ? Number($("clock-choice").value) : undefined;
+    const chosen = $("clock-choice").value; // seconds per game, or "d<days>" per move
+    const clock = chosen && !chosen.startsWith("d") ? Number(chosen) : undefined;
+    const days = chosen.startsWith("d") ? Number(chosen.slice(1)) : undefined;
     const box = (name) => document.querySelector(`#rule-options [name=${name}]`).checked;
     const game = chosenGame();
     const classicBox = (name) => document.querySelector(`#classic-options [name=${name}]`).checked;
@@ -138,7 +142,7 @@ async function showLobby() {
       $("start").disabled = true;
       const hints = document.querySelector("#rule-options [name=hints]")?.checked ?? false;
       const rated = $("rated")?.checked ?? false;
-      const created = await request("POST", "/api/games", { game, seats, rules, hints, rated, clock_seconds: clock });
+      const created = await request("POST", "/api/games", { game, seats, rules, hints, rated, clock_seconds: clock, clock_days_per_move: days });
       if (created.token) saved.setToken(created.game_id, created.token);
       saved.setInvite(created.game_id, created.invite);
       location.href = `/?game=${created.game_id}`;
@@ -202,7 +206,9 @@ function renderJoinDetails(view) {
       view.rules.skunk && "skunks count double or triple"]
     : [...Object.entries(KINGS_RULES).filter(([key]) => view.rules[key]).map(([, text]) => text),
       view.rules.exchange === "when-stuck" && "exchange or pass only when no play is possible"];
-  const clock = view.clock
+  const clock = view.clock?.per_move
+    ? `${Math.round(view.clock.seconds / 86400)} days per move (correspondence); whoever runs out of time loses`
+    : view.clock
     ? `${Math.round(view.clock.seconds / 60)} minutes each${classic ? "; whoever runs out of time loses"
       : `, then up to ${Math.round(view.clock.overtime / 60)} minutes of overtime at ${view.clock.penalty_per_minute} points off per started minute`}`
     : "none";

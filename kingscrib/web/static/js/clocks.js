@@ -13,6 +13,7 @@ export function formatTime(seconds) {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const two = (n) => String(n).padStart(2, "0");
+  if (h >= 24) return `${Math.floor(h / 24)} d ${h % 24} h ${two(m)} min`; // correspondence
   return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
 }
 

@@ -1,0 +1,83 @@
+"""Correspondence: the *Your turn* list, its page, and an account's e-mail for turn
+notices (kingscrib.web.your_turn, kingscrib.web.turn_mail)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from kingscrib.web import sessions, turn_mail
+from kingscrib.web.deps import get_hub
+from kingscrib.web.errors import WebError
+from kingscrib.web.rooms import Hub
+from kingscrib.web.routers.accounts import HeldSeat
+from kingscrib.web.your_turn import MAX_GAMES, your_turn
+
+router = APIRouter(tags=["correspondence"])
+
+
+class Held(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seats: list[HeldSeat] = Field(default_factory=list, max_length=MAX_GAMES)
+
+
+class Email(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    address: str | None = Field(default=None, max_length=1000)
+    turn_mail: bool = False
+
+
+@router.get("/your-turn", include_in_schema=False)
+async def page() -> FileResponse:
+    from kingscrib.web.app import STATIC
+
+    return FileResponse(STATIC / "your-turn.html", headers={"Cache-Control": "no-cache"})
+
+
+@router.post("/api/your-turn")
+async def waiting_for_you(body: Held, request: Request, hub: Hub = Depends(get_hub)
+                          ) -> dict[str, Any]:
+    """The games waiting for the caller's move: the logged-in account's seats and the
+    guest seats whose tokens come in the body (this browser's)."""
+    account = await hub.db_call(sessions.account_of, hub.store.engine,
+                                request.cookies.get(sessions.COOKIE))
+    games = await your_turn(hub, account.id if account else None,
+                            [(s.game_id, s.token) for s in body.seats])
+    return {"games": games}
+
+
+async def _account(request: Request, hub: Hub, write: bool = False) -> Any:
+    token = request.cookies.get(sessions.COOKIE)
+    account = await hub.db_call(sessions.account_of, hub.store.engine, token)
+    if account is None or token is None:
+        raise WebError(401, "you are not logged in")
+    if write:
+        sessions.check_same_origin(request.headers)
+        sessions.check_csrf(token, request.headers)
+    return account
+
+
+@router.get("/api/account/email")
+async def read_email(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """The account's e-mail address (None: none given) and whether it wants turn notices;
+    ``mail_configured``: whether this server sends any."""
+    account = await _account(request, hub)
+    found = await hub.db_call(turn_mail.email_of, hub.store.engine, account.id)
+    return {**found, "mail_configured": request.app.state.settings.mail is not None}
+
+
+@router.put("/api/account/email")
+async def set_email(body: Email, request: Request, hub: Hub = Depends(get_hub)
+                    ) -> dict[str, Any]:
+    """Give, change or remove (``address`` null) the account's e-mail address, and ask
+    for a notice per turn in correspondence games or not. The address is not verified."""
+    account = await _account(request, hub, write=True)
+    address = None if body.address in (None, "") else turn_mail.check_address(body.address)
+    if body.turn_mail and address is None:
+        raise WebError(400, "turn notices need an e-mail address")
+    await hub.db_call(turn_mail.set_email, hub.store.engine, account.id, address,
+                      body.turn_mail)
+    return await read_email(request, hub)
