@@ -110,7 +110,9 @@ async def run(servers: list[Server], args: argparse.Namespace) -> None:
         await asyncio.gather(*(c.open() for c in clients[start:start + 100]))
     readers = [asyncio.create_task(c.read()) for c in clients]
     print(f"{len(clients)} clients connected in {time.monotonic() - began:.1f} s")
-    limits = httpx.Limits(max_connections=50)
+    # A connection each request: a kept-alive one may be closed by a busy server just as
+    # the next request goes out on it (a ReadError that says nothing of the lobby).
+    limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         for start in range(0, args.seeks, 50):
             await asyncio.gather(*(c.call(http, "/seeks", {"name": f"P{start + i}"})
