@@ -44,6 +44,7 @@ LIFTED = []
 for _limit in ("address_rate", "address_burst", "rate_per_second", "rate_burst",
                "games_per_hour", "sockets_per_address"):
     LIFTED += ["--limit", f"{_limit}=10000000"]
+LIFTED += ["--connections-per-address", "100000"]
 
 
 class Client:
@@ -65,13 +66,15 @@ class Client:
         assert first["type"] == "lobby", first
 
     async def read(self) -> None:
+        # Only the id is read, by its place (the server writes "type" first, then the
+        # seek's "id"): this one process reads every client's news, and parsing each
+        # whole would measure this process rather than the servers.
+        for_seek, for_start = '{"type":"seek","seek":{"id":"', '{"type":"started","id":"'
         async for raw in self.ws:
             now = time.perf_counter()
-            message = json.loads(raw)
-            if message["type"] == "seek":
-                self.seen.setdefault(message["seek"]["id"], now)
-            elif message["type"] == "started":
-                self.started[message["id"]] = now
+            for prefix, into in ((for_seek, self.seen), (for_start, self.started)):
+                if raw.startswith(prefix):
+                    into.setdefault(raw[len(prefix):raw.index('"', len(prefix))], now)
 
     async def call(self, http: httpx.AsyncClient, path: str, body: dict) -> dict:
         r = await http.post(f"{self.server.url}/api/lobby{path}", json=body,
@@ -107,7 +110,9 @@ async def run(servers: list[Server], args: argparse.Namespace) -> None:
         await asyncio.gather(*(c.open() for c in clients[start:start + 100]))
     readers = [asyncio.create_task(c.read()) for c in clients]
     print(f"{len(clients)} clients connected in {time.monotonic() - began:.1f} s")
-    limits = httpx.Limits(max_connections=50)
+    # A connection each request: a kept-alive one may be closed by a busy server just as
+    # the next request goes out on it (a ReadError that says nothing of the lobby).
+    limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         for start in range(0, args.seeks, 50):
             await asyncio.gather(*(c.call(http, "/seeks", {"name": f"P{start + i}"})
@@ -171,13 +176,14 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100)
     parser.add_argument("--at-once", type=int, default=10)
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--log", help="where the servers' output goes (kept)")
     args = parser.parse_args()
     assert args.clients >= args.seeks + args.probes + 2 * args.pairs, "too few clients"
     files = args.clients + 1000
     resource.setrlimit(resource.RLIMIT_NOFILE, (files, max(files, resource.getrlimit(
         resource.RLIMIT_NOFILE)[1])))
     with postgres_server(max_connections=200) as cluster:
-        log = Path(cluster.folder) / "servers.log"
+        log = Path(args.log) if args.log else Path(cluster.folder) / "servers.log"
         servers = [Server(cluster.url, data_dir=Path(cluster.folder), extra_args=LIFTED,
                           open_files=files, log_file=log) for _ in range(args.processes)]
         try:

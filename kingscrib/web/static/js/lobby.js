@@ -23,6 +23,7 @@ let me = { name: null, csrf: null };
 let seeks = new Map();
 
 async function lobbyCall(method, path, body) {
+  await whoAmI(); // logged in or out in the account panel since: the right name and token
   const headers = { "Content-Type": "application/json", "X-Lobby-Visitor": visitor() };
   if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
   const response = await fetch(`/api/lobby${path}`, { method, headers, body: JSON.stringify(body || {}) });
@@ -208,12 +209,15 @@ function seekBody() {
   };
 }
 
+async function whoAmI() {
+  try { me = await request("GET", "/api/account"); } catch { me = { name: null, csrf: null }; }
+  $("meet-name").disabled = Boolean(me.name);
+  if (me.name) $("meet-name").value = me.name;
+}
+
 async function start() {
   $("meet-name").value = localStorage.getItem(NAME_KEY) || "";
-  try {
-    me = await request("GET", "/api/account");
-    if (me.name) { $("meet-name").value = me.name; $("meet-name").disabled = true; }
-  } catch { /* a guest */ }
+  await whoAmI();
   const syncGame = () => {
     const classic = $("quick-game").value === "classic";
     $("seek-kings-rules").hidden = classic;
