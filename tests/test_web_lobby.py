@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select
 from web_support import auth, in_process_client
 
-from kingscrib.web import lobby_bans, lobby_ratings
+from kingscrib.web import lobby_bans
+from kingscrib.web import ratings as rating_store
 from kingscrib.web.storage import games, seat_accounts, seek_seats, seeks
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -318,8 +319,8 @@ def test_rated_seeks_ranges_and_bans(app_client: Any, url: str,
     with engine.connect() as conn:
         ids = dict(conn.execute(select(accounts_table.c.name, accounts_table.c.id)).all())
     engine.dispose()
-    monkeypatch.setattr(lobby_ratings, "rating_of",
-                        lambda account_id, game: ratings.get(
+    monkeypatch.setattr(rating_store, "rating_of",
+                        lambda engine, account_id, game: ratings.get(
                             {v: k for k, v in ids.items()}[account_id]))
     out = bob.accept(ranged["seek"]["id"])
     assert out.status_code == 403 and "outside" in out.json()["error"]

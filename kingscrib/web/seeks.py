@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.web import accounts, lobby_bans, lobby_ratings
+from kingscrib.web import accounts, lobby_bans, ratings
 from kingscrib.web.clocks import check_clock
 from kingscrib.web.errors import WebError
+from kingscrib.web.rating_maths import START_RATING
 from kingscrib.web.storage import (
     Store,
     games,
@@ -128,14 +129,15 @@ def check_wish(game: str, players: int, rules: dict[str, Any], hints: bool,
                 None if clock is None else clock[1], rated, rating_min, rating_max)
 
 
-def in_range(seek: dict[str, Any], account_id: int | None) -> bool:
-    """Whether a rating range lets the account in: an unknown rating is never kept out."""
+def in_range(engine: Engine, seek: dict[str, Any], account_id: int | None) -> bool:
+    """Whether a rating range lets the account in; an account not rated yet counts at
+    the starting rating, as the ratings do."""
     low, high = seek.get("rating_min"), seek.get("rating_max")
     if (low is None and high is None) or account_id is None:
         return True
-    rating = lobby_ratings.rating_of(account_id, seek["game"])
+    rating = ratings.rating_of(engine, account_id, seek["game"])
     if rating is None:
-        return True
+        rating = START_RATING
     return (low is None or rating >= low) and (high is None or rating <= high)
 
 
@@ -281,7 +283,7 @@ def accept(store: Store, seek_id: str, person: Person, now: float | None = None)
                 raise WebError(403, "this challenge is for another player")
             if row.rated and person.account_id is None:
                 raise WebError(403, "a rated game is for accounts: log in or sign up first")
-            if not in_range({"game": row.game, "rating_min": row.rating_min,
+            if not in_range(store.engine, {"game": row.game, "rating_min": row.rating_min,
                              "rating_max": row.rating_max}, person.account_id):
                 raise WebError(403, "your rating is outside this seek's range")
             if _count_waiting(conn, person) >= MAX_OPEN:
@@ -443,4 +445,4 @@ def compatible(store: Store, wish: Wish, person: Person) -> list[str]:
                 (seek_seats.c.visitor_hash == person.visitor_hash)
                 | (seek_seats.c.account_id == (person.account_id or -1))).exists())
             .order_by(seeks.c.created).limit(20)).all()
-    return [r.id for r in found if in_range(r._asdict(), person.account_id)]
+    return [r.id for r in found if in_range(store.engine, r._asdict(), person.account_id)]
