@@ -9,10 +9,9 @@ waits for another:
 - ``reviews``: analyses of finished games and replays, in another worker process. Each
   address may have a few waiting or running (``reviews_waiting``); past them, 429.
 
-The worker processes run in the idle scheduling class (SCHED_IDLE; nice 10 where it is
-missing) and hold their own interpreter lock: however much they compute, the server's
-event loop and the people's replies do not wait for them (threads of one process take
-turns on one lock), nor for the CPU they hold.
+The worker processes run at a lower CPU priority (nice 10) and hold their own
+interpreter lock: however much they compute, the server's event loop and the people's
+replies do not wait for them (threads of one process take turns on one lock).
 
 Within a lane, the next job is that of the address served longest ago (an address with
 nothing running or waiting counts as never served), and within the address, that of
@@ -197,29 +196,11 @@ _reports: Any = None  # in a worker process: where progress goes back to the ser
 
 
 def _worker_start(reports: Any) -> None:
-    """A worker process begins, in the idle scheduling class (see :func:`background_priority`)."""
+    """A worker process begins: at a lower CPU priority than the server's own process."""
     global _reports
     _reports = reports
-    background_priority()
-
-
-def background_priority() -> str:
-    """Make the calling process background work: ``"idle"`` (Linux's SCHED_IDLE class), or
-    ``"nice"`` (nice 10) where that class is missing or refused; ``""`` when neither can
-    be set. A SCHED_IDLE process gives its CPU up the moment one of the server's threads
-    wakes, and a CPU running only such processes counts as free when the kernel places
-    that thread. At nice 10 a worker keeps the CPU for the rest of its time slice (about
-    a millisecond, more in a virtual machine) each time, and a person's reply wakes
-    the server's threads several times (its store, its computer, the push)."""
-    idle = getattr(os, "SCHED_IDLE", None)
-    if idle is not None:
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, idle, os.sched_param(0))
-            return "idle"
     with contextlib.suppress(OSError):
         os.nice(10)
-        return "nice"
-    return ""
 
 
 def _portable_call(fn: Callable[..., Any], *args: Any) -> Any:
