@@ -196,12 +196,17 @@ class KingsEnv(CribEnv):
         order = [(seat + k) % n for k in range(n)]
         board = np.zeros((15, SIZE, SIZE), np.int8)
         unseen = _FULL_COUNTS.copy()
-        for square, tile in game.board.items():
-            row, column = divmod(square, SIZE)
-            board[tile.rank - 1, row, column] = 1
-            board[13 + _colour_row(tile.colour), row, column] = 1
-            held = SIX if tile.rank == NINE else tile.rank
-            unseen[_colour_row(tile.colour), held - 1] -= 1
+        if game.board:  # all the tiles at once: this runs at every step
+            squares = np.fromiter(game.board.keys(), np.intp, len(game.board))
+            ranks = np.fromiter((t.rank for t in game.board.values()), np.intp,
+                                len(game.board))
+            dark = np.fromiter((t.colour != LIGHT for t in game.board.values()), np.intp,
+                               len(game.board))
+            rows, columns = np.divmod(squares, SIZE)
+            board[ranks - 1, rows, columns] = 1
+            board[13 + dark, rows, columns] = 1
+            held = np.where(ranks == NINE, SIX, ranks)
+            np.subtract.at(unseen, (dark, held - 1), 1)
         rack = np.zeros((RACK_SIZE, 2), np.int8)
         for i, tile in enumerate(sorted(game.racks[seat])):
             rack[i] = (tile.rank, 1 + _colour_row(tile.colour))

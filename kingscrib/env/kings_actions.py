@@ -22,11 +22,13 @@ The legal set comes from the engine (:func:`kingscrib.kings.fastgen.best_plays`,
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
+from kingscrib.env.kings_openings import opening_plays
 from kingscrib.kings.fastgen import RawPlay, best_plays, face_index, to_play
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Action, Exchange, Pass
@@ -94,6 +96,27 @@ def keep_best(raw: list[RawPlay], cap: int) -> list[RawPlay]:
     return [raw[j] for j in sorted(keep)]
 
 
+def distinct_exchanges(faces: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(tiles returned, index) of the lowest index of each distinct exchange of a sorted
+    rack, given as its tiles' face indexes (equal tiles, equal faces)."""
+    # Which tiles are alike is all that matters: a sorted rack has few such patterns.
+    pattern = tuple(faces.index(f) for f in faces)
+    return _distinct_exchanges(pattern)
+
+
+@cache
+def _distinct_exchanges(pattern: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for index in range(FIRST_EXCHANGE, FIRST_EXCHANGE + 2 ** len(pattern) - 1):
+        bits = index - FIRST_EXCHANGE + 1
+        key = tuple(f for i, f in enumerate(pattern) if bits >> i & 1)
+        if key not in seen:
+            seen.add(key)
+            out.append((len(key), index))
+    return tuple(out)
+
+
 def exchange_tiles(rack: list[Tile], index: int) -> list[Tile]:
     """The tiles an exchange index returns from the sorted rack."""
     bits = index - FIRST_EXCHANGE + 1
@@ -108,7 +131,16 @@ class TurnActions:
     plays: list[RawPlay]  # reference order, at most MAX_PLAYS
     all_plays: int  # how many legal plays there were before the cap
     mask: np.ndarray
-    uncapped: list[RawPlay]  # every legal play, reference order
+    every_play: Callable[[], list[RawPlay]]  # builds every legal play (see uncapped)
+    _uncapped: list[RawPlay] | None = None
+
+    @property
+    def uncapped(self) -> list[RawPlay]:
+        """Every legal play, reference order (built when first asked for: an opening has
+        tens of thousands, which only the factored encoding needs)."""
+        if self._uncapped is None:
+            self._uncapped = self.every_play()
+        return self._uncapped
 
     def action(self, index: int) -> Action:
         """The engine action of a legal index."""
@@ -152,13 +184,19 @@ class LegalNotation(Mapping[int, str]):
     def __init__(self, actions: TurnActions, board: dict) -> None:
         self._actions = actions
         self._board = board
-        self._indexes = [int(i) for i in np.flatnonzero(actions.mask)]
-        self._legal = set(self._indexes)
+        self._index_list: list[int] | None = None  # listed when first asked for
         self._cache: dict[int, str] = {}
+
+    @property
+    def _indexes(self) -> list[int]:
+        if self._index_list is None:
+            self._index_list = [int(i) for i in np.flatnonzero(self._actions.mask)]
+        return self._index_list
 
     def __getitem__(self, index: int) -> str:
         index = int(index)
-        if index not in self._legal:
+        mask = self._actions.mask
+        if not 0 <= index < len(mask) or not mask[index]:
             raise KeyError(index)
         text = self._cache.get(index)
         if text is None:
@@ -180,25 +218,25 @@ def turn_actions(game: Game, keep_leaves: bool = False) -> TurnActions:
     first ones (``kings_v0``) or, with ``keep_leaves``, :func:`keep_best` ones."""
     seat = game.turn
     rack = sorted(game.racks[seat])
-    raw = best_plays(game.board, rack, game.rules)
-    plays = keep_best(raw, MAX_PLAYS) if keep_leaves else raw[:MAX_PLAYS]
+    if game.board:
+        raw = best_plays(game.board, rack, game.rules)
+        plays = keep_best(raw, MAX_PLAYS) if keep_leaves else raw[:MAX_PLAYS]
+        count, every = len(raw), lambda: raw
+    else:  # the same plays, found without building all of an opening's
+        plays, count, every = opening_plays(rack, game.rules, MAX_PLAYS,
+                                            keep_best if keep_leaves else None)
     mask = np.zeros(ACTIONS, np.int8)
     mask[FIRST_PLAY:FIRST_PLAY + len(plays)] = 1
     # Under the when-stuck rule, passing and exchanging wait until no play is possible.
     stuck_only = game.rules.exchange == EXCHANGE_WHEN_STUCK
-    if not (stuck_only and raw):
+    if not (stuck_only and count):
         mask[PASS] = 1
-        allowed = [False] + [game.can_exchange(n) for n in range(1, RACK_SIZE + 1)]
-        seen: set[tuple[Tile, ...]] = set()
-        for index in range(FIRST_EXCHANGE, FIRST_PLAY):
-            if index - FIRST_EXCHANGE + 1 >= 2 ** len(rack):
-                break  # the remaining indexes name positions beyond a short rack
-            tiles = exchange_tiles(rack, index)
-            key = tuple(tiles)
-            if tiles and allowed[len(tiles)] and key not in seen:
-                seen.add(key)
+        allowed = [game.can_exchange(n) for n in range(RACK_SIZE + 1)]
+        faces = tuple(face_index(t) for t in rack)
+        for size, index in distinct_exchanges(faces):
+            if allowed[size]:
                 mask[index] = 1
-    return TurnActions(rack, plays, len(raw), mask, raw)
+    return TurnActions(rack, plays, count, mask, every)
 
 
 __all__ = ["ACTIONS", "EXCHANGES", "FEATURES", "FIRST_EXCHANGE", "FIRST_PLAY", "MAX_PLAYS",
