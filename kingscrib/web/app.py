@@ -29,9 +29,20 @@ from kingscrib.web.limits import AddressLimits, LimitSettings
 from kingscrib.web.logs import log_config
 from kingscrib.web.proxies import parse_proxies
 from kingscrib.web.rooms import Hub, WebError
-from kingscrib.web.routers import accounts, aftergame, games, learn, live, meta, players, puzzles
+from kingscrib.web.routers import (
+    accounts,
+    aftergame,
+    games,
+    learn,
+    live,
+    meta,
+    players,
+    puzzles,
+    tournaments,
+)
 from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
+from kingscrib.web.tournament_director import direct
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("kingscrib.web")
@@ -61,6 +72,7 @@ class Settings:
     # the time no process was alive; on PostgreSQL the beats also count the processes
     # sharing the limits.
     alive_every: float = 5.0
+    tournament_every: float = 1.0  # seconds between two passes of the tournament director
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -95,11 +107,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeping = asyncio.create_task(_housekeeping(hub, settings))
         # On PostgreSQL the shared limits' beat says this process is alive.
         timing = asyncio.create_task(_clocks(hub, settings, note_alive=shared is None))
+        directing = asyncio.create_task(direct(hub, settings.tournament_every))
         try:
             yield
         finally:
             sweeping.cancel()
             timing.cancel()
+            directing.cancel()
             if shared is not None:
                 beating.cancel()
                 await shared.leave()
@@ -121,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(puzzles.router)
     app.include_router(learn.router)
+    app.include_router(tournaments.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:
