@@ -153,3 +153,44 @@ def test_a_four_player_swiss_tournament_to_its_final_standings(browser, servers)
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_list_page_creates_a_team_and_a_tournament(browser, servers) -> None:
+    one, _ = servers
+    eve = signed_up(one.url, "Eve")
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.add_cookies([{"name": sessions.COOKIE, "value": eve["x-session"],
+                          "url": one.url, "secure": True, "httpOnly": True}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{one.url}/tournaments")
+        page.wait_for_selector("#who:has-text('Logged in as Eve')")
+        page.fill("#new-team input[name=name]", "Fifteen Two")
+        page.click("#new-team button")
+        page.wait_for_selector("#teams td:has-text('Fifteen Two')")
+        assert "Eve" in page.inner_text("#teams")
+        page.select_option("#create select[name=format]", "arena")
+        assert page.is_visible("#create input[name=minutes]")
+        assert page.is_hidden("#create input[name=rounds]")
+        page.fill("#create input[name=name]", "Evening arena")
+        page.fill("#create input[name=min_rating]", "1600")
+        page.fill("#create input[name=max_rating]", "1400")
+        page.click("#create button[type=submit]")  # refused, and said why
+        page.wait_for_selector("#create-error:has-text('min_rating')")
+        page.fill("#create input[name=max_rating]", "")
+        page.fill("#create input[name=min_rating]", "")
+        page.check("#create input[name=mirrored]")
+        screenshot(page, "tournaments-list")
+        with page.expect_navigation():
+            page.click("#create button[type=submit]")
+        page.wait_for_selector("#facts:has-text('Arena · 30 minutes')")
+        assert "mirrored pairs" in page.inner_text("#facts")
+        assert page.is_visible("#add-computer") and page.is_visible("#join")
+        page.click("#add-computer")
+        page.wait_for_selector("#players td:has-text('(computer)'), #players .computer")
+        assert outside_viewport(page) == []
+        assert errors == []
+    finally:
+        context.close()
