@@ -27,7 +27,7 @@ PASSWORD = "correct horse battery"
 
 def client_on(url: str) -> Any:
     # The director runs only when a test says (tick), never on its own.
-    c = in_process_client(url, rate_per_second=1e4, rate_burst=1e4, tournament_every=3600)
+    c = in_process_client(url, rate_per_second=1e4, rate_burst=1e4, tournament_every=0)
     c.base_url = httpx.URL("https://testserver")  # the session cookie is Secure
     return c
 
@@ -361,3 +361,65 @@ def test_two_processes_on_postgresql_pair_each_round_exactly_once(postgres_url) 
         assert view["tournament"]["state"] == "finished"
         assert sorted((r["name"], r["points"]) for r in view["standings"]) == \
             sorted(recomputed(two, view))
+
+
+def test_an_arena_pairs_players_again_as_soon_as_they_are_free_until_its_time_is_up(
+        client) -> None:
+    c = client
+    people = {n: sign_up(c, n) for n in ("Ann", "Bob", "Cy", "Di")}
+    tid = create(c, people["Ann"], format="arena", minutes=1, rounds=None)
+    for s in people.values():
+        join(c, tid, s)
+    start = time.time()
+    direct(c, start)
+    first = look(c, tid)["rounds"]
+    assert len(first) == 1 and len(first[0]["games"]) == 2
+    done = first[0]["games"][0]
+    resign_own_games(c, tid, people[done["a"]])
+    direct(c, start + 1)  # the two who finished play again; the others still play
+    view = look(c, tid)
+    assert len(view["rounds"]) == 2
+    again = view["rounds"][1]["games"]
+    assert len(again) == 1 and {again[0]["a"], again[0]["b"]} == {done["a"], done["b"]}
+    assert view["tournament"]["state"] == "running"
+    for name in people:  # every game ends; time is up: no new pairing, it finishes
+        resign_own_games(c, tid, people[name])
+    direct(c, start + 61)
+    view = look(c, tid)
+    assert len(view["rounds"]) == 2 and view["tournament"]["state"] == "finished"
+    assert sum(s["wins"] for s in view["standings"]) == 3
+
+
+def test_a_rated_tournament_moves_the_players_ratings(client) -> None:
+    c = client
+    people = {n: sign_up(c, n) for n in ("Ann", "Bob")}
+    tid = create(c, people["Ann"], format="round_robin", rated=True, clock_seconds=300)
+    for s in people.values():
+        join(c, tid, s)
+    direct(c)
+    game = look(c, tid)["rounds"][0]["games"][0]
+    state = c.get(f"/api/games/{game['game_id']}").json()
+    assert state["rated"] is True and state["clock"]["seconds"] == 300
+    resign_own_games(c, tid, people["Bob"])
+    as_(c, None)
+    ann = c.get("/api/players/Ann").json()["games"]["classic"]
+    bob = c.get("/api/players/Bob").json()["games"]["classic"]
+    assert ann["rating"] > 1500 > bob["rating"] and ann["rated_games"] == 1
+
+
+def test_the_next_round_is_paired_as_soon_as_its_last_game_ends(db: str) -> None:
+    # The director's own pass is an hour away: only a game's end can wake it.
+    c = in_process_client(db, rate_per_second=1e4, rate_burst=1e4, tournament_every=3600)
+    c.base_url = httpx.URL("https://testserver")
+    with c:
+        people = {n: sign_up(c, n) for n in ("Ann", "Bob", "Cy", "Di")}
+        tid = create(c, people["Ann"], rounds=2)
+        for s in people.values():
+            join(c, tid, s)
+        direct(c)  # started and paired by hand
+        for g in look(c, tid)["rounds"][0]["games"]:
+            resign_own_games(c, tid, people[g["a"]])
+        deadline = time.monotonic() + 10
+        while len(look(c, tid)["rounds"]) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(look(c, tid)["rounds"]) == 2

@@ -72,7 +72,9 @@ class Settings:
     # the time no process was alive; on PostgreSQL the beats also count the processes
     # sharing the limits.
     alive_every: float = 5.0
-    tournament_every: float = 1.0  # seconds between two passes of the tournament director
+    # Seconds between two passes of the tournament director (it also runs as soon as a
+    # game ends here); 0: no director in this process (tests drive it by hand).
+    tournament_every: float = 1.0
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -107,13 +109,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeping = asyncio.create_task(_housekeeping(hub, settings))
         # On PostgreSQL the shared limits' beat says this process is alive.
         timing = asyncio.create_task(_clocks(hub, settings, note_alive=shared is None))
-        directing = asyncio.create_task(direct(hub, settings.tournament_every))
+        directing = (asyncio.create_task(direct(hub, settings.tournament_every))
+                     if settings.tournament_every > 0 else None)
         try:
             yield
         finally:
             sweeping.cancel()
             timing.cancel()
-            directing.cancel()
+            if directing is not None:
+                directing.cancel()
             if shared is not None:
                 beating.cancel()
                 await shared.leave()

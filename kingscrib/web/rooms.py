@@ -237,6 +237,9 @@ class Hub:
         self._stop_listening: threading.Event | None = None
         self._writes: list[tuple[TurnWrite, asyncio.Future]] = []
         self._flushing = False
+        # Called (on the event loop) when a game ends here, e.g. to wake the tournament
+        # director at once rather than at its next pass.
+        self.ended_hooks: list[Callable[[Room], None]] = []
 
     # ----- helpers ---------------------------------------------------------------
     async def _db_call(self, fn: Callable, *args: Any) -> Any:
@@ -408,6 +411,8 @@ class Hub:
         ``closing``: whatever could still change the scores (a Joker call) is too late."""
         from kingscrib.web import ratings
 
+        for hook in self.ended_hooks:
+            hook(room)
         try:
             standing = game_kind(room.kind).standing(room.game, room.result, closing)
             if standing is None:

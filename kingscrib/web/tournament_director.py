@@ -14,6 +14,7 @@ per round, a claim per pairing, a conditional update per result).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any
@@ -32,9 +33,15 @@ JOKER_GRACE = 60.0  # seconds a finished Kings game may still get a Joker call
 
 
 async def direct(hub: Any, every: float) -> None:
-    """Run :func:`tick` every ``every`` seconds until cancelled."""
+    """Run :func:`tick` every ``every`` seconds, and as soon as a game ends in this
+    process (its result recorded, the next pairing made without waiting), until
+    cancelled."""
+    wake = asyncio.Event()
+    hub.ended_hooks.append(lambda _room: wake.set())
     while True:
-        await asyncio.sleep(every)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(wake.wait(), every)
+        wake.clear()
         try:
             await tick(hub)
         except Exception as e:
