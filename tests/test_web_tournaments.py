@@ -423,3 +423,28 @@ def test_the_next_round_is_paired_as_soon_as_its_last_game_ends(db: str) -> None
         while len(look(c, tid)["rounds"]) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(look(c, tid)["rounds"]) == 2
+
+
+def test_a_deleted_account_leaves_its_tournaments_and_teams_and_its_results_stay(
+        client) -> None:
+    c = client
+    people = {n: sign_up(c, n) for n in ("Ann", "Bob", "Cy")}
+    team = c.post("/api/teams", json={"name": "Pegs"}, headers=as_(c, people["Ann"])).json()["id"]
+    tid = create(c, people["Bob"], format="round_robin")
+    for name, s in people.items():
+        join(c, tid, s, **({"team_id": team} if name == "Ann" else {}))
+    direct(c)
+    view = look(c, tid)
+    for g in view["rounds"][0]["games"]:
+        resign_own_games(c, tid, people[g["b"]])
+    r = c.request("DELETE", "/api/account", json={"password": PASSWORD},
+                  headers=as_(c, people["Ann"]))
+    assert r.status_code == 200, r.text
+    direct(c)
+    view = look(c, tid)
+    assert "Ann" not in [p["name"] for p in view["players"]]
+    gone = [p for p in view["players"] if p["name"] == "deleted player"]
+    assert len(gone) == 1 and gone[0]["withdrawn"]
+    later = [p for rnd in view["rounds"][1:] for g in rnd["games"] for p in (g["a"], g["b"])]
+    assert "deleted player" not in later
+    assert c.get("/api/teams").json()["teams"] == [{"id": team, "name": "Pegs", "members": []}]

@@ -437,6 +437,23 @@ def team_table(rows: list[Standing], entrant_rows: list[dict[str, Any]], best: i
             for t in team_standings(rows, named, best)]
 
 
+def forget_account(conn: Connection, account_id: int) -> None:
+    """An account is deleted (in the caller's transaction): its entries read "deleted
+    player" and are withdrawn (their results stay), it leaves its teams, and the
+    tournaments and teams it created stay without a creator."""
+    from kingscrib.web.accounts import DELETED
+
+    conn.execute(update(tournament_entrants).where(
+        tournament_entrants.c.account_id == account_id, tournament_entrants.c.withdrawn.is_(None))
+        .values(withdrawn=time.time()))
+    conn.execute(update(tournament_entrants).where(
+        tournament_entrants.c.account_id == account_id).values(account_id=None, name=DELETED))
+    conn.execute(delete(team_members).where(team_members.c.account_id == account_id))
+    conn.execute(update(teams).where(teams.c.creator_id == account_id).values(creator_id=None))
+    conn.execute(update(tournaments).where(tournaments.c.creator_id == account_id)
+                 .values(creator_id=None))
+
+
 # ----- teams -----------------------------------------------------------------------------
 def team_key(name: str) -> str:
     import unicodedata
