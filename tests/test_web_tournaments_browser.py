@@ -150,6 +150,9 @@ def test_a_four_player_swiss_tournament_to_its_final_standings(browser, servers)
         assert [(s["name"], s["points"]) for s in view["standings"]] == \
             [(s.entrant, s.points) for s in expected]
         assert outside_viewport(page) == []
+        page.set_viewport_size({"width": 375, "height": 740})  # a phone
+        assert outside_viewport(page) == []
+        screenshot(page, "tournament-phone")
         assert errors == []
     finally:
         context.close()

@@ -397,7 +397,7 @@ def seats_that_acted(engine: Engine, game_id: str) -> set[int]:
 
 # ----- standings -------------------------------------------------------------------------
 @dataclass
-class Table_:
+class Tally:
     """A tournament's standings and what pairing needs, from its stored results."""
 
     rows: list[Standing]
@@ -412,7 +412,7 @@ def results_of(games_rows: list[dict[str, Any]]) -> list[Result]:
 
 
 def table(entrant_rows: list[dict[str, Any]], game_rows: list[dict[str, Any]],
-          round_rows: list[dict[str, Any]], mirrored: bool) -> Table_:
+          round_rows: list[dict[str, Any]], mirrored: bool) -> Tally:
     order = sorted(entrant_rows, key=lambda e: (-(e["rating"] or 0), e["number"]))
     byes = [r["bye"] for r in round_rows if r["bye"] is not None]
     rows = standings(results_of(game_rows), byes, [e["number"] for e in order],
@@ -424,7 +424,7 @@ def table(entrant_rows: list[dict[str, Any]], game_rows: list[dict[str, Any]],
         for me, them in ((g["a"], g["b"]), (g["b"], g["a"])):
             if me in records:
                 records[me].met.add(them)
-    return Table_(rows, records, byes)
+    return Tally(rows, records, byes)
 
 
 def team_table(rows: list[Standing], entrant_rows: list[dict[str, Any]], best: int
