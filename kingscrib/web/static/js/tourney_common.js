@@ -50,7 +50,10 @@ export function table(caption, columns, rows) {
     body.append(row);
   }
   t.append(body);
-  return t;
+  // A wide table scrolls sideways inside its box on a phone; the page does not.
+  const box = element("div", undefined, "table-scroll");
+  box.append(t);
+  return box;
 }
 
 const FORMATS = { swiss: "Swiss", round_robin: "Round robin", arena: "Arena", match: "Team match" };
