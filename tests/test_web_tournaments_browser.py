@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from browser_pages import outside_viewport, screenshot
+from test_web_keyboard import serious_violations
 from web_support import Server, postgres_cluster
 
 from kingscrib.tournaments.standings import Result, standings
@@ -105,6 +106,7 @@ def test_a_four_player_swiss_tournament_to_its_final_standings(browser, servers)
         page.click("#join")
         page.wait_for_selector("#withdraw")
         assert page.locator("#players tbody tr").count() == 4
+        assert serious_violations(page) == []
         screenshot(page, "tournament-upcoming")
 
         # The page shows round 1 once a director pairs it (no reload).
@@ -153,6 +155,7 @@ def test_a_four_player_swiss_tournament_to_its_final_standings(browser, servers)
         page.set_viewport_size({"width": 375, "height": 740})  # a phone
         assert outside_viewport(page) == []
         screenshot(page, "tournament-phone")
+        assert serious_violations(page) == []
         assert errors == []
     finally:
         context.close()
@@ -186,11 +189,13 @@ def test_the_list_page_creates_a_team_and_a_tournament(browser, servers) -> None
         page.fill("#create input[name=min_rating]", "")
         page.check("#create input[name=mirrored]")
         screenshot(page, "tournaments-list")
+        assert serious_violations(page) == []
         with page.expect_navigation():
             page.click("#create button[type=submit]")
         page.wait_for_selector("#facts:has-text('Arena · 30 minutes')")
         assert "mirrored pairs" in page.inner_text("#facts")
-        assert page.is_visible("#add-computer") and page.is_visible("#join")
+        page.wait_for_selector("#add-computer")  # (after the page asked for the levels)
+        assert page.is_visible("#join")
         page.click("#add-computer")
         page.wait_for_selector("#players td:has-text('(computer)'), #players .computer")
         assert outside_viewport(page) == []

@@ -51,7 +51,11 @@ export function table(caption, columns, rows) {
   }
   t.append(body);
   // A wide table scrolls sideways inside its box on a phone; the page does not.
+  // (Focusable, so that it can be scrolled from the keyboard too.)
   const box = element("div", undefined, "table-scroll");
+  box.tabIndex = 0;
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", caption);
   box.append(t);
   return box;
 }
