@@ -448,3 +448,40 @@ def test_a_deleted_account_leaves_its_tournaments_and_teams_and_its_results_stay
     later = [p for rnd in view["rounds"][1:] for g in rnd["games"] for p in (g["a"], g["b"])]
     assert "deleted player" not in later
     assert c.get("/api/teams").json()["teams"] == [{"id": team, "name": "Pegs", "members": []}]
+
+
+def test_cribbage_partnerships_enter_as_teams_of_two_and_sit_opposite(client) -> None:
+    c = client
+    people = {n: sign_up(c, n) for n in ("Ann", "Bob", "Cy", "Di", "Eve")}
+    teams = {}
+    for name, founder, partner in (("Pegs", "Ann", "Bob"), ("Holes", "Cy", "Di")):
+        teams[name] = c.post("/api/teams", json={"name": name},
+                             headers=as_(c, people[founder])).json()["id"]
+        c.post(f"/api/teams/{teams[name]}/join", headers=as_(c, people[partner]))
+    trio = c.post("/api/teams", json={"name": "Trio"}, headers=as_(c, people["Eve"])).json()["id"]
+    refused = c.post("/api/tournaments", headers=as_(c, people["Ann"]), json={
+        "name": "Fours", "game": "kings", "partners": True, "format": "round_robin"})
+    assert refused.status_code == 400 and "Cribbage" in refused.json()["error"]
+    tid = create(c, people["Ann"], format="round_robin", partners=True)
+    assert join(c, tid, people["Ann"]).status_code == 400  # a partnership needs its team
+    assert join(c, tid, people["Eve"], team_id=trio).status_code == 400  # one, not two
+    assert join(c, tid, people["Ann"], team_id=teams["Pegs"]).status_code == 200
+    again = join(c, tid, people["Bob"], team_id=teams["Pegs"])  # Ann entered them both
+    assert again.status_code == 409
+    assert join(c, tid, people["Di"], team_id=teams["Holes"]).status_code == 200
+    direct(c)
+    view = look(c, tid)
+    # Each partnership: whoever entered it first, then the partner.
+    assert [p["members"] for p in view["players"]] == [["Ann", "Bob"], ["Di", "Cy"]]
+    game = view["rounds"][0]["games"][0]
+    state = c.get(f"/api/games/{game['game_id']}").json()
+    assert [s["name"] for s in state["seats"]] == ["Ann", "Di", "Bob", "Cy"]
+    seats = {name: look(c, tid, people[name])["you"]["playing"][0]["seat"]
+             for name in ("Ann", "Bob", "Cy", "Di")}
+    assert seats == {"Ann": 0, "Di": 1, "Bob": 2, "Cy": 3}
+    resign_own_games(c, tid, people["Bob"])  # Bob resigns: his side loses
+    direct(c)
+    view = look(c, tid)
+    assert [(s["name"], s["points"]) for s in view["standings"]] == [("Holes", 1.0),
+                                                                      ("Pegs", 0.0)]
+    assert view["tournament"]["state"] == "finished"

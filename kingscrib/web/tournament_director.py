@@ -77,7 +77,8 @@ async def start(hub: Any, tournament_id: int) -> None:
 
 # ----- results and no-shows ----------------------------------------------------------------
 def _seats(pairing: dict[str, Any]) -> tuple[int, int]:
-    """The seats of entrants a and b in this pairing's game."""
+    """The (first) seats of entrants a and b in this pairing's game; partners sit two
+    seats on, opposite."""
     return (0, 1) if pairing["leg"] == 0 else (1, 0)
 
 
@@ -124,7 +125,7 @@ async def no_show(hub: Any, row: dict[str, Any]) -> None:
     await hub.broadcast(room)
     seat_a, _ = _seats(row)
     await hub.db_call(store.note_forfeit, engine, row["id"],
-                      row["a"] if seat == seat_a else row["b"])
+                      row["a"] if seat % 2 == seat_a % 2 else row["b"])
     log.info("tournament game %s: seat %d did not show and forfeits", row["game_id"], seat)
 
 
@@ -248,12 +249,29 @@ async def make_games(hub: Any, t: dict[str, Any], entrants: list[dict[str, Any]]
                           t["id"], g["id"])
 
 
+def _table(t: dict[str, Any], first: dict[str, Any], second: dict[str, Any],
+           names: dict[int, str]) -> list[tuple[dict[str, Any], int | None]]:
+    """Each seat's spec and account, round the table: two seats, or four for partners
+    (the first entrant's players in seats 0 and 2)."""
+    def seat(e: dict[str, Any], key: str) -> tuple[dict[str, Any], int | None]:
+        if e["level"]:
+            return seat_spec(e), None
+        return {"kind": "human", "name": names.get(e[key], e["name"])}, e[key]
+
+    if not t.get("partners"):
+        return [seat(first, "account_id"), seat(second, "account_id")]
+    return [seat(first, "account_id"), seat(second, "account_id"),
+            seat(first, "partner_id"), seat(second, "partner_id")]
+
+
 async def make_game(hub: Any, t: dict[str, Any], g: dict[str, Any],
                     by_number: dict[int, dict[str, Any]]) -> str:
     a, b = by_number[g["a"]], by_number[g["b"]]
-    order = [a, b] if g["leg"] == 0 else [b, a]
-    specs = [seat_spec(e) for e in order]
-    people = [i for i, e in enumerate(order) if not e["level"]]
+    ids = [x for e in (a, b) for x in (e["account_id"], e["partner_id"]) if x is not None]
+    names = await hub.db_call(store.account_names, hub.store.engine, ids)
+    table = _table(t, *((a, b) if g["leg"] == 0 else (b, a)), names)
+    specs = [spec for spec, _ in table]
+    people = [i for i, (spec, _) in enumerate(table) if spec["kind"] == "human"]
     clock = (t["clock_seconds"], t["clock_overtime"] or 0) if t["clock_seconds"] else None
     room, first, token, invite = await hub.create(
         specs, {}, g["seed"], t["game"], creator=people[0] if people else None, clock=clock,
@@ -262,12 +280,13 @@ async def make_game(hub: Any, t: dict[str, Any], g: dict[str, Any],
     if first is not None:
         tokens[first] = token
     for seat in people[1:]:
-        _, tokens[seat] = await hub.join(room, invite, seat, order[seat]["name"])
+        _, tokens[seat] = await hub.join(room, invite, seat, specs[seat]["name"])
     for seat, tok in tokens.items():
-        await hub.db_call(accounts.own_seats, hub.store.engine, order[seat]["account_id"],
+        await hub.db_call(accounts.own_seats, hub.store.engine, table[seat][1],
                           [(room.id, hash_secret(tok))])
     await last_known.seat_owners(hub, room.id)
     seat_a, seat_b = _seats(g)
-    await hub.db_call(store.set_game, hub.store.engine, g["id"], room.id,
-                      tokens.get(seat_a), tokens.get(seat_b))
+    await hub.db_call(store.set_game, hub.store.engine, g["id"], room.id, {
+        "token_a": tokens.get(seat_a), "token_b": tokens.get(seat_b),
+        "token_a2": tokens.get(seat_a + 2), "token_b2": tokens.get(seat_b + 2)})
     return room.id

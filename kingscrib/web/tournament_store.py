@@ -64,6 +64,8 @@ tournaments = Table(
     Column("min_rating", Integer, nullable=True),
     Column("max_rating", Integer, nullable=True),
     Column("mirrored", Boolean, nullable=False),
+    # Four-seat Cribbage: each entrant is a team of two partners, sitting opposite.
+    Column("partners", Boolean, nullable=False, default=False),
     Column("rounds", Integer, nullable=True),  # Swiss: how many rounds
     Column("minutes", Integer, nullable=True),  # arena: how long pairing goes on
     Column("no_show", Integer, nullable=False),  # seconds before a no-show forfeits
@@ -84,6 +86,8 @@ tournament_entrants = Table(
     Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
     Column("number", Integer, primary_key=True),
     Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True, index=True),
+    # A partnership's second player (the entrant is then a team of two, named after it).
+    Column("partner_id", Integer, ForeignKey("accounts.id"), nullable=True, index=True),
     Column("level", String(20), nullable=True),
     Column("name", String(40), nullable=False),
     Column("team_id", Integer, ForeignKey("teams.id"), nullable=True),
@@ -118,6 +122,8 @@ tournament_games = Table(
     Column("game_id", String(32), ForeignKey("games.id"), nullable=True, index=True),
     Column("token_a", String(64), nullable=True),
     Column("token_b", String(64), nullable=True),
+    Column("token_a2", String(64), nullable=True),  # partnerships: the partners' seats
+    Column("token_b2", String(64), nullable=True),
     Column("shown", Boolean, nullable=False, default=False),  # every person has moved
     Column("points_a", Float, nullable=True),
     Column("margin", Integer, nullable=True),
@@ -197,7 +203,7 @@ def _entrants(conn: Connection, tournament_id: int) -> list[dict[str, Any]]:
 
 def add_entrant(engine: Engine, tournament_id: int, name: str, account_id: int | None,
                 level: str | None, rating: float | None, team_id: int | None = None,
-                starting: bool = False) -> int:
+                starting: bool = False, partner_id: int | None = None) -> int:
     """A new entrant (an account or a computer level) before the start (``starting``:
     a team match enters its teams' members as it starts); Refused when full or late.
     An account that withdrew and joins again is back in."""
@@ -209,7 +215,15 @@ def add_entrant(engine: Engine, tournament_id: int, name: str, account_id: int |
             raise Refused(404, "no such tournament")
         if t.state != UPCOMING and not starting:
             raise Refused(409, "this tournament has started: entries are closed")
-        if account_id is not None:
+        if partner_id is not None:
+            taken = conn.execute(select(tournament_entrants.c.number).where(
+                tournament_entrants.c.tournament_id == tournament_id,
+                tournament_entrants.c.withdrawn.is_(None),
+                or_(tournament_entrants.c.account_id.in_((account_id, partner_id)),
+                    tournament_entrants.c.partner_id.in_((account_id, partner_id))))).first()
+            if taken is not None:
+                raise Refused(409, "you or your partner have joined this tournament already")
+        if account_id is not None and partner_id is None:
             old = conn.execute(select(tournament_entrants.c.number, tournament_entrants.c.withdrawn)
                                .where(tournament_entrants.c.tournament_id == tournament_id,
                                       tournament_entrants.c.account_id == account_id)).first()
@@ -230,7 +244,8 @@ def add_entrant(engine: Engine, tournament_id: int, name: str, account_id: int |
             tournament_entrants.c.tournament_id == tournament_id)).scalar_one() or 0) + 1
         conn.execute(insert(tournament_entrants).values(
             tournament_id=tournament_id, number=number, account_id=account_id, level=level,
-            name=name, rating=rating, team_id=team_id, joined=time.time()))
+            name=name, rating=rating, team_id=team_id, joined=time.time(),
+            partner_id=partner_id))
         return number
 
 
@@ -255,7 +270,9 @@ def entrant_of(engine: Engine, tournament_id: int, account_id: int) -> dict[str,
     with engine.connect() as conn:
         row = conn.execute(select(tournament_entrants).where(
             tournament_entrants.c.tournament_id == tournament_id,
-            tournament_entrants.c.account_id == account_id)).first()
+            or_(tournament_entrants.c.account_id == account_id,
+                tournament_entrants.c.partner_id == account_id))
+            .order_by(tournament_entrants.c.withdrawn.is_(None).desc())).first()
     return None if row is None else dict(row._mapping)
 
 
@@ -342,11 +359,13 @@ def unmade(engine: Engine, tournament_id: int, now: float) -> list[dict[str, Any
                 tournament_games.c.claimed < now - CLAIM_EXPIRES)))]
 
 
-def set_game(engine: Engine, pairing_id: int, game_id: str, token_a: str | None,
-             token_b: str | None) -> None:
+def set_game(engine: Engine, pairing_id: int, game_id: str, tokens: dict[str, str | None]
+             ) -> None:
+    """The pairing's game and its seat tokens (``token_a``, ``token_b``, and the partners'
+    ``token_a2``, ``token_b2``)."""
     with engine.begin() as conn:
         conn.execute(update(tournament_games).where(tournament_games.c.id == pairing_id)
-                     .values(game_id=game_id, token_a=token_a, token_b=token_b))
+                     .values(game_id=game_id, **tokens))
 
 
 def set_result(engine: Engine, pairing_id: int, points_a: float, margin: int,
@@ -384,6 +403,12 @@ def playing(engine: Engine) -> list[dict[str, Any]]:
             .outerjoin(clocks, clocks.c.game_id == games.c.id)
             .where(tournaments.c.state == RUNNING, tournament_games.c.points_a.is_(None)))
         return [dict(r._mapping) for r in rows]
+
+
+def account_names(engine: Engine, ids: list[int]) -> dict[int, str]:
+    with engine.connect() as conn:
+        return {r.id: r.name for r in conn.execute(
+            select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids)))}
 
 
 def seats_that_acted(engine: Engine, game_id: str) -> set[int]:
@@ -443,9 +468,12 @@ def forget_account(conn: Connection, account_id: int) -> None:
     tournaments and teams it created stay without a creator."""
     from kingscrib.web.accounts import DELETED
 
+    mine = or_(tournament_entrants.c.account_id == account_id,
+               tournament_entrants.c.partner_id == account_id)
     conn.execute(update(tournament_entrants).where(
-        tournament_entrants.c.account_id == account_id, tournament_entrants.c.withdrawn.is_(None))
-        .values(withdrawn=time.time()))
+        mine, tournament_entrants.c.withdrawn.is_(None)).values(withdrawn=time.time()))
+    conn.execute(update(tournament_entrants).where(
+        tournament_entrants.c.partner_id == account_id).values(partner_id=None))
     conn.execute(update(tournament_entrants).where(
         tournament_entrants.c.account_id == account_id).values(account_id=None, name=DELETED))
     conn.execute(delete(team_members).where(team_members.c.account_id == account_id))

@@ -49,6 +49,8 @@ class NewTournament(_Strict):
     max_rating: int | None = Field(default=None, ge=0, le=4000)
     mirrored: bool = Field(default=False, description=(
         "each pairing plays two games on one deal seed, seats swapped"))
+    partners: bool = Field(default=False, description=(
+        "Cribbage for four: each entrant is a team of two partners, sitting opposite"))
     rounds: int | None = Field(default=None, ge=1, le=30, description="Swiss: rounds")
     minutes: int | None = Field(default=None, ge=1, le=600,
                                 description="arena: minutes of pairing")
@@ -121,7 +123,8 @@ async def list_tournaments(hub: Hub = Depends(get_hub)) -> dict[str, Any]:
 def _summary(t: dict[str, Any]) -> dict[str, Any]:
     keep = ("id", "name", "game", "format", "rated", "clock_seconds", "clock_overtime",
             "starts", "max_players", "min_rating", "max_rating", "mirrored", "rounds",
-            "minutes", "no_show", "team_best", "state", "finished", "note", "players")
+            "minutes", "no_show", "team_best", "state", "finished", "note", "players",
+            "partners")
     return {k: t[k] for k in keep if k in t}
 
 
@@ -139,6 +142,9 @@ async def create_tournament(body: NewTournament, request: Request,
     if body.min_rating is not None and body.max_rating is not None \
             and body.min_rating > body.max_rating:
         raise WebError(400, "min_rating is above max_rating")
+    if body.partners and (body.game != "classic" or body.format == "match"):
+        raise WebError(400, "partnerships are for Cribbage (four seats), and not in a team"
+                            " match")
     if body.format == "arena" and body.minutes is None:
         raise WebError(400, "an arena needs its length: minutes")
     if body.format == "swiss" and body.rounds is None:
@@ -182,10 +188,14 @@ async def look(tournament_id: int, request: Request,
     rounds = await hub.db_call(store.rounds_of, engine, tournament_id)
     table = store.table(entrants, games, rounds, t["mirrored"])
     names = {e["number"]: e["name"] for e in entrants}
+    partners_of = await hub.db_call(store.account_names, engine, [
+        x for e in entrants if e["partner_id"] is not None
+        for x in (e["account_id"], e["partner_id"]) if x is not None])
     account = await hub.db_call(sessions.account_of, engine,
                                 request.cookies.get(sessions.COOKIE))
-    mine = next((e["number"] for e in entrants
-                 if account is not None and e["account_id"] == account.id), None)
+    mine = next((e["number"] for e in entrants if account is not None
+                 and account.id in (e["account_id"], e["partner_id"])), None)
+    partner = any(account is not None and e["partner_id"] == account.id for e in entrants)
     by_round: dict[int, dict[str, Any]] = {
         r["number"]: {"number": r["number"], "bye": names.get(r["bye"]), "games": []}
         for r in rounds}
@@ -199,9 +209,10 @@ async def look(tournament_id: int, request: Request,
         if mine is not None and g["game_id"] and g["points_a"] is None and mine in (g["a"],
                                                                                   g["b"]):
             first = g["a"] == mine
-            token = g["token_a"] if first else g["token_b"]
+            token = g[("token_a" if first else "token_b") + ("2" if partner else "")]
             seat = (0 if first else 1) if g["leg"] == 0 else (1 if first else 0)
-            yours.append({"game_id": g["game_id"], "seat": seat, "token": token})
+            yours.append({"game_id": g["game_id"], "seat": seat + 2 * partner,
+                          "token": token})
     rows = [{"place": i + 1, "name": names.get(s.entrant, "?"), "points": s.points,
              "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger,
              "spread": s.spread, "wins": s.wins, "draws": s.draws, "losses": s.losses,
@@ -212,6 +223,8 @@ async def look(tournament_id: int, request: Request,
     return {
         "tournament": {**_summary(t), "creator": t["creator_id"] == (account and account.id)},
         "players": [{"name": e["name"], "computer": e["level"] is not None,
+                     "members": [partners_of[x] for x in (e["account_id"], e["partner_id"])
+                                 if e["partner_id"] is not None and x in partners_of],
                      "level": e["level"], "team": e["team"],
                      "rating": None if e["rating"] is None else round(e["rating"]),
                      "withdrawn": e["withdrawn"] is not None} for e in entrants],
@@ -234,6 +247,8 @@ async def join(tournament_id: int, request: Request, body: Entry | None = None,
     if team_id is not None and not await hub.db_call(store.in_team, engine, team_id,
                                                      account.id):
         raise WebError(403, "you can enter only with a team you are a member of")
+    if t["partners"]:
+        return await _join_as_partners(hub, t, account, team_id)
     rating = await hub.db_call(_rating_now, engine, account.id, t["game"])
     if t["min_rating"] is not None and rating < t["min_rating"]:
         raise WebError(403, f"your rating ({round(rating)}) is below this tournament's"
@@ -243,6 +258,30 @@ async def join(tournament_id: int, request: Request, body: Entry | None = None,
                             f" most, {t['max_rating']}")
     number = await _call(hub, store.add_entrant, engine, tournament_id, account.name,
                          account.id, None, rating, team_id)
+    return {"entrant": number}
+
+
+async def _join_as_partners(hub: Hub, t: dict[str, Any], account: Account,
+                            team_id: int | None) -> dict[str, Any]:
+    """A partnership enters as a team of exactly two accounts, the caller one of them."""
+    engine = hub.store.engine
+    if team_id is None:
+        raise WebError(400, "this tournament is for partnerships: enter with your team of"
+                            " two (team_id)")
+    members = await hub.db_call(store.members, engine, team_id)
+    if len(members) != 2:
+        raise WebError(400, f"a partnership is a team of two; this team has {len(members)}")
+    partner = next(m for m in members if m[0] != account.id)
+    ratings_now = [await hub.db_call(_rating_now, engine, m[0], t["game"]) for m in members]
+    rating = sum(ratings_now) / 2  # the partnership's: its players' mean
+    for bound, words, out in ((t["min_rating"], "below", lambda r, b: r < b),
+                              (t["max_rating"], "above", lambda r, b: r > b)):
+        if bound is not None and out(rating, bound):
+            raise WebError(403, f"your partnership's rating ({round(rating)}) is {words} this"
+                                f" tournament's bound, {bound}")
+    team = next(x for x in await hub.db_call(store.team_list, engine) if x["id"] == team_id)
+    number = await _call(hub, store.add_entrant, engine, t["id"], team["name"], account.id,
+                         None, rating, team_id, False, partner[0])
     return {"entrant": number}
 
 

@@ -120,7 +120,7 @@ function render(view) {
     return box;
   }) : [element("p", "Not paired yet.", "note")]));
   $("players").replaceChildren(table("Players", [["Player", false], ["Rating", true], ["Team", false]],
-    view.players.map((p) => [element("span", `${p.name}${p.withdrawn ? " (withdrawn)" : ""}`, p.withdrawn ? "withdrawn" : p.computer ? "computer" : undefined),
+    view.players.map((p) => [element("span", `${p.name}${p.members.length ? ` (${p.members.join(" & ")})` : ""}${p.withdrawn ? " (withdrawn)" : ""}`, p.withdrawn ? "withdrawn" : p.computer ? "computer" : undefined),
       p.rating === null ? "" : String(p.rating), p.team || ""])));
   yours(view);
 }

@@ -76,6 +76,7 @@ async function create(event) {
   const body = {
     name: form.elements.name.value, game: form.elements.game.value, format,
     rated: form.elements.rated.checked, mirrored: form.elements.mirrored.checked,
+    partners: form.elements.partners.checked,
     starts_in: Math.round((number(form, "starts_in") || 0) * 60), max_players: number(form, "max_players"),
     min_rating: number(form, "min_rating"), max_rating: number(form, "max_rating"),
     no_show: number(form, "no_show"), team_best: number(form, "team_best"),

@@ -70,6 +70,7 @@ export function describe(t) {
   parts.push(t.rated ? "rated" : "casual");
   parts.push(t.clock_seconds ? `${Math.round(t.clock_seconds / 60)} min clock` : "no clock");
   if (t.mirrored) parts.push("mirrored pairs");
+  if (t.partners) parts.push("partnerships");
   if (t.min_rating != null || t.max_rating != null) parts.push(`ratings ${t.min_rating ?? "any"}–${t.max_rating ?? "any"}`);
   parts.push(`up to ${t.max_players} players`);
   return parts.join(" · ");
