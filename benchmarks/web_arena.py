@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
 import sys
 import time
@@ -163,6 +164,7 @@ def run(players: int, seconds: float, rate: float, game: str) -> None:
         finally:
             for s in servers:
                 s.stop()
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:
