@@ -25,8 +25,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 Entrant = Hashable
 
 
@@ -73,6 +71,8 @@ def round_robin(entrants: Sequence[Entrant]) -> list[Round]:
 
 def swiss_round(records: dict[Entrant, Record]) -> Round:
     """The next Swiss round for ``records`` (see the module's criteria)."""
+    import networkx as nx  # (only here: every server process imports this module)
+
     order = sorted(records, key=lambda e: (-records[e].score, records[e].rank))
     place = {e: i for i, e in enumerate(order)}
     group_place = _places_in_score_groups(order, records)

@@ -30,7 +30,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.web import puzzle_store, ratings
+from kingscrib.web import puzzle_store, ratings, tournament_store
 from kingscrib.web.errors import WebError
 from kingscrib.web.names import MAX_NAME, person_name, skeleton
 from kingscrib.web.storage import (
@@ -187,6 +187,7 @@ def remove(store: Store, account_id: int) -> list[str]:
         conn.execute(delete(account_sessions)
                      .where(account_sessions.c.account_id == account_id))
         puzzle_store.forget(conn, account_id)
+        tournament_store.forget_account(conn, account_id)
         conn.execute(delete(accounts).where(accounts.c.id == account_id))
         game_ids = sorted({game_id for game_id, _ in owned})
         store._notify(conn, game_ids)

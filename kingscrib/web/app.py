@@ -44,9 +44,11 @@ from kingscrib.web.routers import (
     moderation,
     players,
     puzzles,
+    tournaments,
 )
 from kingscrib.web.shared_limits import share_limits
 from kingscrib.web.storage import Store
+from kingscrib.web.tournament_director import direct
 from kingscrib.web.turn_mail import MailSettings
 
 STATIC = Path(__file__).parent / "static"
@@ -79,6 +81,9 @@ class Settings:
     alive_every: float = 5.0
     # SMTP for the turn notices of correspondence games (None: no e-mail is sent).
     mail: MailSettings | None = None
+    # Seconds between two passes of the tournament director (it also runs as soon as a
+    # game ends here); 0: no director in this process (tests drive it by hand).
+    tournament_every: float = 1.0
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -119,12 +124,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeping = asyncio.create_task(_housekeeping(hub, settings))
         # On PostgreSQL the shared limits' beat says this process is alive.
         timing = asyncio.create_task(_clocks(hub, settings, note_alive=shared is None))
+        directing = (asyncio.create_task(direct(hub, settings.tournament_every))
+                     if settings.tournament_every > 0 else None)
         try:
             yield
         finally:
             sweeping.cancel()
             await app.state.lobby.stop()
             timing.cancel()
+            if directing is not None:
+                directing.cancel()
             if shared is not None:
                 beating.cancel()
                 await shared.leave()
@@ -151,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(chat.router)
     app.include_router(moderation.router)
     app.include_router(correspondence.router)
+    app.include_router(tournaments.router)
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, exc: WebError) -> JSONResponse:

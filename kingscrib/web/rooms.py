@@ -241,6 +241,9 @@ class Hub:
         # seats that need no notice: those the game waited for before the turn, or the
         # person who just sat down (turn notices: kingscrib.web.turn_mail).
         self.turn_watchers: list[Callable[[Room, set[int]], None]] = []
+        # Called (on the event loop) when a game ends here, e.g. to wake the tournament
+        # director at once rather than at its next pass.
+        self.ended_hooks: list[Callable[[Room], None]] = []
 
     # ----- helpers ---------------------------------------------------------------
     async def _db_call(self, fn: Callable, *args: Any) -> Any:
@@ -419,6 +422,8 @@ class Hub:
         ``closing``: whatever could still change the scores (a Joker call) is too late."""
         from kingscrib.web import ratings
 
+        for hook in self.ended_hooks:
+            hook(room)
         try:
             standing = game_kind(room.kind).standing(room.game, room.result, closing)
             if standing is None:

@@ -917,3 +917,4 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 # Tables kept by their own modules, on this metadata (imported last: they import it).
 from kingscrib.web import learning as _learning  # noqa: E402, F401
+from kingscrib.web import tournament_store as _tournament_store  # noqa: E402, F401

@@ -1,0 +1,81 @@
+// Shared by the tournament pages: the logged-in account (its CSRF token for writes),
+// JSON calls, small DOM helpers and how a tournament's settings read.
+
+export const $ = (id) => document.getElementById(id);
+export let me = { name: null };
+
+export async function whoAmI() {
+  me = await call("GET", "/api/account").catch(() => ({ name: null }));
+  return me;
+}
+
+export async function call(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
+  const response = await fetch(path, {
+    method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error || `error ${response.status}`);
+  return data;
+}
+
+export function element(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+export function table(caption, columns, rows) {
+  const t = element("table", undefined, "players-table");
+  t.append(element("caption", caption, "sr-only")); // the section heading shows it
+  const head = element("tr");
+  for (const [title, number] of columns) {
+    const th = element("th", title, number ? "number" : undefined);
+    th.scope = "col";
+    head.append(th);
+  }
+  const thead = element("thead");
+  thead.append(head);
+  t.append(thead);
+  const body = element("tbody");
+  for (const cells of rows) {
+    const row = element("tr");
+    cells.forEach((cell, i) => {
+      const td = element("td", undefined, columns[i][1] ? "number" : undefined);
+      td.append(cell);
+      row.append(td);
+    });
+    body.append(row);
+  }
+  t.append(body);
+  // A wide table scrolls sideways inside its box on a phone; the page does not.
+  // (Focusable, so that it can be scrolled from the keyboard too.)
+  const box = element("div", undefined, "table-scroll");
+  box.tabIndex = 0;
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", caption);
+  box.append(t);
+  return box;
+}
+
+const FORMATS = { swiss: "Swiss", round_robin: "Round robin", arena: "Arena", match: "Team match" };
+const GAMES = { kings: "Kings Cribbage", classic: "Cribbage" };
+
+export function describe(t) {
+  const parts = [GAMES[t.game] || t.game, FORMATS[t.format] || t.format];
+  if (t.format === "swiss") parts.push(`${t.rounds} rounds`);
+  if (t.format === "arena") parts.push(`${t.minutes} minutes`);
+  parts.push(t.rated ? "rated" : "casual");
+  parts.push(t.clock_seconds ? `${Math.round(t.clock_seconds / 60)} min clock` : "no clock");
+  if (t.mirrored) parts.push("mirrored pairs");
+  if (t.partners) parts.push("partnerships");
+  if (t.min_rating != null || t.max_rating != null) parts.push(`ratings ${t.min_rating ?? "any"}–${t.max_rating ?? "any"}`);
+  parts.push(`up to ${t.max_players} players`);
+  return parts.join(" · ");
+}
+
+export function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString();
+}
