@@ -8,6 +8,7 @@ import math
 import random
 from itertools import combinations
 
+from classic_stacked import StackedGame  # (the glicko2 package installs a "tests" of its own)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,6 @@ from kingscrib.classic.game import Discard
 from kingscrib.classic.pegging import peg_score
 from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic.pegsearch import card_values, move_values, opponent_holdings, solve
-from tests.classic.classic_stacked import StackedGame
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
