@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from kingscrib.web import seeks, sessions
 from kingscrib.web.deps import get_hub
 from kingscrib.web.games import DEFAULT_GAME
-from kingscrib.web.limits import AddressLimits
 from kingscrib.web.lobby import Client, Lobby
 from kingscrib.web.rooms import Hub, WebError
+from kingscrib.web.routers.sockets import POLICY, serve_counted
 from kingscrib.web.storage import hash_secret
 
 router = APIRouter(prefix="/api/lobby", tags=["lobby"])
@@ -32,7 +32,6 @@ log = logging.getLogger("kingscrib.web")
 
 VISITOR_HEADER = "x-lobby-visitor"
 QUEUE_LIMIT = 256  # messages waiting for a slow browser before it is dropped
-POLICY, TRY_AGAIN = 1008, 1013
 
 
 class Named(BaseModel):
@@ -181,26 +180,12 @@ async def live(websocket: WebSocket) -> None:
     and ``online`` as they happen. ``{"type": "ping"}`` gets ``pong``."""
     hub: Hub = websocket.app.state.hub
     lobby: Lobby = websocket.app.state.lobby
-    limits: AddressLimits = websocket.app.state.limits
-    address = websocket.client.host if websocket.client else "?"
     try:
         sessions.check_same_origin(websocket.headers)
     except WebError as e:
         await websocket.close(code=POLICY, reason=e.message[:120])
         return
-    await websocket.accept()
-    try:
-        allowed = await limits.open_socket(address)
-    except Exception:
-        await websocket.close(code=TRY_AGAIN, reason="the server is busy: try again")
-        return
-    if not allowed:
-        await websocket.close(code=POLICY, reason="too many open websockets from your address")
-        return
-    try:
-        await _serve(websocket, hub, lobby)
-    finally:
-        await limits.close_socket(address)
+    await serve_counted(websocket, lambda: _serve(websocket, hub, lobby))
 
 
 async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
