@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.web import chat_store, jsontext, sessions
 from kingscrib.web.chat import ChatHub, Reader, Speaker, speaker
-from kingscrib.web.deps import bearer, get_hub
+from kingscrib.web.deps import bearer, get_hub, logged_in_account, session_account
 from kingscrib.web.errors import WebError
 from kingscrib.web.limits import TokenBucket
 from kingscrib.web.rooms import Hub
@@ -58,11 +58,8 @@ def chat_hub(request: Request) -> ChatHub:
 
 async def _account_write(request: Request, hub: Hub) -> Any:
     """The logged-in account of a cookie-authenticated write (CSRF checked), or None."""
-    token = request.cookies.get(sessions.COOKIE)
-    if not token:
-        return None
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token)
-    if account is None:
+    account, token = await session_account(hub, request.cookies)
+    if account is None or token is None:
         return None
     sessions.check_same_origin(request.headers)
     sessions.check_csrf(token, request.headers)
@@ -123,10 +120,7 @@ async def report(message_id: int, request: Request, hub: Hub = Depends(get_hub)
 @router.get("/api/account/chat-mutes")
 async def read_mutes(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The senders this account muted (a guest's mutes stay in its browser)."""
-    account = await hub.db_call(sessions.account_of, hub.store.engine,
-                                request.cookies.get(sessions.COOKIE))
-    if account is None:
-        raise WebError(401, "you are not logged in")
+    account = await logged_in_account(request, hub)
     return {"muted": await hub.db_call(chat_store.mutes, hub.store.engine, account.id)}
 
 

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.web import seeks, sessions
-from kingscrib.web.deps import get_hub
+from kingscrib.web.deps import get_hub, session_account
 from kingscrib.web.games import DEFAULT_GAME
 from kingscrib.web.lobby import Client, Lobby
 from kingscrib.web.rooms import Hub, WebError
@@ -80,8 +80,7 @@ async def _person(request: Request, hub: Hub, name: str | None) -> seeks.Person:
     """Who makes a lobby request: an account (CSRF-checked) or a guest with a name."""
     sessions.check_same_origin(request.headers)
     visitor = _visitor(request.headers.get(VISITOR_HEADER))
-    token = request.cookies.get(sessions.COOKIE)
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token) if token else None
+    account, token = await session_account(hub, request.cookies)
     if account is not None:
         sessions.check_csrf(token, request.headers)
         return seeks.Person(account.name, account.id, visitor)
@@ -92,8 +91,7 @@ async def _person(request: Request, hub: Hub, name: str | None) -> seeks.Person:
 async def look(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The lobby now: the open seeks this browser may see, games to watch, people online."""
     lobby = lobby_of(request)
-    token = request.cookies.get(sessions.COOKIE)
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token) if token else None
+    account, _ = await session_account(hub, request.cookies)
     raw = request.headers.get(VISITOR_HEADER)
     client = Client(lambda _m: None, account.id if account else None,
                     hash_secret(raw) if raw else "")
@@ -228,9 +226,7 @@ async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
                 except WebError as e:
                     send(json.dumps({"type": "error", "error": e.message}))
                     continue
-                token = websocket.cookies.get(sessions.COOKIE)
-                account = (await hub.db_call(sessions.account_of, hub.store.engine, token)
-                           if token else None)
+                account, _ = await session_account(hub, websocket.cookies)
                 client = Client(send, account.id if account else None, visitor)
                 lobby.join(client)
             else:
