@@ -36,6 +36,15 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from web_support import Server  # noqa: E402
 
+# The per-address limits a benchmark lifts: every client it runs shares one address.
+ADDRESS_LIMITS = ("address_rate", "address_burst", "games_per_hour", "sockets_per_address")
+SOCKET_RATE_LIMITS = ("rate_per_second", "rate_burst")  # each websocket's message rate
+
+
+def lifted(*limits: str) -> list[str]:
+    """``kingscrib serve`` arguments that lift the named limits out of a benchmark's way."""
+    return [arg for name in limits for arg in ("--limit", f"{name}=10000000")]
+
 
 def computer_game(args: tuple[int, str, str]) -> tuple[int, list[dict]]:
     """Play one game between two computer players; returns its seed and its actions
@@ -199,12 +208,8 @@ def main() -> None:
                                               for i in range(args.distinct)]))
     games = [played[i % len(played)] for i in range(args.games)]
     with tempfile.TemporaryDirectory() as tmp:
-        # Every client here shares one address: the per-address limits are lifted.
-        lifted = [arg for name in ("address_rate", "address_burst", "games_per_hour",
-                                   "sockets_per_address")
-                  for arg in ("--limit", f"{name}=10000000")]
         server = Server(Path(tmp) / "load.sqlite3", data_dir=Path(tmp),
-                        extra_args=lifted).start()
+                        extra_args=lifted(*ADDRESS_LIMITS)).start()
         try:
             pid = server.process.pid
             idle = rss_kb(pid)[0]

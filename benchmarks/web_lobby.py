@@ -37,14 +37,10 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web_load import rss_kb  # noqa: E402
+from web_load import ADDRESS_LIMITS, SOCKET_RATE_LIMITS, lifted, rss_kb  # noqa: E402
 from web_support import Server, postgres_server  # noqa: E402
 
-LIFTED = []
-for _limit in ("address_rate", "address_burst", "rate_per_second", "rate_burst",
-               "games_per_hour", "sockets_per_address"):
-    LIFTED += ["--limit", f"{_limit}=10000000"]
-LIFTED += ["--connections-per-address", "100000"]
+LIFTED = [*lifted(*ADDRESS_LIMITS, *SOCKET_RATE_LIMITS), "--connections-per-address", "100000"]
 
 
 class Client:

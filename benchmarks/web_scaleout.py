@@ -50,13 +50,17 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web_load import computer_game, cpu_seconds, rss_kb  # noqa: E402
+from web_load import (  # noqa: E402
+    ADDRESS_LIMITS,
+    SOCKET_RATE_LIMITS,
+    computer_game,
+    cpu_seconds,
+    lifted,
+    rss_kb,
+)
 from web_support import PostgresCluster, Server, postgres_server  # noqa: E402
 
-LIFTED = []
-for _limit in ("address_rate", "address_burst", "rate_per_second", "rate_burst",
-               "games_per_hour", "sockets_per_address"):
-    LIFTED += ["--limit", f"{_limit}=10000000"]
+LIFTED = lifted(*ADDRESS_LIMITS, *SOCKET_RATE_LIMITS)
 
 
 IDLE_WINDOW = 5.0  # seconds with every game set up and no move, to measure idle CPU

@@ -18,17 +18,9 @@ steps/s (CPU). Needs ``pip install -e ".[rl,sb3]"``.
 
 from __future__ import annotations
 
-import argparse
-
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import DummyVecEnv
-
-from kingscrib.env.curves import curve_table, learning_curve, model_policy, print_checkpoint
 from kingscrib.env.flat import FlatObservation
+from kingscrib.env.maskable_ppo import run_example
 from kingscrib.env.single import KingsSingleEnv
-
-OPPONENTS = ("random", "easy")  # the weakest player and the level above it
 
 
 def make_env(opponent: str, seat: int, shaping: float = 0.0) -> FlatObservation:
@@ -36,33 +28,9 @@ def make_env(opponent: str, seat: int, shaping: float = 0.0) -> FlatObservation:
                                           notation=False))
 
 
-def make_model(opponent: str, seed: int, n_steps: int = 256,
-               batch_size: int = 128) -> MaskablePPO:
-    """MaskablePPO with a small MLP, learning in both seats at once."""
-    train = DummyVecEnv([lambda s=s: make_env(opponent, s, shaping=0.01) for s in (0, 1)])
-    return MaskablePPO("MlpPolicy", train, n_steps=n_steps, batch_size=batch_size,
-                       learning_rate=3e-4, gamma=0.995, ent_coef=0.01, seed=seed,
-                       policy_kwargs={"net_arch": [256, 256]}, device="cpu", verbose=0)
-
-
 def main(argv: list[str] | None = None) -> list:
-    parser = argparse.ArgumentParser(description="MaskablePPO learns Kings Cribbage.")
-    parser.add_argument("--steps", type=int, default=50_000, help="training steps")
-    parser.add_argument("--checkpoints", type=int, default=8)
-    parser.add_argument("--eval", type=int, default=50, help="games per opponent")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--opponent", default="easy", help="the opponent trained against")
-    parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout per env")
-    parser.add_argument("--batch-size", type=int, default=128)
-    args = parser.parse_args(argv)
-    torch.set_num_threads(1)  # one core: more threads only contend on a shared machine
-    model = make_model(args.opponent, args.seed, args.n_steps, args.batch_size)
-
-    points = learning_curve(model, model_policy(model), make_env, OPPONENTS, args.steps,
-                            args.checkpoints, args.eval, 10_000_000 + args.seed,
-                            print_checkpoint(OPPONENTS))
-    print(curve_table(points, OPPONENTS))
-    return points
+    return run_example(make_env, "Kings Cribbage", argv, steps=50_000, games=50, n_steps=256,
+                       batch_size=128)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@ a turn of a Cribbage game."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -14,6 +17,25 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
          "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def watch_errors(page) -> list[str]:
+    """The list the page's uncaught script errors are added to from now on."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+@contextlib.contextmanager
+def sized_page(browser, size: str) -> Iterator[tuple[Any, list[str]]]:
+    """A page in a browser context of its own at ``size`` (a key of SIZES; the context is
+    ``page.context``), and the list of its uncaught script errors; closed after."""
+    context = browser.new_context(**SIZES[size])
+    try:
+        page = context.new_page()
+        yield page, watch_errors(page)
+    finally:
+        context.close()
 
 # Every visible control, square, tile, card and message, measured against the viewport.
 OUTSIDE = """() => {

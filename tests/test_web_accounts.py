@@ -15,8 +15,7 @@ from typing import Any
 import argon2
 import httpx
 import pytest
-from sqlalchemy import create_engine, select
-from web_support import Server, auth, in_process_client, postgres_cluster
+from web_support import Server, auth, https_client, in_process_client, postgres_cluster, table_rows
 
 from kingscrib.web import accounts
 from kingscrib.web.storage import account_sessions, hash_secret, seat_accounts
@@ -30,24 +29,6 @@ PASSWORD = "correct horse battery"
 @pytest.fixture()
 def url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'web.sqlite3'}"
-
-
-def browser(url: str) -> Any:
-    """A client over https (the session cookie is Secure: httpx sends it only there)."""
-    client = in_process_client(url)
-    client.base_url = httpx.URL("https://testserver")
-    return client
-
-
-def rows(url: str, table: Any) -> list[Any]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return conn.execute(select(table)).all()
-    finally:
-        engine.dispose()
-
-
 def signup(c: Any, name: str = "Alice", password: str = PASSWORD, **extra: Any) -> Any:
     r = c.post("/api/account/signup", json={"name": name, "password": password, **extra})
     assert r.status_code == 201, r.text
@@ -66,7 +47,7 @@ def new_game(c: Any, name: str = "Ann") -> dict[str, Any]:
 
 def test_sign_up_logs_in_with_a_secure_httponly_lax_cookie_and_keeps_hashes_only(
         url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         assert c.get("/api/account").json() == {"name": None}
         r = signup(c)
         flags = [f.strip().lower() for f in r.headers["set-cookie"].split(";")]
@@ -75,20 +56,20 @@ def test_sign_up_logs_in_with_a_secure_httponly_lax_cookie_and_keeps_hashes_only
         assert {"httponly", "secure", "samesite=lax", "path=/"} <= set(flags)
         me = c.get("/api/account").json()
         assert me["name"] == "Alice" and me["csrf"] == r.json()["csrf"]
-    [account] = rows(url, accounts_table)
+    [account] = table_rows(url, accounts_table)
     assert account.password_hash.startswith("$argon2id$")
     assert PASSWORD not in account.password_hash
-    [session] = rows(url, account_sessions)
+    [session] = table_rows(url, account_sessions)
     assert session.token_hash != token and len(token) >= 40
     assert session.expires - session.created == pytest.approx(30 * 24 * 3600)
 
 
 def test_log_out_and_log_in_again(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c)
         assert c.post("/api/account/logout", headers=csrf(c)).json() == {"name": None}
         assert c.get("/api/account").json() == {"name": None}
-        assert rows(url, account_sessions) == []
+        assert table_rows(url, account_sessions) == []
         r = c.post("/api/account/login", json={"name": "alice", "password": PASSWORD})
         assert r.status_code == 200, r.text
         assert r.json()["name"] == "Alice"  # the name as it was chosen
@@ -109,7 +90,7 @@ def test_unknown_names_and_wrong_passwords_get_the_same_answer_after_the_same_wo
             return real.verify(password_hash, password)
 
     monkeypatch.setattr(accounts, "_hasher", Spy())
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c)
         c.post("/api/account/logout", headers=csrf(c))
         wrong = c.post("/api/account/login", json={"name": "Alice", "password": "not it at all"})
@@ -123,7 +104,7 @@ def test_unknown_names_and_wrong_passwords_get_the_same_answer_after_the_same_wo
 
 
 def test_unknown_names_and_wrong_passwords_take_the_same_time(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c)
         c.post("/api/account/logout", headers=csrf(c))
         times: dict[str, list[float]] = {"Alice": [], "Nobody": []}
@@ -156,7 +137,7 @@ def test_a_burst_of_log_ins_hashes_a_few_at_a_time(url: str,
                 with lock:
                     running[0] -= 1
 
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c)
         monkeypatch.setattr(accounts, "_hasher", Counting())
         with ThreadPoolExecutor(8) as pool:
@@ -167,7 +148,7 @@ def test_a_burst_of_log_ins_hashes_a_few_at_a_time(url: str,
 
 
 def test_failed_log_ins_are_limited_per_account_name_and_per_address(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c)
         signup(c, "Zed")
         c.post("/api/account/logout", headers=csrf(c))
@@ -189,7 +170,7 @@ def test_failed_log_ins_are_limited_per_account_name_and_per_address(url: str) -
 
 
 def test_writes_authenticated_by_the_cookie_need_the_csrf_token(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c)
         good = csrf(c)
         for method, path, body in (("POST", "/api/account/logout", None),
@@ -218,7 +199,7 @@ def test_writes_authenticated_by_the_cookie_need_the_csrf_token(url: str) -> Non
 
 
 def test_change_the_password_ends_the_other_sessions(url: str) -> None:
-    with browser(url) as c, browser(url) as other:
+    with https_client(url) as c, https_client(url) as other:
         signup(c)
         other.post("/api/account/login", json={"name": "Alice", "password": PASSWORD})
         assert other.get("/api/account").json()["name"] == "Alice"
@@ -255,11 +236,11 @@ def test_change_the_password_ends_the_other_sessions(url: str) -> None:
 ])
 def test_bad_user_names_are_refused_with_a_message_and_change_nothing(
         url: str, name: str, said: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
         assert r.status_code == 400 and said in r.json()["error"], r.text
         assert r.headers.get("set-cookie") is None
-    assert rows(url, accounts_table) == []
+    assert table_rows(url, accounts_table) == []
 
 
 @pytest.mark.parametrize(("password", "said"), [
@@ -268,14 +249,14 @@ def test_bad_user_names_are_refused_with_a_message_and_change_nothing(
 ])
 def test_bad_passwords_are_refused_with_a_message_and_change_nothing(
         url: str, password: str, said: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         r = c.post("/api/account/signup", json={"name": "Ann", "password": password})
         assert r.status_code == 400 and said in r.json()["error"], r.text
-    assert rows(url, accounts_table) == []
+    assert table_rows(url, accounts_table) == []
 
 
 def test_two_accounts_cannot_have_names_that_look_alike(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c, "Ann Lee")
         for lookalike in ("ann lee", "ANN LEE", "Ａｎｎ Ｌｅｅ", "Ann-Lee", "AnnLee", "Ánn Lee",
                           "\u0410nn Lee",  # a Cyrillic A
@@ -283,11 +264,11 @@ def test_two_accounts_cannot_have_names_that_look_alike(url: str) -> None:
             r = c.post("/api/account/signup", json={"name": lookalike, "password": PASSWORD})
             assert r.status_code == 409 and "taken" in r.json()["error"], lookalike
         assert c.get("/api/account").json()["name"] == "Ann Lee"
-    assert len(rows(url, accounts_table)) == 1
+    assert len(table_rows(url, accounts_table)) == 1
 
 
 def test_a_guest_who_signs_up_keeps_the_games_of_that_browser(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         games = [new_game(c) for _ in range(2)]
         held = [{"game_id": g["game_id"], "token": g["token"]} for g in games]
         held.append({"game_id": games[0]["game_id"], "token": "not a token of it"})
@@ -296,12 +277,12 @@ def test_a_guest_who_signs_up_keeps_the_games_of_that_browser(url: str) -> None:
         for g in games:  # the browser plays on with its tokens, logged in
             state = c.get(f"/api/games/{g['game_id']}", headers=auth(g["token"])).json()
             assert state["you"] == 0
-    owned = rows(url, seat_accounts)
+    owned = table_rows(url, seat_accounts)
     assert sorted((o.game_id, o.seat) for o in owned) == sorted((g["game_id"], 0) for g in games)
 
 
 def test_a_guest_cannot_use_an_accounts_seat_and_an_account_not_a_guests(url: str) -> None:
-    with browser(url) as alice, browser(url) as guest, browser(url) as carol:
+    with https_client(url) as alice, https_client(url) as guest, https_client(url) as carol:
         signup(alice)
         signup(carol, "Carol")
         g = new_game(alice)  # logged in: Alice's account owns the seat
@@ -328,7 +309,7 @@ def test_a_guest_cannot_use_an_accounts_seat_and_an_account_not_a_guests(url: st
 
 
 def test_a_deleted_account_leaves_its_games_under_deleted_player(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c)
         g = new_game(c, "Alice")
         path = f"/api/games/{g['game_id']}"
@@ -343,7 +324,7 @@ def test_a_deleted_account_leaves_its_games_under_deleted_player(url: str) -> No
         assert r.status_code == 403 and "deleted" in r.json()["error"]
         r = c.post("/api/account/login", json={"name": "Alice", "password": PASSWORD})
         assert r.status_code == 401 and r.json()["error"] == "wrong user name or password"
-    assert rows(url, accounts_table) == [] and rows(url, account_sessions) == []
+    assert table_rows(url, accounts_table) == [] and table_rows(url, account_sessions) == []
     with in_process_client(url) as again:  # a fresh server reads the stored name
         assert again.get(path).json()["seats"][0]["name"] == "deleted player"
 
@@ -354,7 +335,7 @@ def test_guests_play_as_before_without_any_account(url: str) -> None:
         path = f"/api/games/{g['game_id']}"
         assert c.get(path, headers=auth(g["token"])).json()["you"] == 0
         assert c.post(f"{path}/resign", headers=auth(g["token"])).json()["over"]
-    assert rows(url, seat_accounts) == []
+    assert table_rows(url, seat_accounts) == []
 
 
 def test_a_deleted_accounts_name_reaches_the_other_server_processes(tmp_path: Path) -> None:
@@ -385,7 +366,7 @@ def test_a_deleted_accounts_name_reaches_the_other_server_processes(tmp_path: Pa
 
 
 def test_a_rematch_asked_while_logged_in_seats_the_account(url: str) -> None:
-    with browser(url) as alice, browser(url) as guest:
+    with https_client(url) as alice, https_client(url) as guest:
         signup(alice)
         g = new_game(alice)
         guest.post(f"/api/games/{g['game_id']}/join",
@@ -401,10 +382,10 @@ def test_a_rematch_asked_while_logged_in_seats_the_account(url: str) -> None:
 
 
 def test_signing_up_while_logged_in_ends_the_other_session(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c)
         before = c.cookies["kingscrib_session"]
         signup(c, "Second")
         assert c.get("/api/account").json()["name"] == "Second"
-    sessions = rows(url, account_sessions)
+    sessions = table_rows(url, account_sessions)
     assert len(sessions) == 1 and sessions[0].token_hash != hash_secret(before)

@@ -6,7 +6,7 @@ passes the axe audit."""
 from __future__ import annotations
 
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby
+from browser_pages import outside_viewport, screenshot, sized_page, start_from_lobby
 from test_web_keyboard import serious_violations
 
 PASSWORD = "tiles and pegs"
@@ -18,12 +18,8 @@ def status(page) -> str:
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_sign_up_log_out_and_log_in_on_the_start_page(browser, server, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     name = f"Maya {size}"
-    try:
+    with sized_page(browser, size) as (page, errors):
         start_from_lobby(page, server.url, ["human", "computer"])
         page.wait_for_selector("#rack .tile")
         page.goto(server.url + "/")
@@ -50,7 +46,7 @@ def test_sign_up_log_out_and_log_in_on_the_start_page(browser, server, size: str
         assert outside_viewport(page) == []
         assert serious_violations(page) == []
         screenshot(page, f"account-member-{size}")
-        cookie = next(c for c in context.cookies() if c["name"] == "kingscrib_session")
+        cookie = next(c for c in page.context.cookies() if c["name"] == "kingscrib_session")
         assert cookie["httpOnly"] and cookie["secure"] and cookie["sameSite"] == "Lax"
 
         page.click("#logout")
@@ -82,5 +78,3 @@ def test_sign_up_log_out_and_log_in_on_the_start_page(browser, server, size: str
         page.click("#logout")
         page.wait_for_selector("#account-status:has-text('Playing as a guest.')")
         assert errors == []
-    finally:
-        context.close()

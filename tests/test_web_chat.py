@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import create_engine, func, select
-from web_support import Server, auth, in_process_client, postgres_cluster
+from sqlalchemy import create_engine
+from web_support import Server, auth, https_client, postgres_cluster, table_count
 from websockets.sync.client import connect
 
 from kingscrib.web import moderation
@@ -31,14 +31,6 @@ MESSAGE_KEYS = {"id", "room", "sender", "name", "text", "at"}
 def url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'web.sqlite3'}"
 
-
-def browser(url: str) -> Any:
-    """A client over https (the session cookie is Secure)."""
-    client = in_process_client(url)
-    client.base_url = httpx.URL("https://testserver")
-    return client
-
-
 def signup(c: Any, name: str) -> dict[str, str]:
     r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
@@ -53,16 +45,6 @@ def game(c: Any) -> tuple[str, str, str]:
     joined = c.post(f"/api/games/{created['game_id']}/join",
                     json={"invite": created["invite"], "name": "Bob"}).json()
     return created["game_id"], created["token"], joined["token"]
-
-
-def stored(url: str, table: Any = chat_messages) -> int:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return conn.execute(select(func.count()).select_from(table)).scalar_one()
-    finally:
-        engine.dispose()
-
 
 def say(c: Any, gid: str, text: str, token: str | None = None,
         headers: dict[str, str] | None = None) -> Any:
@@ -79,7 +61,7 @@ def make_moderator(url: str, name: str) -> None:
 
 # ----- the two rooms ---------------------------------------------------------------------
 def test_players_and_spectators_chat_live_in_separate_rooms(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, ann, bob = game(c)
         with c.websocket_connect(f"/api/games/{gid}/chat/ws") as a, \
                 c.websocket_connect(f"/api/games/{gid}/chat/ws") as b:
@@ -112,7 +94,7 @@ def test_players_and_spectators_chat_live_in_separate_rooms(url: str) -> None:
 
 
 def test_a_guest_spectator_reads_but_cannot_write(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, _ann, _bob = game(c)
         r = say(c, gid, "hello")
         assert r.status_code == 403 and "log in" in r.json()["error"]
@@ -121,16 +103,16 @@ def test_a_guest_spectator_reads_but_cannot_write(url: str) -> None:
             assert ws.receive_json()["can_write"] is False
             ws.send_json({"type": "say", "text": "hi", "ref": 1})
             assert ws.receive_json()["status"] == 403
-    assert stored(url) == 0
+    assert table_count(url, chat_messages) == 0
 
 
 def test_a_spectators_cookie_write_needs_the_csrf_token(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, _ann, _bob = game(c)
         signup(c, "Fan")
         r = say(c, gid, "no token")
         assert r.status_code == 403 and "CSRF" in r.json()["error"]
-    assert stored(url) == 0
+    assert table_count(url, chat_messages) == 0
 
 
 # ----- bad input -------------------------------------------------------------------------
@@ -144,7 +126,7 @@ def test_a_spectators_cookie_write_needs_the_csrf_token(url: str) -> None:
 ])
 def test_bad_messages_are_refused_with_a_reason_and_nothing_is_stored(
         url: str, text: str, says: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, ann, _bob = game(c)
         r = say(c, gid, text, ann)
         assert r.status_code == 400 and says in r.json()["error"], r.text
@@ -154,13 +136,13 @@ def test_bad_messages_are_refused_with_a_reason_and_nothing_is_stored(
             ws.send_json({"type": "say", "text": text, "ref": "x"})
             refused = ws.receive_json()
             assert refused["type"] == "error" and says in refused["error"]
-    assert stored(url) == 0
+    assert table_count(url, chat_messages) == 0
 
 
 def test_the_chat_socket_refuses_binary_frames_and_bad_json_with_reasons(url: str) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, ann, _bob = game(c)
         with c.websocket_connect(f"/api/games/{gid}/chat/ws") as ws:
             ws.send_text("not json")
@@ -173,31 +155,31 @@ def test_the_chat_socket_refuses_binary_frames_and_bad_json_with_reasons(url: st
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1003
-    assert stored(url) == 0
+    assert table_count(url, chat_messages) == 0
 
 
 def test_the_longest_message_and_emoji_with_joiners_are_accepted(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, ann, _bob = game(c)
         assert say(c, gid, "y" * MAX_CHARS, ann).status_code == 201
         family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
         assert say(c, gid, family, ann).json()["text"] == family
-    assert stored(url) == 2
+    assert table_count(url, chat_messages) == 2
 
 
 def test_flooding_is_refused_per_sender_and_nothing_more_is_stored(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, ann, bob = game(c)
         answers = [say(c, gid, f"spam {i}", ann).status_code for i in range(BURST + 3)]
         assert answers == [201] * BURST + [429] * 3
         assert "too fast" in say(c, gid, "more", ann).json()["error"]
         assert say(c, gid, "my turn to talk", bob).status_code == 201  # another sender
-    assert stored(url) == BURST + 1
+    assert table_count(url, chat_messages) == BURST + 1
 
 
 # ----- never in the game -----------------------------------------------------------------
 def test_chat_is_never_in_the_game_state_or_its_record(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, ann, bob = game(c)
         assert say(c, gid, "SECRET-CHAT-WORDS", ann).status_code == 201
         state = c.get(f"/api/games/{gid}", headers=auth(bob)).text
@@ -210,7 +192,7 @@ def test_chat_is_never_in_the_game_state_or_its_record(url: str) -> None:
 def test_nothing_of_the_game_reaches_the_chat(url: str) -> None:
     """A chat message and a room's history carry the message's own fields only: no
     rack, hand, bag or seat token of anyone."""
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, ann, bob = game(c)
         state = c.get(f"/api/games/{gid}", headers=auth(ann)).json()
         rack = "".join(str(t) for t in state.get("rack") or [])
@@ -226,7 +208,7 @@ def test_nothing_of_the_game_reaches_the_chat(url: str) -> None:
 
 # ----- mutes, reports, moderators, bans --------------------------------------------------
 def test_an_account_mutes_for_itself_only_and_remembers_it(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         headers = signup(c, "Carol")
         r = c.put("/api/account/chat-mutes", json={"sender": "a7"}, headers=headers)
         assert r.status_code == 200 and r.json() == {"muted": ["a7"]}
@@ -247,7 +229,7 @@ def test_an_account_mutes_for_itself_only_and_remembers_it(url: str) -> None:
 
 
 def test_reports_reach_moderators_who_hide_messages_and_ban_the_sender(url: str) -> None:
-    with browser(url) as mod, browser(url) as troll, browser(url) as player:
+    with https_client(url) as mod, https_client(url) as troll, https_client(url) as player:
         mod_headers = signup(mod, "Mo")
         make_moderator(url, "Mo")
         troll_headers = signup(troll, "Troll")
@@ -301,13 +283,13 @@ def test_reports_reach_moderators_who_hide_messages_and_ban_the_sender(url: str)
                           headers=mod_headers).status_code == 200
         r = troll.post("/api/account/login", json={"name": "Troll", "password": PASSWORD})
         assert r.status_code == 200
-    assert stored(url) == 1 and stored(url, chat_reports) == 1
+    assert table_count(url, chat_messages) == 1 and table_count(url, chat_reports) == 1
 
 
 def test_the_moderator_command_grants_and_revokes(url: str) -> None:
     from kingscrib.cli.main import cli
 
-    with browser(url) as c:
+    with https_client(url) as c:
         signup(c, "Mo")
         assert c.get("/api/moderation/reports").status_code == 403
         make_moderator(url, "Mo")

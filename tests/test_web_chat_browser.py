@@ -6,7 +6,7 @@ muter only, who still has them muted after a reload."""
 from __future__ import annotations
 
 import httpx
-from browser_pages import DESKTOP, PHONE, outside_viewport, screenshot
+from browser_pages import DESKTOP, PHONE, outside_viewport, screenshot, watch_errors
 from test_web_keyboard import serious_violations
 
 PASSWORD = "tiles and pegs"
@@ -15,8 +15,7 @@ PASSWORD = "tiles and pegs"
 def open_game(browser, url: str, game_id: str, token: str | None, size: dict):
     context = browser.new_context(**size)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    errors = watch_errors(page)
     page.goto(url + "/")
     if token:
         page.evaluate("([id, t]) => localStorage.setItem(`kingscrib:token:${id}`, t)",

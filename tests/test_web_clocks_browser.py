@@ -12,7 +12,7 @@ import time
 
 import httpx
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot
+from browser_pages import SIZES, outside_viewport, screenshot, sized_page
 from test_web_keyboard import serious_violations
 from web_support import running_server
 
@@ -43,11 +43,7 @@ def start_with_clock(page, url: str, game: str, minutes: int) -> None:
 @pytest.mark.parametrize("game", ["kings", "classic"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, game: str):
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, size) as (page, errors):
         start_with_clock(page, server.url, game, 5)
         clocks = "#clocks" if game == "kings" else "#c-clocks"
         page.wait_for_selector(f"{clocks} li.running", timeout=30_000)
@@ -67,7 +63,7 @@ def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, 
         assert serious_violations(page) == []
         # A spectator sees the same clocks counting down.
         game_id = page.url.split("game=")[1]
-        watcher = context.new_page()
+        watcher = page.context.new_page()
         watcher.goto(f"{server.url}/?game={game_id}&watch=1")
         watcher.wait_for_selector(f"{clocks} li.running")
         assert watcher.locator(f"{clocks} li").count() == 2
@@ -105,8 +101,6 @@ def test_clocks_count_down_and_resign_ends_the_game(browser, server, size: str, 
         page.wait_for_selector("#r-analysis[data-done]", timeout=60_000)
         assert httpx.get(f"{server.url}/api/games/{game_id}/analysis").json()["status"] == "done"
         assert errors == []
-    finally:
-        context.close()
 
 
 # ----- a restart ----------------------------------------------------------------------

@@ -9,10 +9,9 @@ from email import message_from_bytes
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from aiosmtpd.controller import Controller
-from web_support import auth, free_port, in_process_client
+from web_support import auth, free_port, https_client
 
 from kingscrib.web.clocks import DAY, Clock
 from kingscrib.web.turn_mail import MailSettings
@@ -25,13 +24,6 @@ PASSWORD = "correct horse battery"
 @pytest.fixture()
 def url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'web.sqlite3'}"
-
-
-def browser(url: str, **settings: Any) -> Any:
-    client = in_process_client(url, **settings)
-    client.base_url = httpx.URL("https://testserver")
-    return client
-
 
 def correspondence(c: Any, days: int = 2, before_join: Any = None) -> tuple[str, list[str]]:
     """A correspondence game of Ann (a guest) and Bob; ``before_join()`` runs between
@@ -77,7 +69,7 @@ def test_a_move_begins_with_the_whole_allowance_and_one_seat_running_on_keeps_it
 
 
 def test_days_per_move_are_offered_and_checked(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, tokens = correspondence(c, 3)
         before = c.get(f"/api/games/{gid}").json()
         assert before["clock"]["seconds"] == 3 * DAY and before["clock"]["per_move"] is True
@@ -97,7 +89,7 @@ def test_days_per_move_are_offered_and_checked(url: str) -> None:
 
 
 def test_a_correspondence_game_is_not_closed_as_idle_while_its_clock_runs(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, _tokens = correspondence(c, 7)
         store = c.app.state.hub.store
         assert store.close_idle(time.time() + 8 * DAY) == []
@@ -106,7 +98,7 @@ def test_a_correspondence_game_is_not_closed_as_idle_while_its_clock_runs(url: s
 
 # ----- Your turn ---------------------------------------------------------------------------
 def test_your_turn_lists_the_games_waiting_for_this_browsers_seats(url: str) -> None:
-    with browser(url) as c:
+    with https_client(url) as c:
         gid, tokens = correspondence(c)
         mover = c.get(f"/api/games/{gid}").json()["turn"]
         [line] = c.post("/api/your-turn", json=held(gid, tokens[mover])).json()["games"]
@@ -123,7 +115,7 @@ def test_your_turn_lists_the_games_waiting_for_this_browsers_seats(url: str) -> 
 
 def test_your_turn_of_an_account_covers_all_its_seats_without_tokens(url: str) -> None:
     # One server, one cookie jar: Ann's requests are a guest's seat (its token alone).
-    with browser(url) as c:
+    with https_client(url) as c:
         games = [correspondence(c, before_join=lambda: log_in(c)) for _ in range(3)]
         waiting = {gid for gid, tokens in games if c.get(f"/api/games/{gid}").json()["turn"] == 1}
         listed = {g["game_id"] for g in c.post("/api/your-turn", json={}).json()["games"]}
@@ -156,7 +148,7 @@ def test_an_opted_in_account_gets_one_email_per_turn_and_others_none(url: str) -
     smtp.start()
     mail = MailSettings("127.0.0.1", port, "games@example.org", "https://play.example.org")
     try:
-        with browser(url, mail=mail) as c:
+        with https_client(url, mail=mail) as c:
             headers = log_in(c)
             ann = bob = c
             headers = {"X-CSRF-Token": c.get("/api/account").json()["csrf"]}  # (new log-in)
@@ -211,7 +203,7 @@ def test_the_first_mover_hears_when_the_last_seat_is_taken_and_the_joiner_does_n
     smtp.start()
     mail = MailSettings("127.0.0.1", port, "games@example.org")
     try:
-        with browser(url, mail=mail) as c:
+        with https_client(url, mail=mail) as c:
             headers = log_in(c, "Ann")
             c.put("/api/account/email", json={"address": "ann@example.org", "turn_mail": True},
                   headers=headers)
@@ -239,7 +231,7 @@ def test_the_first_mover_hears_when_the_last_seat_is_taken_and_the_joiner_does_n
 def test_no_game_whose_clock_runs_is_closed_as_idle(url: str) -> None:
     """A clocked game ends by its clock, never by the idle sweep (which came first for a
     move of 7 days, the default idle time); an unclocked idle game is still closed."""
-    with browser(url) as c:
+    with https_client(url) as c:
         clocked = c.post("/api/games", json={"seats": [{"name": "A"}, {"name": "B"}],
                                              "clock_seconds": 1800}).json()
         c.post(f"/api/games/{clocked['game_id']}/join", json={"invite": clocked["invite"]})

@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser_pages import SIZES, screenshot, start_from_lobby
+from browser_pages import screenshot, sized_page, start_from_lobby
 
 from kingscrib.kings.record import check_record
 
@@ -88,11 +88,7 @@ def take_turn_by_keyboard(page) -> str:
 
 
 def test_a_whole_game_by_keyboard_only_with_audits(browser, server) -> None:
-    context = browser.new_context(**SIZES["desktop"])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, "desktop") as (page, errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#new-game[data-ready]")
         assert serious_violations(page) == []
@@ -140,15 +136,11 @@ def test_a_whole_game_by_keyboard_only_with_audits(browser, server) -> None:
         record = httpx.get(server.url + page.get_attribute("#record-link", "href")).json()
         assert check_record(record).final_scores == state["end"]["scores"]
         assert errors == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_pages_pass_an_accessibility_audit(browser, server, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    try:
+    with sized_page(browser, size) as (page, _errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#new-game[data-ready]")
         assert serious_violations(page) == []
@@ -164,5 +156,3 @@ def test_the_pages_pass_an_accessibility_audit(browser, server, size: str) -> No
         page.goto(f"{server.url}/?game={created['game_id']}&watch=1")
         page.wait_for_selector("#end:not([hidden]) #standings")
         assert serious_violations(page) == []
-    finally:
-        context.close()

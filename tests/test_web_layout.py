@@ -7,7 +7,14 @@ import time
 
 import httpx
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot, start_from_lobby, take_turn
+from browser_pages import (
+    SIZES,
+    outside_viewport,
+    screenshot,
+    sized_page,
+    start_from_lobby,
+    take_turn,
+)
 
 LAID_NOW = "#c-series .laid"  # the cards laid since the count began (earlier ones are small)
 
@@ -30,11 +37,7 @@ def box(page, selector: str) -> dict:
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_page_fits_the_screen(browser, server, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, size) as (page, errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#new-game[data-ready]")
         screenshot(page, f"lobby-{size}")
@@ -93,5 +96,3 @@ def test_every_page_fits_the_screen(browser, server, size: str) -> None:
         hand = box(page, "#c-hand")
         assert hand["y"] + hand["height"] - box(page, ".c-table")["y"] <= SIZES[size]["viewport"]["height"]
         assert errors == []
-    finally:
-        context.close()

@@ -4,9 +4,8 @@ with the account), and the pages served."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
-from web_support import in_process_client
+from web_support import https_client
 
 from kingscrib.learn import check, lessons
 
@@ -15,8 +14,7 @@ PASSWORD = "tiles and pegs"
 
 @pytest.fixture()
 def client(tmp_path):
-    with in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}") as c:
-        c.base_url = httpx.URL("https://testserver")  # the session cookie is Secure
+    with https_client(f"sqlite:///{tmp_path / 'web.sqlite3'}") as c:
         yield c
 
 

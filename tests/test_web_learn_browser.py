@@ -6,7 +6,7 @@ finished in this browser."""
 from __future__ import annotations
 
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot
+from browser_pages import SIZES, outside_viewport, screenshot, sized_page
 from test_web_keyboard import serious_violations
 
 
@@ -39,11 +39,7 @@ TYPED = ["H7 across 6 9 K", "I7 J", "E7 across 3 3", "G8 8", "G7 down 9 8 7 8 7"
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_first_three_lessons_by_mouse(browser, server, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, size) as (page, errors):
         page.goto(server.url + "/learn")
         page.wait_for_selector("#learn-rack button.tile")
         assert page.inner_text("#lesson-title") == "1. A valid hand"
@@ -74,17 +70,11 @@ def test_the_first_three_lessons_by_mouse(browser, server, size: str) -> None:
         assert page.inner_text("#lesson-title") == "4. The 6/9 tiles"
         assert page.locator(".lesson-nav button.done").count() == 3
         assert errors == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_first_three_lessons_by_keyboard(browser, server, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, size) as (page, errors):
         page.goto(server.url + "/learn")
         page.wait_for_selector("#learn-rack button.tile")
         for n, move in enumerate(TYPED):
@@ -110,17 +100,11 @@ def test_the_first_three_lessons_by_keyboard(browser, server, size: str) -> None
         assert page.inner_text("#lesson-title") == "4. The 6/9 tiles"
         assert page.evaluate("document.activeElement.id") == "lesson-title"
         assert errors == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_rules_pages_and_the_cribbage_lessons_read_well(browser, server, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, size) as (page, errors):
         for game, drawn in (("kings", ".mini-board .tile"), ("cribbage", ".card-line .card")):
             page.goto(f"{server.url}/rules/{game}")
             page.wait_for_selector(drawn)
@@ -138,19 +122,13 @@ def test_the_rules_pages_and_the_cribbage_lessons_read_well(browser, server, siz
         assert outside_viewport(page) == []
         assert serious_violations(page) == []
         assert errors == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_start_page_suggests_the_lessons_once_and_names_the_levels(browser, server,
                                                                        size: str) -> None:
     from kingscrib.level_names import GENTLE_DEFAULT, title
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, size) as (page, errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#new-game[data-ready]")
         assert page.is_visible("#learn-suggest")
@@ -175,8 +153,6 @@ def test_the_start_page_suggests_the_lessons_once_and_names_the_levels(browser, 
         for href in ("/learn", "/rules/kings", "/rules/cribbage"):
             assert page.locator(f".learn-links a[href='{href}']").count() == 1
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_a_guests_lessons_join_the_account_and_follow_it_to_another_browser(browser, server

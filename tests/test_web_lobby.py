@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, func, select
-from web_support import auth, in_process_client
+from sqlalchemy import create_engine, select
+from web_support import auth, https_client, table_count
 
 from kingscrib.web import lobby_bans
 from kingscrib.web import ratings as rating_store
@@ -32,8 +32,7 @@ def url(tmp_path: Path) -> str:
 
 @pytest.fixture()
 def app_client(url: str) -> Any:
-    with in_process_client(url) as c:
-        c.base_url = httpx.URL("https://testserver")
+    with https_client(url) as c:
         yield c
 
 
@@ -95,16 +94,6 @@ def receive_until(ws: Any, kind: str, check: Any = lambda m: True) -> dict[str, 
         if message["type"] == kind and check(message):
             return message
     raise AssertionError(f"no {kind} message")
-
-
-def count(url: str, table: Any) -> int:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return conn.execute(select(func.count()).select_from(table)).scalar_one()
-    finally:
-        engine.dispose()
-
 
 def seat_of(c: Any, game_id: str, ticket: str) -> dict[str, Any]:
     r = c.get(f"/api/games/{game_id}", headers=auth(ticket))
@@ -185,7 +174,7 @@ def test_a_seek_with_bad_input_is_refused_and_changes_nothing(
     r = ann.post("/seeks", {"name": "Ann", **body})
     assert r.status_code == status, r.text
     assert words in r.json()["error"]
-    assert count(url, seeks) == 0 and count(url, seek_seats) == 0
+    assert table_count(url, seeks) == 0 and table_count(url, seek_seats) == 0
 
 
 def test_the_lobby_needs_the_browsers_visitor_secret(app_client: Any, url: str) -> None:
@@ -194,7 +183,7 @@ def test_the_lobby_needs_the_browsers_visitor_secret(app_client: Any, url: str) 
     r = app_client.post("/api/lobby/seeks", json={"name": "Ann"},
                         headers={"X-Lobby-Visitor": "short"})
     assert r.status_code == 400
-    assert count(url, seeks) == 0
+    assert table_count(url, seeks) == 0
 
 
 def test_accepting_ones_own_or_a_taken_or_a_vanished_seek_is_refused(
@@ -203,19 +192,19 @@ def test_accepting_ones_own_or_a_taken_or_a_vanished_seek_is_refused(
     posted = ann.seek()
     own = ann.accept(posted["seek"]["id"], "Ann again")
     assert own.status_code == 409 and "your own seek" in own.json()["error"]
-    assert count(url, seek_seats) == 1
+    assert table_count(url, seek_seats) == 1
     assert bob.accept(posted["seek"]["id"]).status_code == 200
     taken = cid.accept(posted["seek"]["id"], "Cid")
     assert taken.status_code == 409 and "taken" in taken.json()["error"]
     gone = cid.accept("no-such-seek", "Cid")
     assert gone.status_code == 404 and "gone" in gone.json()["error"]
-    assert count(url, games) == 1 and count(url, seek_seats) == 2
+    assert table_count(url, games) == 1 and table_count(url, seek_seats) == 2
 
     waiting = ann.seek(players=3)
     assert bob.accept(waiting["seek"]["id"]).status_code == 200
     twice = bob.accept(waiting["seek"]["id"])
     assert twice.status_code == 409 and "seated in this seek already" in twice.json()["error"]
-    assert count(url, seek_seats) == 4
+    assert table_count(url, seek_seats) == 4
 
 
 def test_cancel_leave_and_the_limit_of_open_seeks(app_client: Any, url: str) -> None:
@@ -231,12 +220,12 @@ def test_cancel_leave_and_the_limit_of_open_seeks(app_client: Any, url: str) -> 
     assert refused.status_code == 403 and "no seat" in refused.json()["error"]
     assert ann.leave(seek_id).json() == {"gone": "cancelled"}
     assert receive_until(ws, "gone") == {"type": "gone", "id": seek_id, "reason": "cancelled"}
-    assert count(url, seeks) == 0 and count(url, seek_seats) == 0
+    assert table_count(url, seeks) == 0 and table_count(url, seek_seats) == 0
     for _ in range(3):
         ann.seek()
     fourth = ann.post("/seeks", {"name": "Ann"})
     assert fourth.status_code == 429 and "cancel one" in fourth.json()["error"]
-    assert count(url, seeks) == 3
+    assert table_count(url, seeks) == 3
     ws.close_all()
 
 
@@ -273,7 +262,7 @@ def test_a_challenge_reaches_the_challenged_only_and_is_declined_or_accepted(
     refused = guest.accept(challenge["seek"]["id"], "Guest")
     assert refused.status_code == 403 and "another player" in refused.json()["error"]
     assert bob.leave(challenge["seek"]["id"]).json() == {"gone": "declined"}
-    assert count(url, seeks) == 0
+    assert table_count(url, seeks) == 0
 
     again = alice.seek(challenge="Bob", rated=True)
     accepted = bob.accept(again["seek"]["id"])
@@ -332,7 +321,7 @@ def test_rated_seeks_ranges_and_bans(app_client: Any, url: str,
     challenged = alice.post("/seeks", {"challenge": "Bob"})
     assert challenged.status_code == 403 and "banned" in challenged.json()["error"]
     assert bob.accept(rated["seek"]["id"]).status_code == 403
-    assert count(url, seeks) == 2  # the rated seek, and the one that became a game
+    assert table_count(url, seeks) == 2  # the rated seek, and the one that became a game
 
 
 def test_a_seek_vanishes_when_its_player_stays_away(app_client: Any, url: str) -> None:
@@ -347,7 +336,7 @@ def test_a_seek_vanishes_when_its_player_stays_away(app_client: Any, url: str) -
     ann_ws.close_all()
     gone = receive_until(watcher, "gone")
     assert gone == {"type": "gone", "id": posted["seek"]["id"], "reason": "left"}
-    assert count(url, seeks) == 0
+    assert table_count(url, seeks) == 0
     watcher.close_all()
 
 

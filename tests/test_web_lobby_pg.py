@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
-from web_support import Server, auth
+from web_support import Server, auth, running_servers
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -20,14 +20,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 @pytest.fixture
 def two_servers(postgres_url: str, tmp_path) -> Iterator[tuple[Server, Server]]:  # noqa: F811
-    servers = [Server(postgres_url, data_dir=tmp_path) for _ in range(2)]
-    try:
-        for s in servers:
-            s.start()
+    with running_servers(postgres_url, 2, data_dir=tmp_path) as servers:
         yield servers[0], servers[1]
-    finally:
-        for s in servers:
-            s.stop()
 
 
 def live(server: Server, visitor: str):

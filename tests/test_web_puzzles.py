@@ -9,11 +9,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from sqlalchemy import create_engine, select
 from test_web_accounts import PASSWORD, csrf, signup
-from web_support import in_process_client, postgres_cluster
+from web_support import https_client, postgres_cluster, table_rows
 
 from kingscrib.kings.moves import Exchange, Play
 from kingscrib.kings.position import Position
@@ -30,23 +28,6 @@ HIDDEN = ("answer", "margin", "breakdown", "second", "theme", "top_now")
 @pytest.fixture()
 def url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'web.sqlite3'}"
-
-
-def client(url: str) -> Any:
-    c = in_process_client(url)
-    c.base_url = httpx.URL("https://testserver")  # the session cookie is Secure
-    return c
-
-
-def rows(url: str, table: Any) -> list[Any]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return conn.execute(select(table)).all()
-    finally:
-        engine.dispose()
-
-
 def move_of(p: Puzzle, text: str) -> dict[str, Any]:
     """The game's own action for an answer written in the game's notation."""
     if p.game == "cribbage":
@@ -87,7 +68,7 @@ def answer(c: Any, p: Puzzle, move: dict[str, Any], **extra: Any) -> Any:
 @pytest.mark.parametrize("which", [kings_puzzle, discard_puzzle, card_puzzle])
 def test_right_and_wrong_answers_move_a_guests_rating_up_and_down(url, which):
     p = which()
-    with client(url) as c:
+    with https_client(url) as c:
         right = answer(c, p, move_of(p, p.answer))
         assert right.status_code == 200, right.text
         got = right.json()
@@ -104,11 +85,11 @@ def test_right_and_wrong_answers_move_a_guests_rating_up_and_down(url, which):
         assert after["standing"]["streak"] == 0 and after["standing"]["best_streak"] == 1
         assert after["standing"]["tried"] == 2
         assert after["best"] == move_of(p, p.answer)
-    assert rows(url, puzzle_ratings_table) == []  # guests move no stored rating
+    assert table_rows(url, puzzle_ratings_table) == []  # guests move no stored rating
 
 
 def test_the_page_never_receives_the_answer_before_answering(url):
-    with client(url) as c:
+    with https_client(url) as c:
         for p in (kings_puzzle(), discard_puzzle(), card_puzzle()):
             shown = c.get(f"/api/puzzles/{p.id}").json()["puzzle"]
             assert shown["position"] == p.position
@@ -121,7 +102,7 @@ def test_the_page_never_receives_the_answer_before_answering(url):
 
 def test_an_accounts_rating_is_stored_and_only_a_first_answer_counts(url):
     p, q = kings_puzzle(), discard_puzzle()
-    with client(url) as c:
+    with https_client(url) as c:
         signup(c)
         headers = csrf(c)
         # a guest rating sent by a logged-in player is ignored: the stored one is used
@@ -134,7 +115,7 @@ def test_an_accounts_rating_is_stored_and_only_a_first_answer_counts(url):
         me = c.get("/api/puzzles/me", params={"game": "kings"}).json()
         assert me["standing"] == first["standing"]
         prior = ratings.priors("kings")[p.id].rating
-        stored = {r.puzzle_id: r for r in rows(url, puzzle_ratings_table)}
+        stored = {r.puzzle_id: r for r in table_rows(url, puzzle_ratings_table)}
         assert stored[p.id].rating < prior  # solved: the puzzle looks easier
         again = c.post(f"/api/puzzles/{p.id}/answer", headers=headers,
                        json={"answer": move_of(p, wrong_text(p))}).json()
@@ -143,12 +124,12 @@ def test_an_accounts_rating_is_stored_and_only_a_first_answer_counts(url):
         failed = c.post(f"/api/puzzles/{q.id}/answer", headers=headers,
                         json={"answer": move_of(q, wrong_text(q))}).json()
         assert failed["rated"] and failed["right"] is False
-        stored = {r.puzzle_id: r for r in rows(url, puzzle_ratings_table)}
+        stored = {r.puzzle_id: r for r in table_rows(url, puzzle_ratings_table)}
         assert stored[q.id].rating > ratings.priors("cribbage")[q.id].rating
         assert c.get("/api/puzzles/me", params={"game": "cribbage"}).json()[
             "standing"]["rating"] < ratings.START
         # an answered puzzle is not served to the account again
-        skip = {r.puzzle_id for r in rows(url, puzzle_answers)}
+        skip = {r.puzzle_id for r in table_rows(url, puzzle_answers)}
         for _ in range(10):
             assert c.get("/api/puzzles/next", params={"game": "kings"}).json()[
                 "puzzle"]["id"] not in skip
@@ -156,25 +137,25 @@ def test_an_accounts_rating_is_stored_and_only_a_first_answer_counts(url):
 
 def test_an_accounts_answer_needs_the_csrf_token(url):
     p = kings_puzzle()
-    with client(url) as c:
+    with https_client(url) as c:
         signup(c)
         r = answer(c, p, move_of(p, p.answer))
         assert r.status_code == 403 and "CSRF" in r.json()["error"]
         r = c.post(f"/api/puzzles/{p.id}/answer", json={"answer": move_of(p, p.answer)},
                    headers={**csrf(c), "Origin": "https://elsewhere.example"})
         assert r.status_code == 403
-    assert rows(url, puzzle_players) == [] and rows(url, puzzle_answers) == []
+    assert table_rows(url, puzzle_players) == [] and table_rows(url, puzzle_answers) == []
 
 
 def test_a_guest_cannot_forge_a_rating_into_the_stored_one(url):
     p = kings_puzzle()
-    with client(url) as guest, client(url) as member:
+    with https_client(url) as guest, https_client(url) as member:
         forged = {"rating": 4000, "rd": 30, "vol": 0.06, "streak": 999, "best_streak": 999,
                   "tried": 5, "solved": 5}
         r = answer(guest, p, move_of(p, wrong_text(p)), guest=forged)
         assert r.status_code == 200
         assert r.json()["standing"]["rating"] < 4000  # returned, moved from what was sent
-        assert rows(url, puzzle_ratings_table) == [] and rows(url, puzzle_players) == []
+        assert table_rows(url, puzzle_ratings_table) == [] and table_rows(url, puzzle_players) == []
         signup(member, "Bob")
         r = member.post(f"/api/puzzles/{p.id}/answer", headers=csrf(member),
                         json={"answer": move_of(p, p.answer), "guest": forged})
@@ -183,12 +164,12 @@ def test_a_guest_cannot_forge_a_rating_into_the_stored_one(url):
         # the puzzle's rating moved against the member's real rating, not the forged one
         mine, theirs = ratings.answer(ratings.Rating(), ratings.priors("kings")[p.id], True)
         assert got["standing"]["rating"] == mine.rating
-        assert rows(url, puzzle_ratings_table)[0].rating == theirs.rating
+        assert table_rows(url, puzzle_ratings_table)[0].rating == theirs.rating
 
 
 def test_the_daily_puzzle_is_the_same_for_two_clients(url, tmp_path):
     other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
-    with client(url) as a, client(other) as b:
+    with https_client(url) as a, https_client(other) as b:
         for game in ("kings", "cribbage"):
             one = a.get("/api/puzzles/daily", params={"game": game}).json()["puzzle"]
             two = b.get("/api/puzzles/daily", params={"game": game}).json()["puzzle"]
@@ -202,7 +183,7 @@ def test_the_daily_puzzle_is_the_same_for_two_clients(url, tmp_path):
 
 def test_the_daily_puzzle_changes_with_the_date(url, monkeypatch):
     seen = set()
-    with client(url) as c:
+    with https_client(url) as c:
         for d in range(5):
             monkeypatch.setattr(puzzles_router, "today",
                                 lambda d=d: datetime.date(2026, 1, 1) + datetime.timedelta(d))
@@ -215,7 +196,7 @@ def test_the_next_puzzle_is_near_the_players_rating(url, target):
     priors = ratings.priors("kings")
     distances = sorted(abs(r.rating - target) for r in priors.values())
     widest = distances[ratings.NEAR - 1]
-    with client(url) as c:
+    with https_client(url) as c:
         for _ in range(5):
             shown = c.get("/api/puzzles/next",
                           params={"game": "kings", "rating": target}).json()["puzzle"]
@@ -255,11 +236,11 @@ def test_priors_make_a_small_margin_harder():
 ])
 def test_bad_kings_answers_are_refused_with_a_precise_message(url, make, status, message):
     p = kings_puzzle()
-    with client(url) as c:
+    with https_client(url) as c:
         r = c.post(f"/api/puzzles/{p.id}/answer", json=make(p))
         assert r.status_code == status, r.text
         assert message in r.json()["error"]
-    assert rows(url, puzzle_ratings_table) == []
+    assert table_rows(url, puzzle_ratings_table) == []
 
 
 @pytest.mark.parametrize("make, message", [
@@ -272,14 +253,14 @@ def test_bad_kings_answers_are_refused_with_a_precise_message(url, make, status,
 ])
 def test_bad_cribbage_answers_are_refused_with_a_precise_message(url, make, message):
     p = discard_puzzle()
-    with client(url) as c:
+    with https_client(url) as c:
         r = c.post(f"/api/puzzles/{p.id}/answer", json={"answer": make(p)})
         assert r.status_code == 400, r.text
         assert message in r.json()["error"]
 
 
 def test_unknown_puzzles_and_games_are_refused(url):
-    with client(url) as c:
+    with https_client(url) as c:
         r = c.get("/api/puzzles/no-such-puzzle")
         assert r.status_code == 404 and "no puzzle 'no-such-puzzle'" in r.json()["error"]
         r = c.post("/api/puzzles/no-such-puzzle/answer", json={"answer": {"action": "pass"}})
@@ -296,22 +277,22 @@ def test_unknown_puzzles_and_games_are_refused(url):
 
 def test_deleting_an_account_deletes_its_puzzle_record(url):
     p = kings_puzzle()
-    with client(url) as c:
+    with https_client(url) as c:
         signup(c)
         c.post(f"/api/puzzles/{p.id}/answer", headers=csrf(c),
                json={"answer": move_of(p, p.answer)})
-        assert rows(url, puzzle_players) and rows(url, puzzle_answers)
+        assert table_rows(url, puzzle_players) and table_rows(url, puzzle_answers)
         r = c.request("DELETE", "/api/account", headers=csrf(c), json={"password": PASSWORD})
         assert r.status_code == 200, r.text
-    assert rows(url, puzzle_players) == [] and rows(url, puzzle_answers) == []
-    assert len(rows(url, puzzle_ratings_table)) == 1  # the puzzle's own rating stays
+    assert table_rows(url, puzzle_players) == [] and table_rows(url, puzzle_answers) == []
+    assert len(table_rows(url, puzzle_ratings_table)) == 1  # the puzzle's own rating stays
 
 
 def test_an_accounts_puzzle_record_on_postgresql():
     """The same on PostgreSQL (foreign keys enforced): stored, rated once, and deleted
     with the account."""
     p = kings_puzzle()
-    with postgres_cluster() as pg_url, client(pg_url) as c:
+    with postgres_cluster() as pg_url, https_client(pg_url) as c:
         signup(c)
         first = c.post(f"/api/puzzles/{p.id}/answer", headers=csrf(c),
                        json={"answer": move_of(p, p.answer)}).json()
@@ -319,7 +300,7 @@ def test_an_accounts_puzzle_record_on_postgresql():
         again = c.post(f"/api/puzzles/{p.id}/answer", headers=csrf(c),
                        json={"answer": move_of(p, p.answer)}).json()
         assert again["rated"] is False
-        assert len(rows(pg_url, puzzle_answers)) == 1
+        assert len(table_rows(pg_url, puzzle_answers)) == 1
         r = c.request("DELETE", "/api/account", headers=csrf(c), json={"password": PASSWORD})
         assert r.status_code == 200, r.text
-        assert rows(pg_url, puzzle_players) == [] and rows(pg_url, puzzle_answers) == []
+        assert table_rows(pg_url, puzzle_players) == [] and table_rows(pg_url, puzzle_answers) == []

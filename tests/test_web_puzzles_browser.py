@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot
+from browser_pages import outside_viewport, screenshot, sized_page
 from test_web_keyboard import serious_violations
 
 from kingscrib.kings.moves import Play
@@ -73,13 +73,9 @@ def move_cursor_to(page, target: str) -> None:
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_puzzle_solved_and_one_failed(browser, server, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     puzzle, best, direction = typable_kings_puzzle()
     tiles = best.tiles_json()
-    try:
+    with sized_page(browser, size) as (page, errors):
         page.goto(f"{server.url}/puzzles/kings?id={puzzle.id}")
         page.wait_for_selector("#rack .tile")
         assert page.inner_text("#p-rating") == "Puzzle rating: 1500"
@@ -160,8 +156,6 @@ def test_a_puzzle_solved_and_one_failed(browser, server, size: str) -> None:
                                ".startsWith('Daily puzzle')")
         assert serious_violations(page) == []
         assert errors == []
-    finally:
-        context.close()
 
 
 def _around(c: str, r: int) -> list[tuple[str, int]]:
@@ -171,12 +165,8 @@ def _around(c: str, r: int) -> list[tuple[str, int]]:
 
 
 def test_a_logged_in_players_rating_is_kept_by_the_server(browser, server) -> None:
-    context = browser.new_context(**SIZES["desktop"])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     p = shipped("kings")[0]
-    try:
+    with sized_page(browser, "desktop") as (page, errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#account:not([hidden])")
         page.click("#show-signup")
@@ -206,5 +196,3 @@ def test_a_logged_in_players_rating_is_kept_by_the_server(browser, server) -> No
         assert page.inner_text("#p-rating") == shown
         assert serious_violations(page) == []
         assert errors == []
-    finally:
-        context.close()

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
-from web_support import auth, in_process_client
+from web_support import auth, https_client
 
 from kingscrib.web import ratings, sessions
 from kingscrib.web.rating_maths import Rating, glicko2_period, rate
@@ -25,10 +25,8 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture()
 def client(tmp_path: Path) -> Any:
-    c = in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}", rate_per_second=1e4,
-                          rate_burst=1e4)
-    c.base_url = httpx.URL("https://testserver")  # the session cookie is Secure
-    with c:
+    with https_client(f"sqlite:///{tmp_path / 'web.sqlite3'}", rate_per_second=1e4,
+                      rate_burst=1e4) as c:
         yield c
 
 

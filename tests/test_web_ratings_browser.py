@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot
+from browser_pages import SIZES, outside_viewport, screenshot, sized_page
 from test_web_keyboard import serious_violations
 
 from kingscrib.web.sessions import COOKIE
@@ -51,11 +51,7 @@ def played(server) -> dict[str, Any]:
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_profile_page(browser, server, played, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, size) as (page, errors):
         page.goto(f"{server.url}/players/ann%20lee")
         page.wait_for_selector("#archive-status:has-text('2 games found')")
         assert page.inner_text("#player-name") == "Ann Lee"
@@ -98,15 +94,11 @@ def test_the_profile_page(browser, server, played, size: str) -> None:
         page.goto(f"{server.url}/players/Nobody")
         page.wait_for_selector("#player-error:has-text(\"no player is named 'Nobody'\")")
         assert errors == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_leaderboard(browser, server, played, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    try:
+    with sized_page(browser, size) as (page, _errors):
         page.goto(f"{server.url}/leaderboard")
         page.wait_for_selector("#boards .rating-board table tbody")
         rows = page.locator("#boards .rating-board").nth(0).locator("table").nth(0).locator("tbody tr")
@@ -121,19 +113,15 @@ def test_the_leaderboard(browser, server, played, size: str) -> None:
         assert serious_violations(page) == []
         assert outside_viewport(page) == []
         screenshot(page, f"leaderboard-{size}")
-    finally:
-        context.close()
 
 
 def test_the_rated_box_is_for_logged_in_players(browser, server) -> None:
-    context = browser.new_context(**SIZES["desktop"])
-    page = context.new_page()
-    try:
+    with sized_page(browser, "desktop") as (page, _errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#account-status:has-text('Playing as a guest.')")
         assert page.is_disabled("#rated")
         cookie = signed_up(server.url, "Cy")["Cookie"].split("=", 1)[1]
-        context.add_cookies([{"name": COOKIE, "value": cookie, "url": server.url,
+        page.context.add_cookies([{"name": COOKIE, "value": cookie, "url": server.url,
                               "secure": True, "httpOnly": True, "sameSite": "Lax"}])
         page.goto(server.url + "/")
         page.wait_for_selector("#account-status:has-text('Logged in as Cy.')")
@@ -159,5 +147,3 @@ def test_the_rated_box_is_for_logged_in_players(browser, server) -> None:
         guest.context.close()
         state = httpx.get(f"{server.url}/api/games/{game_id}").json()
         assert not state["seats"][1]["joined"]
-    finally:
-        context.close()

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
-from web_support import Server, auth
+from web_support import Server, auth, running_servers
 from websockets.sync.client import connect
 
 from kingscrib.kings.fastgen import legal_plays
@@ -30,14 +30,8 @@ SEED = 11
 
 @pytest.fixture
 def two_servers(postgres_url: str, tmp_path) -> Iterator[tuple[Server, Server]]:  # noqa: F811
-    servers = [Server(postgres_url, data_dir=tmp_path) for _ in range(2)]
-    try:
-        for s in servers:
-            s.start()
+    with running_servers(postgres_url, 2, data_dir=tmp_path) as servers:
         yield servers[0], servers[1]
-    finally:
-        for s in servers:
-            s.stop()
 
 
 def new_game(a: Server, b: Server) -> tuple[str, list[str], Game]:

@@ -39,6 +39,38 @@ def in_process_client(database_url: str, **settings):
                                           limits=LimitSettings(**limits), **settings)))
 
 
+def https_client(database_url: str, **settings):
+    """:func:`in_process_client` over https: the session cookie is Secure, so httpx sends
+    it only there (the account tests log in through it)."""
+    client = in_process_client(database_url, **settings)
+    client.base_url = httpx.URL("https://testserver")
+    return client
+
+
+def table_rows(database_url: str, table) -> list:
+    """Every row of ``table`` as stored, read past the app."""
+    from sqlalchemy import create_engine, select
+
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(select(table)).all()
+    finally:
+        engine.dispose()
+
+
+def table_count(database_url: str, table) -> int:
+    """How many rows ``table`` holds, read past the app."""
+    from sqlalchemy import create_engine, func, select
+
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(select(func.count()).select_from(table)).scalar_one()
+    finally:
+        engine.dispose()
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -123,6 +155,19 @@ def running_server(database: Path, **kwargs) -> Iterator[Server]:
         yield server
     finally:
         server.stop()
+
+
+@contextlib.contextmanager
+def running_servers(database, count: int, **kwargs) -> Iterator[list[Server]]:
+    """``count`` server processes on one database (PostgreSQL: the scale-out set-up)."""
+    servers = [Server(database, **kwargs) for _ in range(count)]
+    try:
+        for s in servers:
+            s.start()
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
 
 
 def _postgres_bin(name: str) -> str:

@@ -28,7 +28,6 @@ import json
 import random
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from kingscrib.classic.cards import Card, deck
@@ -36,6 +35,7 @@ from kingscrib.classic.game import Claim, ClassicGame, Discard, Go, Play, _copy_
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.env.cribbage import ACTIONS, CARDS, FIRST_CLAIM, FIRST_PAIR, GO, PAIRS, SEATS
 from kingscrib.env.cribbage import action_index as v1_action_index
+from kingscrib.spiel.common import game_type, observer_kind, piece_tensor
 from kingscrib.spiel.resample import resample_deal
 from kingscrib.spiel.views import deal_view, shown_deal
 
@@ -47,22 +47,7 @@ SHOW_KINDS = ("", "hand", "crib")
 _DEFAULTS = {"players": 2, "muggins": False}
 
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=NAME,
-    long_name="Cribbage (kingscrib engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=SEATS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(_DEFAULTS),
-    )
+_GAME_TYPE = game_type(NAME, "Cribbage (kingscrib engine)", SEATS, _DEFAULTS)
 
 
 def _max_game_length(rules: RuleSet) -> int:
@@ -401,22 +386,9 @@ class CribbageObserver:
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None,
                  rules: RuleSet) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
-        private = iig_obs_type.private_info
-        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("an observer of every seat's private cards is not supported")
+        self.perfect_recall, self.private = observer_kind(iig_obs_type, params, "cards")
         self.rules = rules
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        pieces = _pieces(rules, self.perfect_recall, self.private)
-        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        at = 0
-        for name, shape in pieces:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[at:at + size].reshape(shape)
-            at += size
+        self.tensor, self.dict = piece_tensor(_pieces(rules, self.perfect_recall, self.private))
 
     def set_from(self, state: CribbageState, player: int) -> None:
         self.tensor.fill(0)

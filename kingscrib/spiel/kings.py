@@ -42,6 +42,7 @@ from kingscrib.kings.moves import Exchange, Play
 from kingscrib.kings.notation import format_action
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import COLOURS, DARK, LIGHT, RACK_SIZE, Tile, full_set
+from kingscrib.spiel.common import game_type, observer_kind, piece_tensor
 
 NAME = "kings_cribbage"
 KINDS = 26  # tile kinds: (rank - 1) * 2 + colour, as placement faces
@@ -49,22 +50,7 @@ HISTORY = 8  # turns in the information-state tensor's history, newest first
 _DEFAULTS = {"players": 2, "exchange": "anytime", "joker": False, "servant": False,
              "solitaire": False, "reduced_first_bonus": False}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=NAME,
-    long_name="Kings Cribbage (kingscrib engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(_DEFAULTS),
-)
+_GAME_TYPE = game_type(NAME, "Kings Cribbage (kingscrib engine)", MAX_PLAYERS, _DEFAULTS)
 
 
 def kind(tile: Tile) -> int:
@@ -361,21 +347,8 @@ class KingsObserver:
     While tiles are drawn (a chance node) the position is the one before the turn."""
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
-        private = iig_obs_type.private_info
-        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("an observer of every seat's private tiles is not supported")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        pieces = _pieces(self.perfect_recall, self.private)
-        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        at = 0
-        for name, shape in pieces:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[at:at + size].reshape(shape)
-            at += size
+        self.perfect_recall, self.private = observer_kind(iig_obs_type, params, "tiles")
+        self.tensor, self.dict = piece_tensor(_pieces(self.perfect_recall, self.private))
 
     def set_from(self, state: KingsCribbageState, player: int) -> None:
         self.tensor.fill(0)

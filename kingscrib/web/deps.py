@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from fastapi import Header, Request
 
@@ -27,6 +28,31 @@ async def bearer(request: Request,
         await hub.get(game_id)  # (a game that cannot be loaded says so first)
         await guard_seat(hub, request.cookies, game_id, token)
     return token
+
+
+async def session_account(hub: Hub, cookies: Mapping[str, str]) -> tuple[Any, str | None]:
+    """The account the session cookie is logged in as (None: no cookie, or no live
+    session), and the cookie's token."""
+    from kingscrib.web import sessions
+
+    token = cookies.get(sessions.COOKIE)
+    account = await hub.db_call(sessions.account_of, hub.store.engine, token) if token else None
+    return account, token
+
+
+async def logged_in_account(request: Request, hub: Hub, write: bool = False) -> Any:
+    """The caller's account; WebError(401) when not logged in. A ``write`` (a cookie-
+    authenticated change) must also come from this site with the session's CSRF token."""
+    from kingscrib.web import sessions
+    from kingscrib.web.rooms import WebError
+
+    account, token = await session_account(hub, request.cookies)
+    if account is None or token is None:
+        raise WebError(401, "you are not logged in")
+    if write:
+        sessions.check_same_origin(request.headers)
+        sessions.check_csrf(token, request.headers)
+    return account
 
 
 async def guard_seat(hub: Hub, cookies: Mapping[str, str], game_id: str, token: str) -> None:

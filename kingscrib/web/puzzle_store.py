@@ -26,21 +26,33 @@ from sqlalchemy import (
     delete,
     insert,
     select,
-    update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.puzzles.ratings import Rating
+from kingscrib.web.rows import save_row
 from kingscrib.web.storage import metadata
+
+
+def _rating_columns() -> list[Column]:
+    """A Glicko-2 rating's columns (new ones for each table: a column has one table)."""
+    return [Column(name, Float, nullable=False) for name in ("rating", "rd", "vol")]
+
+
+def _rating_of(row: Row) -> Rating:
+    return Rating(row.rating, row.rd, row.vol)
+
+
+def _rating_values(rating: Rating) -> dict[str, float]:
+    return {"rating": rating.rating, "rd": rating.rd, "vol": rating.vol}
+
 
 puzzle_players = Table(
     "puzzle_players", metadata,
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
     Column("game", String(16), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("rd", Float, nullable=False),
-    Column("vol", Float, nullable=False),
+    *_rating_columns(),
     Column("streak", Integer, nullable=False),
     Column("best_streak", Integer, nullable=False),
     Column("tried", Integer, nullable=False),
@@ -49,9 +61,7 @@ puzzle_players = Table(
 puzzle_ratings = Table(
     "puzzle_ratings", metadata,
     Column("puzzle_id", String(64), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("rd", Float, nullable=False),
-    Column("vol", Float, nullable=False),
+    *_rating_columns(),
     Column("answers", Integer, nullable=False),
 )
 puzzle_answers = Table(
@@ -79,9 +89,8 @@ class Standing:
                         self.solved + int(right))
 
     def to_json(self) -> dict[str, float | int]:
-        return {"rating": self.rating.rating, "rd": self.rating.rd, "vol": self.rating.vol,
-                "streak": self.streak, "best_streak": self.best_streak, "tried": self.tried,
-                "solved": self.solved}
+        return {**_rating_values(self.rating), "streak": self.streak,
+                "best_streak": self.best_streak, "tried": self.tried, "solved": self.solved}
 
 
 def _standing(conn: Connection, account_id: int, game: str) -> Standing | None:
@@ -89,8 +98,7 @@ def _standing(conn: Connection, account_id: int, game: str) -> Standing | None:
         puzzle_players.c.account_id == account_id, puzzle_players.c.game == game)).first()
     if row is None:
         return None
-    return Standing(Rating(row.rating, row.rd, row.vol), row.streak, row.best_streak,
-                    row.tried, row.solved)
+    return Standing(_rating_of(row), row.streak, row.best_streak, row.tried, row.solved)
 
 
 def standing(engine: Engine, account_id: int, game: str) -> Standing:
@@ -108,8 +116,7 @@ def answered(engine: Engine, account_id: int) -> set[str]:
 def moved_ratings(engine: Engine) -> dict[str, Rating]:
     """The puzzles whose rating answers have moved from its prior."""
     with engine.connect() as conn:
-        return {r.puzzle_id: Rating(r.rating, r.rd, r.vol)
-                for r in conn.execute(select(puzzle_ratings))}
+        return {r.puzzle_id: _rating_of(r) for r in conn.execute(select(puzzle_ratings))}
 
 
 def puzzle_rating(engine: Engine, puzzle_id: str, prior: Rating) -> Rating:
@@ -120,7 +127,7 @@ def puzzle_rating(engine: Engine, puzzle_id: str, prior: Rating) -> Rating:
 def _puzzle_rating(conn: Connection, puzzle_id: str) -> Rating | None:
     row = conn.execute(select(puzzle_ratings)
                        .where(puzzle_ratings.c.puzzle_id == puzzle_id)).first()
-    return None if row is None else Rating(row.rating, row.rd, row.vol)
+    return None if row is None else _rating_of(row)
 
 
 @dataclass(frozen=True)
@@ -167,20 +174,10 @@ def _record(engine: Engine, account_id: int, game: str, puzzle_id: str, prior: R
         after = mine.after(new_mine, right)
         conn.execute(insert(puzzle_answers).values(account_id=account_id, puzzle_id=puzzle_id,
                                                    was_right=right, at=now or time.time()))
-        values = after.to_json()
-        if before is None:
-            conn.execute(insert(puzzle_players).values(account_id=account_id, game=game,
-                                                       **values))
-        else:
-            conn.execute(update(puzzle_players).where(
-                puzzle_players.c.account_id == account_id, puzzle_players.c.game == game)
-                .values(**values))
-        rated = {"rating": new_theirs.rating, "rd": new_theirs.rd, "vol": new_theirs.vol}
-        if stored is None:
-            conn.execute(insert(puzzle_ratings).values(puzzle_id=puzzle_id, answers=1, **rated))
-        else:
-            conn.execute(update(puzzle_ratings).where(puzzle_ratings.c.puzzle_id == puzzle_id)
-                         .values(answers=puzzle_ratings.c.answers + 1, **rated))
+        save_row(conn, puzzle_players, {"account_id": account_id, "game": game},
+                 after.to_json(), exists=before is not None)
+        save_row(conn, puzzle_ratings, {"puzzle_id": puzzle_id}, _rating_values(new_theirs),
+                 exists=stored is not None, count="answers")
     return Recorded(mine, after, theirs, new_theirs, True)
 
 

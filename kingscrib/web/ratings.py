@@ -46,6 +46,7 @@ from sqlalchemy.exc import IntegrityError
 
 from kingscrib import level_names
 from kingscrib.web.rating_maths import PROVISIONAL, Rating, rate
+from kingscrib.web.rows import save_row
 from kingscrib.web.storage import accounts, games, metadata, seat_accounts, seats
 
 RATED_GAMES = ("kings", "classic")
@@ -233,13 +234,8 @@ def _rate(conn: Connection, game_id: str, game: str, table: list[SeatOf],
                 continue  # computers keep their published rating
             values = {"rating": new.rating, "deviation": new.deviation,
                       "volatility": new.volatility, "updated": now}
-            if account in held:
-                conn.execute(update(ratings).where(ratings.c.account_id == account,
-                                                   ratings.c.game == game)
-                             .values(games=ratings.c.games + 1, **values))
-            else:
-                conn.execute(insert(ratings).values(account_id=account, game=game,
-                                                    games=1, **values))
+            save_row(conn, ratings, {"account_id": account, "game": game}, values,
+                     exists=account in held, count="games")
             conn.execute(insert(rating_history).values(
                 game_id=game_id, account_id=account, game=game,
                 previous=before[account].rating, rating=new.rating,

@@ -258,6 +258,27 @@ def post(store: Store, wish: Wish, person: Person, quick: bool = False,
     return Seated(ticket, 0, shown, False)
 
 
+def _open_seek(conn: Connection, seek_id: str, gone: str, started: str) -> tuple[Any, list]:
+    """A seek still open (WebError 404 ``gone``, 409 ``started`` when its game is made or
+    being made) and its seats in order."""
+    row = conn.execute(select(seeks).where(seeks.c.id == seek_id)).first()
+    if row is None:
+        raise WebError(404, gone)
+    if row.game_id is not None or row.starting is not None:
+        raise WebError(409, started)
+    held = conn.execute(select(seek_seats).where(seek_seats.c.seek_id == seek_id)
+                        .order_by(seek_seats.c.seat)).all()
+    return row, held
+
+
+def _holds(seat: Any, person: Person, ticket: str | None = None) -> bool:
+    """Whether a seek's seat is the person's: their browser's, their account's, or (when
+    given) the ticket's."""
+    return (seat.visitor_hash == person.visitor_hash
+            or (ticket is not None and seat.ticket_hash == hash_secret(ticket))
+            or (person.account_id is not None and seat.account_id == person.account_id))
+
+
 def accept(store: Store, seek_id: str, person: Person, now: float | None = None) -> Seated:
     """Take the next seat of a seek; WebError and nothing changed when that cannot be
     (no such seek, taken, one's own, a challenge to someone else, out of range...)."""
@@ -266,15 +287,10 @@ def accept(store: Store, seek_id: str, person: Person, now: float | None = None)
     ticket = secrets.token_urlsafe(24)
     try:
         with store.engine.begin() as conn:
-            row = conn.execute(select(seeks).where(seeks.c.id == seek_id)).first()
-            if row is None:
-                raise WebError(404, "this seek is gone (cancelled, or its player left)")
-            if row.game_id is not None or row.starting is not None:
-                raise WebError(409, "this seek was just taken")
-            held = conn.execute(select(seek_seats).where(seek_seats.c.seek_id == seek_id)
-                                .order_by(seek_seats.c.seat)).all()
-            mine = [s.seat for s in held if s.visitor_hash == person.visitor_hash
-                    or (person.account_id is not None and s.account_id == person.account_id)]
+            row, held = _open_seek(conn, seek_id,
+                                   gone="this seek is gone (cancelled, or its player left)",
+                                   started="this seek was just taken")
+            mine = [s.seat for s in held if _holds(s, person)]
             if mine:
                 raise WebError(409, "this is your own seek: wait for someone to accept it"
                                     if mine[0] == 0 else
@@ -346,16 +362,9 @@ def leave(store: Store, seek_id: str, person: Person, ticket: str | None) -> str
     seat otherwise ("left"), a challenge made to them ("declined"). WebError when they
     hold no seat there, or the game has started."""
     with store.engine.begin() as conn:
-        row = conn.execute(select(seeks).where(seeks.c.id == seek_id)).first()
-        if row is None:
-            raise WebError(404, "this seek is gone already")
-        if row.game_id is not None or row.starting is not None:
-            raise WebError(409, "this seek's game has started")
-        held = conn.execute(select(seek_seats).where(seek_seats.c.seek_id == seek_id)
-                            .order_by(seek_seats.c.seat)).all()
-        mine = [s for s in held if s.visitor_hash == person.visitor_hash
-                or (ticket is not None and s.ticket_hash == hash_secret(ticket))
-                or (person.account_id is not None and s.account_id == person.account_id)]
+        row, held = _open_seek(conn, seek_id, gone="this seek is gone already",
+                               started="this seek's game has started")
+        mine = [s for s in held if _holds(s, person, ticket)]
         if row.target_id is not None and row.target_id == person.account_id and not mine:
             how = "declined"
         elif not mine:

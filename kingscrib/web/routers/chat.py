@@ -20,16 +20,24 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.web import chat_store, jsontext, sessions
 from kingscrib.web.chat import ChatHub, Reader, Speaker, speaker
-from kingscrib.web.deps import bearer, get_hub
+from kingscrib.web.deps import bearer, get_hub, logged_in_account, session_account
 from kingscrib.web.errors import WebError
 from kingscrib.web.limits import TokenBucket
 from kingscrib.web.rooms import Hub
+from kingscrib.web.routers.sockets import (
+    TOO_BIG,
+    UNSUPPORTED,
+    error_reply,
+    hello_token,
+    message_ref,
+    serve_counted,
+    unknown_type,
+)
 
 router = APIRouter(tags=["chat"])
 
 MAX_FRAME = 4096  # characters of one websocket message
 QUEUE_LIMIT = 64  # messages waiting for a slow reader before it is dropped
-POLICY, UNSUPPORTED, TOO_BIG, TRY_AGAIN = 1008, 1003, 1009, 1013
 
 
 class Say(BaseModel):
@@ -50,11 +58,8 @@ def chat_hub(request: Request) -> ChatHub:
 
 async def _account_write(request: Request, hub: Hub) -> Any:
     """The logged-in account of a cookie-authenticated write (CSRF checked), or None."""
-    token = request.cookies.get(sessions.COOKIE)
-    if not token:
-        return None
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token)
-    if account is None:
+    account, token = await session_account(hub, request.cookies)
+    if account is None or token is None:
         return None
     sessions.check_same_origin(request.headers)
     sessions.check_csrf(token, request.headers)
@@ -115,10 +120,7 @@ async def report(message_id: int, request: Request, hub: Hub = Depends(get_hub)
 @router.get("/api/account/chat-mutes")
 async def read_mutes(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The senders this account muted (a guest's mutes stay in its browser)."""
-    account = await hub.db_call(sessions.account_of, hub.store.engine,
-                                request.cookies.get(sessions.COOKIE))
-    if account is None:
-        raise WebError(401, "you are not logged in")
+    account = await logged_in_account(request, hub)
     return {"muted": await hub.db_call(chat_store.mutes, hub.store.engine, account.id)}
 
 
@@ -138,21 +140,7 @@ async def set_mute(body: Mute, request: Request, hub: Hub = Depends(get_hub)
 # ----- the websocket ----------------------------------------------------------------
 @router.websocket("/api/games/{game_id}/chat/ws")
 async def chat_socket(websocket: WebSocket, game_id: str) -> None:
-    limits = websocket.app.state.limits
-    address = websocket.client.host if websocket.client else "?"
-    await websocket.accept()
-    try:
-        allowed = await limits.open_socket(address)
-    except Exception:
-        await websocket.close(code=TRY_AGAIN, reason="the server is busy: try again")
-        return
-    if not allowed:
-        await websocket.close(code=POLICY, reason="too many open websockets from your address")
-        return
-    try:
-        await _serve(websocket, game_id)
-    finally:
-        await limits.close_socket(address)
+    await serve_counted(websocket, lambda: _serve(websocket, game_id))
 
 
 async def _serve(websocket: WebSocket, game_id: str) -> None:
@@ -193,9 +181,7 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
                 message = jsontext.loads(text)
             except (ValueError, jsontext.TooDeep):
                 message = None
-            ref = message.get("ref") if isinstance(message, dict) else None
-            if ref is not None and not (isinstance(ref, int | str) and len(str(ref)) <= 40):
-                ref = None
+            ref = message_ref(message)
             try:
                 if not isinstance(message, dict):
                     raise WebError(400, "a message is a JSON object")
@@ -203,9 +189,7 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
                 if kind == "hello":
                     if reader is not None:
                         raise WebError(400, "hello is sent once")
-                    token = message.get("token")
-                    if token is not None and not (isinstance(token, str) and len(token) <= 200):
-                        raise WebError(400, "token is the seat's secret text")
+                    token = hello_token(message)
                     same_site = True
                     try:
                         sessions.check_same_origin(websocket.headers)
@@ -226,9 +210,9 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
                 elif kind == "ping":
                     await send({"type": "pong", "ref": ref})
                 else:
-                    raise WebError(400, f"unknown message type {str(kind)[:40]!r}")
+                    raise unknown_type(kind)
             except WebError as e:
-                await send({"type": "error", "ref": ref, "status": e.status, "error": e.message})
+                await send(error_reply(ref, e))
     except (WebSocketDisconnect, ConnectionError, RuntimeError):
         pass  # gone, or too slow
     finally:

@@ -9,8 +9,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from kingscrib.web import sessions, turn_mail
-from kingscrib.web.deps import get_hub
+from kingscrib.web import turn_mail
+from kingscrib.web.deps import get_hub, logged_in_account, session_account
 from kingscrib.web.errors import WebError
 from kingscrib.web.rooms import Hub
 from kingscrib.web.routers.accounts import HeldSeat
@@ -42,29 +42,17 @@ async def waiting_for_you(body: Held, request: Request, hub: Hub = Depends(get_h
                           ) -> dict[str, Any]:
     """The games waiting for the caller's move: the logged-in account's seats and the
     guest seats whose tokens come in the body (this browser's)."""
-    account = await hub.db_call(sessions.account_of, hub.store.engine,
-                                request.cookies.get(sessions.COOKIE))
+    account, _ = await session_account(hub, request.cookies)
     games = await your_turn(hub, account.id if account else None,
                             [(s.game_id, s.token) for s in body.seats])
     return {"games": games}
-
-
-async def _account(request: Request, hub: Hub, write: bool = False) -> Any:
-    token = request.cookies.get(sessions.COOKIE)
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token)
-    if account is None or token is None:
-        raise WebError(401, "you are not logged in")
-    if write:
-        sessions.check_same_origin(request.headers)
-        sessions.check_csrf(token, request.headers)
-    return account
 
 
 @router.get("/api/account/email")
 async def read_email(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The account's e-mail address (None: none given) and whether it wants turn notices;
     ``mail_configured``: whether this server sends any."""
-    account = await _account(request, hub)
+    account = await logged_in_account(request, hub)
     found = await hub.db_call(turn_mail.email_of, hub.store.engine, account.id)
     return {**found, "mail_configured": request.app.state.settings.mail is not None}
 
@@ -74,7 +62,7 @@ async def set_email(body: Email, request: Request, hub: Hub = Depends(get_hub)
                     ) -> dict[str, Any]:
     """Give, change or remove (``address`` null) the account's e-mail address, and ask
     for a notice per turn in correspondence games or not. The address is not verified."""
-    account = await _account(request, hub, write=True)
+    account = await logged_in_account(request, hub, write=True)
     address = None if body.address in (None, "") else turn_mail.check_address(body.address)
     if body.turn_mail and address is None:
         raise WebError(400, "turn notices need an e-mail address")

@@ -26,14 +26,24 @@ from kingscrib.web.deps import guard_seat
 from kingscrib.web.finish import resign
 from kingscrib.web.limits import AddressLimits, TokenBucket
 from kingscrib.web.rooms import Listener, WebError
+from kingscrib.web.routers.sockets import (
+    INVALID_TEXT,
+    POLICY,
+    TOO_BIG,
+    TRY_AGAIN,
+    UNSUPPORTED,
+    client_address,
+    error_reply,
+    hello_token,
+    message_ref,
+    unknown_type,
+)
 
 router = APIRouter(tags=["live"])
 
 MAX_MESSAGE = 4096  # characters
 QUEUE_LIMIT = 64  # messages waiting for a slow client before it is dropped
 FLOOD = 20  # messages refused in a row for their rate before the socket is closed
-# Close codes (RFC 6455): the client broke a rule, sent binary, invalid text, too much.
-POLICY, UNSUPPORTED, INVALID_TEXT, TOO_BIG, TRY_AGAIN = 1008, 1003, 1007, 1009, 1013
 log = logging.getLogger("kingscrib.web")
 
 
@@ -42,7 +52,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     hub = websocket.app.state.hub
     settings = websocket.app.state.settings
     limits: AddressLimits = websocket.app.state.limits
-    address = websocket.client.host if websocket.client else "?"
+    address = client_address(websocket)
     await websocket.accept()
     try:
         allowed = await limits.open_socket(address)
@@ -144,16 +154,12 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
                 await send({"type": "error", "status": 400, "error": "a message is a JSON object"})
                 continue
             kind = message.get("type")
-            ref = message.get("ref")
-            if ref is not None and not (isinstance(ref, int | str) and len(str(ref)) <= 40):
-                ref = None
+            ref = message_ref(message)
             try:
                 if kind == "hello":
                     if listener is not None:
                         raise WebError(400, "hello is sent once")
-                    token = message.get("token")
-                    if token is not None and not (isinstance(token, str) and len(token) <= 200):
-                        raise WebError(400, "token is the seat's secret text")
+                    token = hello_token(message)
                     if token:  # an account's seat: only with its session
                         await guard_seat(hub, websocket.cookies, room.id, token)
                     seat = await hub.seat_or_refresh(room, token)
@@ -185,9 +191,9 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
                 elif kind == "ping":
                     await send({"type": "pong", "ref": ref})
                 else:
-                    raise WebError(400, f"unknown message type {str(kind)[:40]!r}")
+                    raise unknown_type(kind)
             except WebError as e:
-                await send({"type": "error", "ref": ref, "status": e.status, "error": e.message})
+                await send(error_reply(ref, e))
     except (WebSocketDisconnect, ConnectionError, RuntimeError):
         pass
     finally:

@@ -20,11 +20,11 @@ from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.web import seeks, sessions
-from kingscrib.web.deps import get_hub
+from kingscrib.web.deps import get_hub, session_account
 from kingscrib.web.games import DEFAULT_GAME
-from kingscrib.web.limits import AddressLimits
 from kingscrib.web.lobby import Client, Lobby
 from kingscrib.web.rooms import Hub, WebError
+from kingscrib.web.routers.sockets import POLICY, serve_counted
 from kingscrib.web.storage import hash_secret
 
 router = APIRouter(prefix="/api/lobby", tags=["lobby"])
@@ -32,7 +32,6 @@ log = logging.getLogger("kingscrib.web")
 
 VISITOR_HEADER = "x-lobby-visitor"
 QUEUE_LIMIT = 256  # messages waiting for a slow browser before it is dropped
-POLICY, TRY_AGAIN = 1008, 1013
 
 
 class Named(BaseModel):
@@ -81,8 +80,7 @@ async def _person(request: Request, hub: Hub, name: str | None) -> seeks.Person:
     """Who makes a lobby request: an account (CSRF-checked) or a guest with a name."""
     sessions.check_same_origin(request.headers)
     visitor = _visitor(request.headers.get(VISITOR_HEADER))
-    token = request.cookies.get(sessions.COOKIE)
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token) if token else None
+    account, token = await session_account(hub, request.cookies)
     if account is not None:
         sessions.check_csrf(token, request.headers)
         return seeks.Person(account.name, account.id, visitor)
@@ -93,8 +91,7 @@ async def _person(request: Request, hub: Hub, name: str | None) -> seeks.Person:
 async def look(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The lobby now: the open seeks this browser may see, games to watch, people online."""
     lobby = lobby_of(request)
-    token = request.cookies.get(sessions.COOKIE)
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token) if token else None
+    account, _ = await session_account(hub, request.cookies)
     raw = request.headers.get(VISITOR_HEADER)
     client = Client(lambda _m: None, account.id if account else None,
                     hash_secret(raw) if raw else "")
@@ -181,26 +178,12 @@ async def live(websocket: WebSocket) -> None:
     and ``online`` as they happen. ``{"type": "ping"}`` gets ``pong``."""
     hub: Hub = websocket.app.state.hub
     lobby: Lobby = websocket.app.state.lobby
-    limits: AddressLimits = websocket.app.state.limits
-    address = websocket.client.host if websocket.client else "?"
     try:
         sessions.check_same_origin(websocket.headers)
     except WebError as e:
         await websocket.close(code=POLICY, reason=e.message[:120])
         return
-    await websocket.accept()
-    try:
-        allowed = await limits.open_socket(address)
-    except Exception:
-        await websocket.close(code=TRY_AGAIN, reason="the server is busy: try again")
-        return
-    if not allowed:
-        await websocket.close(code=POLICY, reason="too many open websockets from your address")
-        return
-    try:
-        await _serve(websocket, hub, lobby)
-    finally:
-        await limits.close_socket(address)
+    await serve_counted(websocket, lambda: _serve(websocket, hub, lobby))
 
 
 async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
@@ -243,9 +226,7 @@ async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
                 except WebError as e:
                     send(json.dumps({"type": "error", "error": e.message}))
                     continue
-                token = websocket.cookies.get(sessions.COOKIE)
-                account = (await hub.db_call(sessions.account_of, hub.store.engine, token)
-                           if token else None)
+                account, _ = await session_account(hub, websocket.cookies)
                 client = Client(send, account.id if account else None, visitor)
                 lobby.join(client)
             else:

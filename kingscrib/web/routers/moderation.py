@@ -12,8 +12,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from kingscrib.web import chat_store, moderation, sessions
-from kingscrib.web.deps import get_hub
+from kingscrib.web import chat_store, moderation
+from kingscrib.web.deps import get_hub, logged_in_account
 from kingscrib.web.errors import WebError
 from kingscrib.web.rooms import Hub
 
@@ -29,13 +29,7 @@ class Ban(BaseModel):
 
 async def moderator(request: Request, hub: Hub, write: bool = False) -> Any:
     """The logged-in moderator; 401 when not logged in, 403 when not a moderator."""
-    token = request.cookies.get(sessions.COOKIE)
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token)
-    if account is None or token is None:
-        raise WebError(401, "you are not logged in")
-    if write:
-        sessions.check_same_origin(request.headers)
-        sessions.check_csrf(token, request.headers)
+    account = await logged_in_account(request, hub, write)
     if not await hub.db_call(moderation.is_moderator, hub.store.engine, account.id):
         raise WebError(403, "this is for moderators only")
     return account

@@ -23,7 +23,7 @@ from kingscrib.puzzles.explain import judge
 from kingscrib.puzzles.progress import daily_index
 from kingscrib.puzzles.puzzle import shipped
 from kingscrib.web import puzzle_store, puzzle_views, sessions
-from kingscrib.web.deps import get_hub
+from kingscrib.web.deps import get_hub, session_account
 from kingscrib.web.rooms import Hub, WebError
 
 router = APIRouter(tags=["puzzles"])
@@ -73,10 +73,7 @@ async def game_page(game: Game) -> FileResponse:
 
 
 async def _account(request: Request, hub: Hub) -> Any:
-    token = request.cookies.get(sessions.COOKIE)
-    if not token:
-        return None
-    return await hub.db_call(sessions.account_of, hub.store.engine, token)
+    return (await session_account(hub, request.cookies))[0]
 
 
 def _rating_of(engine: Any, puzzle_id: str, game: str) -> ratings.Rating:
