@@ -15,8 +15,9 @@ from web_support import https_client, postgres_cluster, table_rows
 
 from kingscrib.kings.moves import Exchange, Play
 from kingscrib.kings.position import Position
-from kingscrib.puzzles import kings, ratings
+from kingscrib.puzzles import kings
 from kingscrib.puzzles.puzzle import Puzzle, shipped
+from kingscrib.web import puzzle_ratings as ratings
 from kingscrib.web.puzzle_store import puzzle_answers, puzzle_players
 from kingscrib.web.puzzle_store import puzzle_ratings as puzzle_ratings_table
 from kingscrib.web.routers import puzzles as puzzles_router

@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.puzzles.ratings import Rating
+from kingscrib.web.puzzle_ratings import Rating
 from kingscrib.web.rows import save_row
 from kingscrib.web.storage import metadata
 

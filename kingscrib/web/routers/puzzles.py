@@ -18,10 +18,10 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from kingscrib.puzzles import ratings
 from kingscrib.puzzles.explain import judge
 from kingscrib.puzzles.progress import daily_index
 from kingscrib.puzzles.puzzle import shipped
+from kingscrib.web import puzzle_ratings as ratings
 from kingscrib.web import puzzle_store, puzzle_views, sessions
 from kingscrib.web.deps import get_hub, session_account
 from kingscrib.web.rooms import Hub, WebError

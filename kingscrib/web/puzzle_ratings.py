@@ -1,5 +1,6 @@
-"""Puzzle ratings (Glicko-2, the PyPI ``glicko2`` package): every answer is one game
-between the player and the puzzle, won by whoever was right.
+"""Puzzle ratings (Glicko-2, as the players' ratings: :func:`~kingscrib.web.rating_maths.
+glicko2_period`): every answer is one game between the player and the puzzle, won by
+whoever was right.
 
 A puzzle starts from a prior taken from its margin (a small margin is a close call, so a
 harder puzzle): the puzzles of a game are ranked by margin and spread evenly between
@@ -17,9 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-import glicko2
-
 from kingscrib.puzzles.puzzle import Puzzle, shipped
+from kingscrib.web import rating_maths
 
 START, START_RD, START_VOL = 1500.0, 350.0, 0.06  # an unrated player (Glicko-2's defaults)
 PUZZLE_RD = 250.0  # a puzzle's prior is an estimate: surer than nothing, open to answers
@@ -36,21 +36,22 @@ class Rating:
     vol: float = START_VOL
 
 
-def _player(r: Rating) -> glicko2.Player:
-    return glicko2.Player(rating=r.rating, rd=r.rd, vol=r.vol)
+def _glicko(r: Rating) -> rating_maths.Rating:
+    return rating_maths.Rating(r.rating, r.rd, r.vol)
 
 
-def _rating(p: glicko2.Player) -> Rating:
-    return Rating(round(min(HIGHEST, max(LOWEST, p.rating)), 2),
-                  round(min(START_RD, max(MIN_RD, p.rd)), 2), round(min(MAX_VOL, p.vol), 6))
+def _rating(r: rating_maths.Rating) -> Rating:
+    return Rating(round(min(HIGHEST, max(LOWEST, r.rating)), 2),
+                  round(min(START_RD, max(MIN_RD, r.deviation)), 2),
+                  round(min(MAX_VOL, r.volatility), 6))
 
 
 def answer(player: Rating, puzzle: Rating, right: bool) -> tuple[Rating, Rating]:
     """(the player's, the puzzle's) ratings after one answer, both updated from the
     ratings before it."""
-    p, q = _player(player), _player(puzzle)
-    p.update_player([puzzle.rating], [puzzle.rd], [1.0 if right else 0.0])
-    q.update_player([player.rating], [player.rd], [0.0 if right else 1.0])
+    score = 1.0 if right else 0.0
+    p = rating_maths.glicko2_period(_glicko(player), [(_glicko(puzzle), score)])
+    q = rating_maths.glicko2_period(_glicko(puzzle), [(_glicko(player), 1.0 - score)])
     return _rating(p), _rating(q)
 
 
