@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from web_support import in_process_client
 
 from kingscrib.cli.terminal.session import make_seats
+from kingscrib.web import seeks
 from kingscrib.web.errors import WebError
 from kingscrib.web.names import person_name, reads_as_computer, skeleton
 
@@ -91,9 +92,28 @@ def test_a_computer_seat_is_named_after_its_level(client) -> None:
         {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "greedy"},
         {"kind": "computer", "level": "greedy", "name": "Computer 3 (greedy)"}]}).json()
     seats = created["state"]["seats"]
-    assert [(s["name"], s["kind"], s["level"]) for s in seats] == [
-        ("Ann", "human", None), ("Computer 2 (greedy)", "computer", "greedy"),
-        ("Computer 3 (greedy)", "computer", "greedy")]
+    # shown by the level's title (kingscrib.level_names); the level stays technical
+    assert [(s["name"], s["kind"], s["level"], s["level_title"]) for s in seats] == [
+        ("Ann", "human", None, None),
+        ("Computer 2 (Greedy)", "computer", "greedy", "Greedy"),
+        ("Computer 3 (Greedy)", "computer", "greedy", "Greedy")]
+
+
+def test_a_computer_seat_is_stored_by_its_technical_level_and_shown_by_its_title(
+        client) -> None:
+    created = client.post("/api/games", json={"seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "easy"}]}).json()
+    assert created["state"]["seats"][1]["name"] == "Computer (Beginner)"
+    stored = client.app.state.hub.store.load(created["game_id"])
+    assert [(s.name, s.level) for s in stored.seats][1] == ("Computer (easy)", "easy")
+    # a Cribbage table reads the same way, each seat numbered
+    classic = client.post("/api/games", json={"game": "classic", "seats": [
+        {"kind": "computer", "level": "hard"}, {"kind": "computer", "level": "hard"}]}).json()
+    assert [s["name"] for s in classic["state"]["seats"]] == [
+        "Computer 1 (Strong)", "Computer 2 (Strong)"]
+    # as do the lobby's games to watch
+    watched = {g["id"]: g["names"] for g in seeks.games_to_watch(client.app.state.hub.store)}
+    assert watched[created["game_id"]] == ["Ann", "Computer (Beginner)"]
 
 
 def test_a_stored_computer_seat_with_a_persons_name_is_shown_as_a_computer(client) -> None:
@@ -106,10 +126,12 @@ def test_a_stored_computer_seat_with_a_persons_name_is_shown_as_a_computer(clien
     room.game.forget_views()
     room.version += 1
     seats = client.get(f"/api/games/{created['game_id']}").json()["seats"]
-    assert seats[1]["name"] == "Computer (greedy)" and seats[1]["kind"] == "computer"
+    assert seats[1]["name"] == "Computer (Greedy)" and seats[1]["kind"] == "computer"
 
 
 def test_the_terminal_calls_a_computer_seat_with_a_persons_name_a_computer() -> None:
     seats = make_seats(["human", "greedy"], ["Ann", "Bob"])
-    assert seats[1].name == "Bob" and seats[1].tag == "(computer, greedy)"
-    assert make_seats(["human", "greedy"])[1].tag == "(greedy)"  # "Computer" says it
+    assert seats[1].name == "Bob" and seats[1].tag == "(computer, Greedy)"
+    assert make_seats(["human", "greedy"])[1].tag == "(Greedy)"  # "Computer" says it
+    assert make_seats(["human", "easy"])[1].tag == "(Beginner)"
+    assert make_seats(["human", "easy"])[1].level == "easy"  # what a save keeps
