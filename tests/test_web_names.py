@@ -135,3 +135,20 @@ def test_the_terminal_calls_a_computer_seat_with_a_persons_name_a_computer() -> 
     assert make_seats(["human", "greedy"])[1].tag == "(Greedy)"  # "Computer" says it
     assert make_seats(["human", "easy"])[1].tag == "(Beginner)"
     assert make_seats(["human", "easy"])[1].level == "easy"  # what a save keeps
+
+
+def test_replays_name_computer_seats_by_their_levels_title(client) -> None:
+    from kingscrib.kings.game import Game
+    from kingscrib.kings.record import game_to_record
+
+    # a live Cribbage game, stepped through
+    created = client.post("/api/games", json={"game": "classic", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "hard"}]}).json()
+    steps = client.get(f"/api/games/{created['game_id']}/replay").json()
+    assert [s["name"] for s in steps["seats"]] == ["Ann", "Computer (Strong)"]
+    # a Kings record opened from a file keeps its names; the replay shows the title
+    record = game_to_record(Game.new(["Ann", "Computer (greedy)"], seed=5),
+                            [{"kind": "human"}, {"kind": "computer", "level": "greedy"}])
+    replay = client.post("/api/games/replay", json=record).json()
+    assert [s["name"] for s in replay["seats"]] == ["Ann", "Computer (Greedy)"]
+    assert record["players"][1]["name"] == "Computer (greedy)"
