@@ -152,3 +152,12 @@ def test_replays_name_computer_seats_by_their_levels_title(client) -> None:
     replay = client.post("/api/games/replay", json=record).json()
     assert [s["name"] for s in replay["seats"]] == ["Ann", "Computer (Greedy)"]
     assert record["players"][1]["name"] == "Computer (greedy)"
+
+
+def test_a_cribbage_table_names_its_sides_by_the_computers_level_titles(client) -> None:
+    created = client.post("/api/games", json={"game": "classic", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "easy"}]}).json()
+    state = client.get(f"/api/games/{created['game_id']}").json()
+    assert [side["name"] for side in state["sides"]] == ["Ann", "Computer (Beginner)"]
+    game = client.app.state.hub.rooms[created["game_id"]].game.game
+    assert game.names == ["Ann", "Computer (easy)"]  # the engine (and the record) as stored

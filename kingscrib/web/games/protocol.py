@@ -287,8 +287,13 @@ class SessionBase:
     def private(self, seat: int) -> dict[str, Any]:
         raise NotImplementedError
 
+    def public_at(self, table: Table) -> dict[str, Any]:
+        """:meth:`public` at this table (a game whose texts name the seats names them as
+        :func:`shown_name` does)."""
+        return self.public()
+
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
-        data = dict(self.public())
+        data = dict(self.public_at(table))
         data.update(id=table.id, version=table.version, you=seat,
                     hints_allowed=table.hints_allowed, rated=table.rated, hints=table.hints_on,
                     closed=table.closed)
@@ -303,7 +308,7 @@ class SessionBase:
     def _public_of(self, table: Table) -> dict[str, Any]:
         """The public part of a state message (without who is online): what :meth:`state`
         holds, so a page learns the same over its socket (hints, for one) as by a GET."""
-        data = dict(self.public())
+        data = dict(self.public_at(table))
         data.update(id=table.id, version=table.version, seats=seat_list(table, self.kind),
                     hints_allowed=table.hints_allowed, rated=table.rated, hints=table.hints_on,
                     closed=table.closed)
