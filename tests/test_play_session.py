@@ -99,7 +99,7 @@ def test_rack_shows_six_nine_tiles_and_codes():
 def test_screen_shows_scores_bag_rack_and_whose_turn():
     session = vs_computer()
     text = plain(session.screen(120, plain=True))
-    assert "You" in text and "Computer (greedy)" in text
+    assert "You" in text and "Computer (Greedy)" in text  # the level by its title
     assert "94 tiles in the bag" in text
     assert "Your rack:" in text
     rack_codes = render.render_rack(session.game.racks[0], plain=True).plain

@@ -260,7 +260,7 @@ def test_names_posing_as_computers_are_refused_on_create_and_join(web_db: Path) 
         # a computer seat is named after its level (tests/test_web_names.py)
         r = c.post("/api/games", json={"seats": [{"kind": "human"}, {
             "kind": "computer", "level": "greedy"}]})
-        assert r.json()["state"]["seats"][1]["name"] == "Computer (greedy)"
+        assert r.json()["state"]["seats"][1]["name"] == "Computer (Greedy)"
 
 
 # ----- headers and logs ---------------------------------------------------------------

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from web_support import in_process_client
 
 from kingscrib.cli.terminal.session import make_seats
+from kingscrib.web import seeks
 from kingscrib.web.errors import WebError
 from kingscrib.web.names import person_name, reads_as_computer, skeleton
 
@@ -91,9 +92,28 @@ def test_a_computer_seat_is_named_after_its_level(client) -> None:
         {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "greedy"},
         {"kind": "computer", "level": "greedy", "name": "Computer 3 (greedy)"}]}).json()
     seats = created["state"]["seats"]
-    assert [(s["name"], s["kind"], s["level"]) for s in seats] == [
-        ("Ann", "human", None), ("Computer 2 (greedy)", "computer", "greedy"),
-        ("Computer 3 (greedy)", "computer", "greedy")]
+    # shown by the level's title (kingscrib.level_names); the level stays technical
+    assert [(s["name"], s["kind"], s["level"], s["level_title"]) for s in seats] == [
+        ("Ann", "human", None, None),
+        ("Computer 2 (Greedy)", "computer", "greedy", "Greedy"),
+        ("Computer 3 (Greedy)", "computer", "greedy", "Greedy")]
+
+
+def test_a_computer_seat_is_stored_by_its_technical_level_and_shown_by_its_title(
+        client) -> None:
+    created = client.post("/api/games", json={"seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "easy"}]}).json()
+    assert created["state"]["seats"][1]["name"] == "Computer (Beginner)"
+    stored = client.app.state.hub.store.load(created["game_id"])
+    assert [(s.name, s.level) for s in stored.seats][1] == ("Computer (easy)", "easy")
+    # a Cribbage table reads the same way, each seat numbered
+    classic = client.post("/api/games", json={"game": "classic", "seats": [
+        {"kind": "computer", "level": "hard"}, {"kind": "computer", "level": "hard"}]}).json()
+    assert [s["name"] for s in classic["state"]["seats"]] == [
+        "Computer 1 (Strong)", "Computer 2 (Strong)"]
+    # as do the lobby's games to watch
+    watched = {g["id"]: g["names"] for g in seeks.games_to_watch(client.app.state.hub.store)}
+    assert watched[created["game_id"]] == ["Ann", "Computer (Beginner)"]
 
 
 def test_a_stored_computer_seat_with_a_persons_name_is_shown_as_a_computer(client) -> None:
@@ -106,10 +126,38 @@ def test_a_stored_computer_seat_with_a_persons_name_is_shown_as_a_computer(clien
     room.game.forget_views()
     room.version += 1
     seats = client.get(f"/api/games/{created['game_id']}").json()["seats"]
-    assert seats[1]["name"] == "Computer (greedy)" and seats[1]["kind"] == "computer"
+    assert seats[1]["name"] == "Computer (Greedy)" and seats[1]["kind"] == "computer"
 
 
 def test_the_terminal_calls_a_computer_seat_with_a_persons_name_a_computer() -> None:
     seats = make_seats(["human", "greedy"], ["Ann", "Bob"])
-    assert seats[1].name == "Bob" and seats[1].tag == "(computer, greedy)"
-    assert make_seats(["human", "greedy"])[1].tag == "(greedy)"  # "Computer" says it
+    assert seats[1].name == "Bob" and seats[1].tag == "(computer, Greedy)"
+    assert make_seats(["human", "greedy"])[1].tag == "(Greedy)"  # "Computer" says it
+    assert make_seats(["human", "easy"])[1].tag == "(Beginner)"
+    assert make_seats(["human", "easy"])[1].level == "easy"  # what a save keeps
+
+
+def test_replays_name_computer_seats_by_their_levels_title(client) -> None:
+    from kingscrib.kings.game import Game
+    from kingscrib.kings.record import game_to_record
+
+    # a live Cribbage game, stepped through
+    created = client.post("/api/games", json={"game": "classic", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "hard"}]}).json()
+    steps = client.get(f"/api/games/{created['game_id']}/replay").json()
+    assert [s["name"] for s in steps["seats"]] == ["Ann", "Computer (Strong)"]
+    # a Kings record opened from a file keeps its names; the replay shows the title
+    record = game_to_record(Game.new(["Ann", "Computer (greedy)"], seed=5),
+                            [{"kind": "human"}, {"kind": "computer", "level": "greedy"}])
+    replay = client.post("/api/games/replay", json=record).json()
+    assert [s["name"] for s in replay["seats"]] == ["Ann", "Computer (Greedy)"]
+    assert record["players"][1]["name"] == "Computer (greedy)"
+
+
+def test_a_cribbage_table_names_its_sides_by_the_computers_level_titles(client) -> None:
+    created = client.post("/api/games", json={"game": "classic", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "easy"}]}).json()
+    state = client.get(f"/api/games/{created['game_id']}").json()
+    assert [side["name"] for side in state["sides"]] == ["Ann", "Computer (Beginner)"]
+    game = client.app.state.hub.rooms[created["game_id"]].game.game
+    assert game.names == ["Ann", "Computer (easy)"]  # the engine (and the record) as stored

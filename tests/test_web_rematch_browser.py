@@ -99,7 +99,7 @@ def test_your_games_lists_this_browsers_seats(tmp_path: Path) -> None:
             assert items.count() == 2
             assert items.nth(0).get_attribute("data-game") == classic  # your turn first
             assert "Your turn" in items.nth(0).inner_text()
-            assert "Cribbage: Person 1 v Computer (easy)" in items.nth(0).inner_text()
+            assert "Cribbage: Person 1 v Computer (Beginner)" in items.nth(0).inner_text()
             assert "Waiting for" in items.nth(1).inner_text()
             screenshot(page, "my-games-phone")
             items.nth(1).locator("a").click()

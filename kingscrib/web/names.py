@@ -17,6 +17,7 @@ import re
 import unicodedata
 from typing import Any
 
+from kingscrib import level_names
 from kingscrib.web.errors import WebError
 
 MAX_NAME = 24
@@ -107,3 +108,19 @@ def computer_name(name: str | None, default: str, seat: int) -> str:
         raise WebError(400, f"seat {seat + 1} is a computer: it is named after its level "
                             f"({default!r}); leave its name out")
     return default
+
+
+def shown_seat_name(game: str, name: str, kind: str, level: str | None) -> str:
+    """A seat's name as the pages show it. A computer seat reads as its level's title
+    (kingscrib.level_names): the stored "Computer 2 (greedy)" shows as "Computer 2
+    (Greedy)"; what is stored stays technical, so old games load unchanged. A computer
+    seat stored under a person's name (before seats were named after their level) still
+    reads as a computer's."""
+    if kind != "computer":
+        return name
+    title = level_names.title(game, level or "")
+    if not reads_as_computer(name):
+        return f"Computer ({title})"
+    if level and name.endswith(f"({level})"):
+        return f"{name[:-len(level) - 2]}({title})"
+    return name

@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from kingscrib.web import accounts, lobby_bans, ratings
 from kingscrib.web.clocks import check_clock
 from kingscrib.web.errors import WebError
+from kingscrib.web.names import shown_seat_name
 from kingscrib.web.rating_maths import START_RATING
 from kingscrib.web.storage import (
     Store,
@@ -210,9 +211,12 @@ def games_to_watch(store: Store, now: float | None = None) -> list[dict[str, Any
         if not rows:
             return []
         names: dict[str, list[str]] = {}
-        for s in conn.execute(select(seats.c.game_id, seats.c.name).where(
+        game_of = {r.id: r.game for r in rows}
+        for s in conn.execute(select(seats.c.game_id, seats.c.name, seats.c.kind,
+                                     seats.c.level).where(
                 seats.c.game_id.in_([r.id for r in rows])).order_by(seats.c.seat)):
-            names.setdefault(s.game_id, []).append(s.name)
+            names.setdefault(s.game_id, []).append(
+                shown_seat_name(game_of[s.game_id], s.name, s.kind, s.level))
     return [{"id": r.id, "game": r.game, "names": names.get(r.id, [])} for r in rows]
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import Boolean, Column, Integer, String, Table, delete, insert, 
 from sqlalchemy.engine import Engine
 
 from kingscrib.web.errors import WebError
+from kingscrib.web.names import shown_seat_name
 from kingscrib.web.storage import accounts, metadata
 
 log = logging.getLogger("kingscrib.web")
@@ -91,14 +92,15 @@ def notice(settings: MailSettings, to: str, room: Any, seat: int) -> EmailMessag
     from kingscrib.web.games import game_kind
 
     title = game_kind(room.kind).title
-    others = [s.name for s in room.seats if s.seat != seat]
+    names = [shown_seat_name(room.kind, s.name, s.kind, s.level) for s in room.seats]
+    others = [name for i, name in enumerate(names) if i != seat]
     days = room.clock.seconds / 86400 if room.clock else 0
     message = EmailMessage()
     message["From"] = settings.sender
     message["To"] = to
     message["Subject"] = f"Your turn: {title} against {', '.join(others)}"
     message.set_content(
-        f"It is your move in {title} ({' v '.join(s.name for s in room.seats)}).\n"
+        f"It is your move in {title} ({' v '.join(names)}).\n"
         f"You have {days:g} day{'s' if days != 1 else ''} for it.\n\n"
         f"Open the game: {settings.site_url.rstrip('/')}/?game={room.id}\n\n"
         "You get this because your account asked for a notice per turn; turn it off on"

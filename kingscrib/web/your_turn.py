@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 
 from kingscrib.web.errors import WebError
 from kingscrib.web.finish import ended
+from kingscrib.web.names import shown_seat_name
 from kingscrib.web.storage import games, seat_accounts
 
 MAX_GAMES = 100  # seats looked at for one list
@@ -39,7 +40,8 @@ def entry(room: Any, seat: int) -> dict[str, Any] | None:
         return None
     left = room.clock.left_for(seat) if room.clock is not None else None
     return {"game_id": room.id, "game": room.kind, "title": game_kind(room.kind).title,
-            "seat": seat, "players": [s.name for s in room.seats],
+            "seat": seat, "players": [shown_seat_name(room.kind, s.name, s.kind, s.level)
+                                    for s in room.seats],
             "time_left": left, "per_move": bool(room.clock and room.clock.per_move)}
 
 

@@ -21,6 +21,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kingscrib import level_names
 from kingscrib.cli.terminal import render
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.match import Match
@@ -91,11 +92,13 @@ class Seat:
 
     @property
     def tag(self) -> str:
-        """The level of a computer seat; one given a person's name is also called one."""
+        """The level of a computer seat by its title (kingscrib.level_names: the seat keeps
+        the technical name); one given a person's name is also called a computer."""
         if not self.level:
             return ""
-        return f"({self.level})" if "computer" in self.name.casefold() \
-            else f"(computer, {self.level})"
+        shown = level_names.title("kings", self.level)
+        return f"({shown})" if "computer" in self.name.casefold() \
+            else f"(computer, {shown})"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "kind": self.kind}

@@ -20,7 +20,7 @@ from kingscrib.players.classic import PLAYER_NAMES, make_player
 from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.games import classic_analysis, classic_hint, classic_replay, classic_view
-from kingscrib.web.games.protocol import Progress, SessionBase
+from kingscrib.web.games.protocol import Progress, SessionBase, shown_name
 
 ACTIONS = ("discard", "play", "go", "claim")
 
@@ -131,6 +131,10 @@ class ClassicSession(SessionBase):
 
     def public(self) -> dict[str, Any]:
         return self._views.public(self.game)
+
+    def public_at(self, table: Any) -> dict[str, Any]:
+        # the scores' and the show's texts name computers by their level's title
+        return self._views.public(self.game, [shown_name(s, self.kind) for s in table.seats])
 
     def private(self, seat: int) -> dict[str, Any]:
         return classic_view.private(self.game, seat)

@@ -124,27 +124,32 @@ class ViewCache:
         self._data: dict[str, Any] = {}
         self._previous: tuple[tuple, dict[str, Any] | None] = ((), None)
 
-    def public(self, game: ClassicGame) -> dict[str, Any]:
+    def public(self, game: ClassicGame, names: list[str] | None = None) -> dict[str, Any]:
+        """``names``: the seats as shown (the game's own names when None)."""
+        names = list(names or game.names)
         key = (id(game), len(game.events), sum(len(d["plays"]) for d in game.deals[-1:]),
-               len(game.deals), game.phase, tuple(game.waiting_for()), tuple(game.names))
+               len(game.deals), game.phase, tuple(game.waiting_for()), tuple(names))
         if key != self._key:
-            done = (id(game), len(game.deals), tuple(game.names))
+            done = (id(game), len(game.deals), tuple(names))
             if self._previous[0] != done:
-                self._previous = (done, deal_public(game.deals[-2], game.names)
+                self._previous = (done, deal_public(game.deals[-2], names)
                                   if len(game.deals) > 1 else None)
-            self._data = public(game, self._previous[1])
+            self._data = public(game, self._previous[1], names)
             self._key = key
         return self._data
 
 
-def public(game: ClassicGame, previous: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The table as everyone sees it (``previous``: the last deal's, if already built)."""
+def public(game: ClassicGame, previous: dict[str, Any] | None = None,
+           names: list[str] | None = None) -> dict[str, Any]:
+    """The table as everyone sees it (``previous``: the last deal's, if already built;
+    ``names``: the seats as shown, the game's own when None)."""
+    names = list(names or game.names)
     rules = game.rules
     view = game.view(0)  # only its public fields are read below
     deal = game.deals[-1]
-    current = deal_public(deal, game.names)
+    current = deal_public(deal, names)
     if previous is None and len(game.deals) > 1:
-        previous = deal_public(game.deals[-2], game.names)
+        previous = deal_public(game.deals[-2], names)
     series_seats = [seat for seat, _ in view.played[len(view.played) - len(view.pile):]]
     item = game.show_item
     discarded = [d is not None for d in deal["discards"]]
@@ -152,7 +157,7 @@ def public(game: ClassicGame, previous: dict[str, Any] | None = None) -> dict[st
     for side, peg in enumerate(pegs(game)):
         members = [s for s in range(rules.players) if rules.side_of(s) == side]
         sides.append({"side": side, "seats": members, "score": game.scores[side], **peg,
-                      "name": " & ".join(game.names[s] for s in members)})
+                      "name": " & ".join(names[s] for s in members)})
     return {
         "game": "classic",
         "rules": rules.to_dict(),

@@ -16,7 +16,7 @@ from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.web.errors import WebError
-from kingscrib.web.games.protocol import shown_name
+from kingscrib.web.games.protocol import level_title, shown_name
 
 
 def public_state(session: Any, table: Any) -> dict[str, Any]:
@@ -47,7 +47,8 @@ def public_state(session: Any, table: Any) -> dict[str, Any]:
 
 def seats_json(session: Any, table: Any) -> list[dict[str, Any]]:
     game = session.game
-    return [{"seat": s.seat, "name": shown_name(s), "kind": s.kind, "level": s.level,
+    return [{"seat": s.seat, "name": shown_name(s, session.kind), "kind": s.kind,
+             "level": s.level, "level_title": level_title(s, session.kind),
              "joined": s.taken, "score": game.scores[s.seat],
              "rack_size": len(game.racks[s.seat])} for s in table.seats]
 

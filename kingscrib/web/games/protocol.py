@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kingscrib import level_names
 from kingscrib.shuffle import Seed
 from kingscrib.web.errors import WebError
-from kingscrib.web.names import reads_as_computer
+from kingscrib.web.names import shown_seat_name
 
 Progress = Callable[[int, int], None]
 
@@ -286,14 +287,20 @@ class SessionBase:
     def private(self, seat: int) -> dict[str, Any]:
         raise NotImplementedError
 
+    def public_at(self, table: Table) -> dict[str, Any]:
+        """:meth:`public` at this table (a game whose texts name the seats names them as
+        :func:`shown_name` does)."""
+        return self.public()
+
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
-        data = dict(self.public())
+        data = dict(self.public_at(table))
         data.update(id=table.id, version=table.version, you=seat,
                     hints_allowed=table.hints_allowed, rated=table.rated, hints=table.hints_on,
                     closed=table.closed)
         if data.get("end") is not None:  # the seed is disclosed once the game is over
             data["end"] = dict(data["end"], seed=self.seed)
-        data["seats"] = [dict(s, online=o) for s, o in zip(seat_list(table), table.online())]
+        data["seats"] = [dict(s, online=o)
+                         for s, o in zip(seat_list(table, self.kind), table.online())]
         if seat is not None:
             data.update(self.private(seat))
         return data
@@ -301,8 +308,8 @@ class SessionBase:
     def _public_of(self, table: Table) -> dict[str, Any]:
         """The public part of a state message (without who is online): what :meth:`state`
         holds, so a page learns the same over its socket (hints, for one) as by a GET."""
-        data = dict(self.public())
-        data.update(id=table.id, version=table.version, seats=seat_list(table),
+        data = dict(self.public_at(table))
+        data.update(id=table.id, version=table.version, seats=seat_list(table, self.kind),
                     hints_allowed=table.hints_allowed, rated=table.rated, hints=table.hints_on,
                     closed=table.closed)
         return data
@@ -356,15 +363,18 @@ class SessionBase:
         raise self.refusal("replay")
 
 
-def seat_list(table: Table) -> list[dict[str, Any]]:
-    """The seats as everyone sees them (no token). A computer seat's name always reads as
-    a computer's (a game stored before computer seats were named after their level may
-    hold a person's name for one)."""
-    return [{"seat": s.seat, "name": shown_name(s), "kind": s.kind, "level": s.level,
-             "joined": s.taken} for s in table.seats]
+def seat_list(table: Table, game: str) -> list[dict[str, Any]]:
+    """The seats of a ``game`` as everyone sees them (no token; names by
+    :func:`shown_name`); ``level`` stays the technical name the API takes, ``level_title``
+    is what people read (None for a person)."""
+    return [{"seat": s.seat, "name": shown_name(s, game), "kind": s.kind, "level": s.level,
+             "level_title": level_title(s, game), "joined": s.taken} for s in table.seats]
 
 
-def shown_name(seat: TableSeat) -> str:
-    if seat.kind == "computer" and not reads_as_computer(seat.name):
-        return f"Computer ({seat.level})"
-    return seat.name
+def shown_name(seat: TableSeat, game: str) -> str:
+    """A computer seat reads as its level's title (kingscrib.web.names.shown_seat_name)."""
+    return shown_seat_name(game, seat.name, seat.kind, seat.level)
+
+
+def level_title(seat: TableSeat, game: str) -> str | None:
+    return level_names.title(game, seat.level) if seat.level else None

@@ -53,7 +53,8 @@ async def get_replay(game_id: str, request: Request,
     """A game step by step up to now, as everyone saw the table after each action, for
     games that offer it (Kings replays read the game's own state, which holds every turn)."""
     room = await hub.get(game_id)
-    return await replay_of_session(hub, room.game, client_address(request.scope), room.id)
+    return await replay_of_session(hub, room.game, client_address(request.scope), room.id,
+                                   room.seats)
 
 
 @router.get("/{game_id}/analysis")

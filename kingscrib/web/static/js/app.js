@@ -743,7 +743,8 @@ function renderScores(seatName) {
     dot.setAttribute("role", "img");
     dot.setAttribute("aria-label", dot.title);
     who.append(dot, seatName(seat.seat));
-    if (seat.kind === "computer" && !seatName(seat.seat).includes(seat.level)) who.append(` · ${seat.level}`);
+    const level = seat.level_title || seat.level; // the title people read (level_names)
+    if (seat.kind === "computer" && !seatName(seat.seat).includes(level)) who.append(` · ${level}`);
     if (seat.seat === state.you) who.append(badge("you"));
     if (state.servant === seat.seat) who.append(badge("Servant"));
     const score = document.createElement("td");

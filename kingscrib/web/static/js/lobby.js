@@ -247,7 +247,9 @@ async function start() {
     try {
       const meta = await request("GET", "/api/levels");
       const game = $("quick-game").value;
-      const level = meta.games?.[game]?.default_level || "greedy";
+      // the gentle level the form also preselects (kingscrib/level_names.py): a newcomer's
+      // first opponent should not be the strongest
+      const level = meta.gentle?.[game] || meta.games?.[game]?.default_level || "greedy";
       const created = await request("POST", "/api/games", {
         game, seats: [{ kind: "human", name: typedName() }, { kind: "computer", level }],
       });

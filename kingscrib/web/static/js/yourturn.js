@@ -34,8 +34,10 @@ function entry(g) {
   return li;
 }
 
-export function showWaiting(section, list, count, games) {
-  section.hidden = false;
+// ``quiet``: the section stays hidden while no game waits (the start page: a newcomer
+// has no games, and the page's navigation links to /your-turn anyway).
+export function showWaiting(section, list, count, games, quiet = false) {
+  section.hidden = quiet && !games.length;
   list.replaceChildren(...games.map(entry));
   count.textContent = games.length ? String(games.length) : "";
   count.hidden = !games.length;
@@ -49,21 +51,21 @@ export function showWaiting(section, list, count, games) {
   }
 }
 
-export function watchWaiting(section, list, count, active = () => true) {
+export function watchWaiting(section, list, count, active = () => true, quiet = false) {
   const look = async () => {
     if (!active()) return;
-    try { showWaiting(section, list, count, await waitingGames()); } catch { /* next time */ }
+    try { showWaiting(section, list, count, await waitingGames(), quiet); } catch { /* next time */ }
   };
   look();
   setInterval(look, EVERY);
   return look;
 }
 
-// The start page: the section is shown once there is something to say.
+// The start page: the section is shown while a game waits for your move.
 const box = document.getElementById("your-turn");
 if (box && document.getElementById("lobby")) {
   const lobby = document.getElementById("lobby");
   const look = watchWaiting(box, document.getElementById("your-turn-list"),
-    document.getElementById("your-turn-count"), () => !lobby.hidden);
+    document.getElementById("your-turn-count"), () => !lobby.hidden, true);
   new MutationObserver(look).observe(lobby, { attributes: true, attributeFilter: ["hidden"] });
 }

@@ -260,8 +260,9 @@ function renderSeats() {
     const badges = [];
     if (seat.seat === state.you) badges.push("you");
     if (seat.seat === state.dealer) badges.push("dealer · crib");
-    // (a computer is named after its level: "Computer (medium)" needs no badge saying it)
-    if (seat.kind === "computer" && seat.level && !seat.name.includes(seat.level)) badges.push(seat.level);
+    // (a computer is named after its level: "Computer (Casual)" needs no badge saying it)
+    const level = seat.level_title || seat.level;
+    if (seat.kind === "computer" && level && !seat.name.includes(level)) badges.push(level);
     div.innerHTML = `<span class="side-score" title="score"></span>${team}${dot}<b></b> ${badges.map((b) => `<span class="badge">${b}</span>`).join("")}`;
     div.querySelector("b").textContent = seat.name;
     div.querySelector(".side-score").textContent = state.sides[sideOf(seat.seat)].score;

@@ -1,0 +1,57 @@
+"""The start page as a newcomer meets it, in Chromium at 390x844 and 1280x800: one small
+navigation holds the links to everything else, finding an opponent comes before setting
+a game up by hand, "Your turn" only shows while a game waits, and Play the computer
+starts against the gentle level, named by its title."""
+
+from __future__ import annotations
+
+import pytest
+from browser_pages import SIZES, outside_viewport, screenshot
+from test_web_keyboard import serious_violations
+
+from kingscrib.level_names import GENTLE_DEFAULT, title
+
+ELSEWHERE = ["/learn", "/learn?game=cribbage", "/rules/kings", "/rules/cribbage", "/puzzles",
+             "/leaderboard", "/your-turn", "/?replay=file"]
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_start_page_leads_a_newcomer_to_an_opponent_and_links_the_rest_once(
+        browser, server, size: str) -> None:
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#meet[data-ready]")
+        page.wait_for_selector("#new-game[data-ready]")
+        # find an opponent, play the computer, then learn
+        ways = page.locator("#play-now, #play-computer, #learn-suggest-link")
+        assert ways.evaluate_all("els => els.map(e => e.id)") == [
+            "play-now", "play-computer", "learn-suggest-link"]
+        for href in ELSEWHERE:  # each link once, in the navigation (and the suggestion)
+            shown = page.locator(f"#lobby a[href='{href}']:visible:not(#learn-suggest-link)")
+            assert shown.count() == 1, href
+            assert page.locator(f"nav.site-nav a[href='{href}']").count() == 1, href
+        assert page.is_hidden("#your-turn")  # nothing waits for a newcomer
+        headings = page.locator("#lobby :is(h1, h2):visible").all_inner_texts()
+        assert headings[0].startswith("Find an opponent")
+        assert headings.index("Set up a game yourself") > headings.index("Games to watch")
+        assert page.locator("#lobby h1:visible").count() == 1
+        assert outside_viewport(page) == []
+        assert serious_violations(page) == []
+        screenshot(page, f"start-page-{size}")
+
+        page.click("#play-computer")
+        page.wait_for_url("**/?game=*")
+        computer = f"Computer ({title('kings', GENTLE_DEFAULT)})"
+        page.wait_for_selector(f"#scores :text('{computer}')")
+        page.goto(server.url + "/")  # the game waits for this browser's move now
+        page.wait_for_selector("#your-turn:not([hidden]) #your-turn-list li[data-game]")
+        assert computer in page.inner_text("#your-turn-list")
+        assert serious_violations(page) == []
+        screenshot(page, f"start-page-your-turn-{size}")
+        assert errors == []
+    finally:
+        context.close()
