@@ -1,0 +1,46 @@
+"""``kingscrib puzzle`` at 80x24: each kind of puzzle, shown and answered, fits the screen,
+and reads as its snapshot (tests/__snapshots__/test_puzzle_screens/*.txt; to accept a
+deliberate change, run with KINGSCRIB_UPDATE_SNAPSHOTS=1 and read the new files)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.cells import cell_len
+
+from kingscrib.cli.main import cli
+from kingscrib.puzzles.puzzle import dump_set, shipped
+
+SNAPSHOTS = Path(__file__).parent / "__snapshots__" / "test_puzzle_screens"
+WIDTH, HEIGHT = 80, 24
+
+
+def first_of(game: str, kind: str):
+    return next(p for p in shipped(game) if p.kind == kind)
+
+
+@pytest.mark.parametrize("game, kind", [("kings", "best-play"), ("cribbage", "best-discard"),
+                                        ("cribbage", "best-card")])
+def test_a_puzzle_and_its_answer_fit_80x24(tmp_path, monkeypatch, game, kind):
+    monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path / "data"))
+    puzzle = first_of(game, kind)
+    path = tmp_path / "one.json"
+    dump_set([puzzle], path)
+    result = CliRunner().invoke(cli, ["puzzle", "--file", str(path), "--no-color"],
+                                input=f"{puzzle.answer}\nquit\n",
+                                env={"COLUMNS": str(WIDTH), "LINES": str(HEIGHT)})
+    assert result.exit_code == 0, result.output
+    screen = result.output
+    board = [line for line in screen.splitlines() if "·" in line or "KINGS" in line]
+    assert all(cell_len(line) <= WIDTH for line in board), "a board row wider than 80"
+    shown = screen.split("> ")[0].splitlines()  # up to the first prompt: the puzzle
+    rows = sum(max(1, -(-cell_len(line) // WIDTH)) for line in shown)  # as a terminal wraps
+    assert rows <= HEIGHT, f"the puzzle takes {rows} rows of 24"
+    snapshot = SNAPSHOTS / f"{game}-{kind}.txt"
+    if os.environ.get("KINGSCRIB_UPDATE_SNAPSHOTS"):
+        snapshot.parent.mkdir(parents=True, exist_ok=True)
+        snapshot.write_text(screen)
+    assert screen == snapshot.read_text()
