@@ -39,6 +39,7 @@ TICK = 1.0  # seconds between two looks at the online count
 KEEP_EVERY = 5.0  # seconds between two "these browsers are still here" marks
 GRACE = 30.0  # seconds a seat holder may be away (a reload, a lost connection)
 WATCH_EVERY = 10.0  # seconds between two readings of the games to watch
+WATCH_SOON = 0.5  # after a game starts: the games started meanwhile go in one reading
 SAY_COUNT_EVERY = 5.0  # seconds between two announcements of this process's count
 COUNT_STALE = 3 * SAY_COUNT_EVERY  # a process not heard from for this long counts 0
 
@@ -75,6 +76,7 @@ class Lobby:
         self.counts: dict[str, tuple[int, float]] = {}  # other processes: (count, heard)
         self._said: tuple[int, float] = (-1, 0.0)
         self._shown_online = -1
+        self._watch_due = False  # a reading of the games to watch is on its way
         self._tasks: list[asyncio.Task] = []
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -200,8 +202,23 @@ class Lobby:
             entry = self.seeks.pop(event["id"], None)
             self._push(event, entry["to"] if entry else None)  # a challenge: its two only
             if kind == "started":
-                self._tasks.append(asyncio.ensure_future(self._read_watch()))
-                self._tasks[:] = [t for t in self._tasks if not t.done()]
+                self._watch_soon()
+
+    def _watch_soon(self) -> None:
+        """Read the games to watch shortly: one reading for every game started meanwhile,
+        which would otherwise each be a query in every process, in the store's one thread
+        that pairings wait for."""
+        if self._watch_due:
+            return
+        self._watch_due = True
+
+        async def read() -> None:
+            await asyncio.sleep(WATCH_SOON)
+            self._watch_due = False
+            await self._read_watch()
+
+        self._tasks.append(asyncio.ensure_future(read()))
+        self._tasks[:] = [t for t in self._tasks if not t.done()]
 
     def _notify(self, events: list[dict[str, Any]]) -> None:
         """Send events to the other processes (in the store's thread); an event too long for
@@ -269,10 +286,12 @@ class Lobby:
         self._tasks.append(asyncio.ensure_future(resend()))
 
     # ----- a full seek's game -------------------------------------------------------
-    async def start_game(self, seek_id: str) -> str:
+    async def start_game(self, seek_id: str, info: dict[str, Any] | None = None) -> str:
         """Make the game of a seek whose last seat was just taken here: every seat is its
-        holder's (their ticket is the seat's token). Returns the game's id."""
-        info = await self.hub.db_call(seeks.start_of, self.store, seek_id)
+        holder's (their ticket is the seat's token). ``info``: what the game is made of
+        (:func:`seeks.start_of`), when read already. Returns the game's id."""
+        if info is None:
+            info = await self.hub.db_call(seeks.start_of, self.store, seek_id)
         try:
             clock = check_clock(info["clock_seconds"], info["clock_overtime"], info["game"])
             room, _seat, _token, _invite = await self.hub.create(
@@ -285,9 +304,18 @@ class Lobby:
             raise
         owners = [(i, s["account_id"]) for i, s in enumerate(info["seats"])
                   if s["account_id"] is not None]
-        await self.hub.db_call(seeks.started, self.store, seek_id, room.id, owners)
+        event = {"type": "started", "id": seek_id, "game_id": room.id}
+        await self.hub.db_call(self._record_start, seek_id, room.id, owners, event)
+        self._apply(event)
         if owners:
             await last_known.seat_owners(self.hub, room.id)
-        await self.publish([{"type": "started", "id": seek_id, "game_id": room.id}])
         return room.id
+
+    def _record_start(self, seek_id: str, game_id: str, owners: list[tuple[int, int]],
+                      event: dict[str, Any]) -> None:
+        """The seek's game noted, and the other processes told, in one call to the store's
+        thread (each call waits behind the others' work)."""
+        seeks.started(self.store, seek_id, game_id, owners)
+        if self.store.shared:
+            self._notify([event])
 

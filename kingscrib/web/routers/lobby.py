@@ -122,13 +122,18 @@ async def post_seek(body: SeekBody, request: Request,
 
 async def _accept(request: Request, hub: Hub, seek_id: str, person: seeks.Person
                   ) -> dict[str, Any]:
-    lobby = lobby_of(request)
     seated = await hub.db_call(seeks.accept, hub.store, seek_id, person)
+    return await _seated(request, seek_id, seated)
+
+
+async def _seated(request: Request, seek_id: str, seated: seeks.Seated) -> dict[str, Any]:
+    """A seat just taken: the lobby told, and the game started when that filled it."""
+    lobby = lobby_of(request)
     if not seated.full:
         await lobby.publish([{"type": "seek", **seated.seek}])
         return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": seated.seat,
                 "game_id": None}
-    game_id = await lobby.start_game(seek_id)
+    game_id = await lobby.start_game(seek_id, seated.start)
     return {"seek": None, "ticket": seated.ticket, "seat": seated.seat, "game_id": game_id}
 
 
@@ -164,9 +169,14 @@ async def play_now(body: PlayNow, request: Request,
     person = await _person(request, hub, body.name)
     wish = seeks.check_wish(body.game, body.players, {}, False, body.clock_seconds, None,
                             False, None, None, person)
-    for seek_id in await hub.db_call(seeks.compatible, hub.store, wish, person):
-        with contextlib.suppress(WebError):  # taken meanwhile: the next one
-            return await _accept(request, hub, seek_id, person)
+    # Each try finds and takes a seat in one call to the store; a seek whose game could
+    # not be made is gone after its try, so the next try takes another.
+    for _ in range(20):
+        seated = await hub.db_call(seeks.pair, hub.store, wish, person)
+        if seated is None:
+            break
+        with contextlib.suppress(WebError):
+            return await _seated(request, seated.seek["seek"]["id"], seated)
     seated = await hub.db_call(seeks.post, hub.store, wish, person, True)
     await lobby_of(request).publish([{"type": "seek", **seated.seek}])
     return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": 0, "game_id": None}
