@@ -80,14 +80,18 @@ class Browser:
         assert first["type"] == "lobby", first
 
     async def read(self) -> None:
-        # Only the id is read, by its place (the server writes "type" first, then the
-        # seek's "id"): parsing each message whole would measure this process.
+        # Only the ids are read, by their place (the server writes "type" first, then the
+        # seek's "id"; a frame holds one message or an array of several): parsing each
+        # message whole would measure this process.
         for_seek, for_start = '{"type":"seek","seek":{"id":"', '{"type":"started","id":"'
         async for raw in self.ws:
             now = time.time()
             for prefix, into in ((for_seek, self.seen), (for_start, self.started)):
-                if raw.startswith(prefix):
-                    into.setdefault(raw[len(prefix):raw.index('"', len(prefix))], now)
+                at = raw.find(prefix)
+                while at >= 0:
+                    at += len(prefix)
+                    into.setdefault(raw[at:raw.index('"', at)], now)
+                    at = raw.find(prefix, at)
 
 
 async def until(check, limit: float) -> bool:

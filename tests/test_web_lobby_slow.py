@@ -1,6 +1,7 @@
 """A lobby browser that stops reading (docs/web.md, "The lobby"): the others still get
 their news at once, and once its news piles up past the limit it leaves the lobby and,
-should it read again, finds the socket closed with 1008 "too slow"."""
+should it read again, finds what was waiting (several messages to a frame) and the
+socket closed with 1008 "too slow"."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from test_web_lobby_pg import next_message
 from web_support import Server
 from websockets.sync.client import connect
 
@@ -58,10 +61,11 @@ class Stalled:
     def send(self, text: str, times: int = 1) -> None:
         self.sock.sendall(self.frame(text) * times)
 
-    def read_to_close(self, limit: float = 20.0) -> tuple[int, str]:
-        """Reads every frame until the server's close: its code and reason."""
+    def read_to_close(self, limit: float = 20.0) -> tuple[int, str, list[Any]]:
+        """Reads every frame until the server's close: its code and reason, and the
+        messages before it, a frame each (one message, or a list of several)."""
         self.sock.settimeout(limit)
-        buffer = b""
+        buffer, frames = b"", []
 
         def take(n: int) -> bytes:
             nonlocal buffer
@@ -81,7 +85,8 @@ class Stalled:
                 size = struct.unpack("!Q", take(8))[0]
             payload = take(size)
             if first & 0x0F == 0x8:
-                return struct.unpack("!H", payload[:2])[0], payload[2:].decode()
+                return struct.unpack("!H", payload[:2])[0], payload[2:].decode(), frames
+            frames.append(json.loads(payload))
 
 
 def online(server: Server) -> int:
@@ -91,7 +96,7 @@ def online(server: Server) -> int:
 def test_a_browser_that_stops_reading_delays_nobody_and_is_dropped(server: Server) -> None:
     reader = connect(f"ws://127.0.0.1:{server.port}/api/lobby/live")
     reader.send(json.dumps({"type": "hello", "visitor": secrets.token_urlsafe(16)}))
-    assert json.loads(reader.recv(timeout=5))["type"] == "lobby"
+    assert next_message(reader, 5)["type"] == "lobby"
     stalled = Stalled(server.port)
     stalled.send(json.dumps({"type": "hello", "visitor": secrets.token_urlsafe(16)}))
     deadline = time.monotonic() + 10
@@ -113,12 +118,17 @@ def test_a_browser_that_stops_reading_delays_nobody_and_is_dropped(server: Serve
     assert r.status_code == 201, r.text
     seek_id = r.json()["seek"]["id"]
     while True:
-        message = json.loads(reader.recv(timeout=5))
+        message = next_message(reader, 5)
         if message["type"] == "seek" and message["seek"]["id"] == seek_id:
             break
     reader.close()
 
-    # Reading at last, the stalled browser gets what was queued, then the close.
-    code, reason = stalled.read_to_close()
+    # Reading at last, the stalled browser gets what was queued, then the close; what
+    # piled up while a frame was being written came several to a frame, in order.
+    code, reason, frames = stalled.read_to_close()
     assert code == 1008
     assert "too slow" in reason
+    assert frames[0]["type"] == "lobby"
+    assert any(isinstance(f, list) and len(f) > 1 for f in frames)
+    assert {m["type"] for f in frames[1:] for m in (f if isinstance(f, list) else [f])} \
+        <= {"pong", "online", "seek"}

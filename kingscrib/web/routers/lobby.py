@@ -188,7 +188,8 @@ async def live(websocket: WebSocket) -> None:
     """The lobby as it changes. Send ``{"type": "hello", "visitor": "..."}`` first; the
     answer is ``{"type": "lobby", "seeks", "games", "online"}``, then ``seek`` (new or
     changed), ``gone`` (with ``reason``), ``started`` (``id``, ``game_id``), ``games``
-    and ``online`` as they happen. ``{"type": "ping"}`` gets ``pong``."""
+    and ``online`` as they happen. ``{"type": "ping"}`` gets ``pong``. A frame is one
+    message, or an array of messages in order when several were waiting."""
     hub: Hub = websocket.app.state.hub
     lobby: Lobby = websocket.app.state.lobby
     limits: AddressLimits = websocket.app.state.limits
@@ -227,8 +228,21 @@ async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
             queue.put_nowait(message)
 
     async def writer() -> None:
-        while (message := await queue.get()) is not None:
-            await websocket.send_text(message)
+        # What piled up while the last frame was written goes as one frame (a JSON array):
+        # under load each browser costs the process one write per burst of news, not one
+        # per message; when all is quiet a message is a frame of its own, as before.
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            ending = None in batch
+            if ending:
+                batch = batch[:batch.index(None)]
+            if batch:
+                await websocket.send_text(batch[0] if len(batch) == 1
+                                          else "[" + ",".join(batch) + "]")
+            if ending:
+                break
         with contextlib.suppress(Exception):
             await websocket.close(code=POLICY, reason="too slow: the lobby's news piled up")
 
