@@ -39,7 +39,7 @@ TICK = 1.0  # seconds between two looks at the online count
 KEEP_EVERY = 5.0  # seconds between two "these browsers are still here" marks
 GRACE = 30.0  # seconds a seat holder may be away (a reload, a lost connection)
 WATCH_EVERY = 10.0  # seconds between two readings of the games to watch
-WATCH_SOON = 0.5  # after a game starts: the games started meanwhile go in one reading
+WATCH_SOON = 2.0  # after a game starts: the games started meanwhile go in one reading
 SAY_COUNT_EVERY = 5.0  # seconds between two announcements of this process's count
 COUNT_STALE = 3 * SAY_COUNT_EVERY  # a process not heard from for this long counts 0
 
@@ -223,6 +223,11 @@ class Lobby:
     def _notify(self, events: list[dict[str, Any]]) -> None:
         """Send events to the other processes (in the store's thread); an event too long for
         a note goes as "read seek <id>" and is read from the store there."""
+        with self.store.engine.begin() as conn:
+            self._send_notes(conn, events)
+
+    def _send_notes(self, conn: Any, events: list[dict[str, Any]]) -> None:
+        """The notes of events, sent when ``conn``'s transaction commits."""
         instance = self.store.instance
         notes = []
         for event in events:
@@ -230,10 +235,9 @@ class Lobby:
             if len(note.encode("utf-8")) > NOTE_LIMIT:
                 note = f"{instance} " + _text({"type": "read", "id": event["seek"]["id"]})
             notes.append(note)
-        with self.store.engine.begin() as conn:
-            conn.execute(text("SELECT pg_notify(:channel, note)"
-                              " FROM unnest(CAST(:notes AS text[])) AS note"),
-                         {"channel": CHANNEL, "notes": notes})
+        conn.execute(text("SELECT pg_notify(:channel, note)"
+                          " FROM unnest(CAST(:notes AS text[])) AS note"),
+                     {"channel": CHANNEL, "notes": notes})
 
     def _noted(self, instance: str, event: dict[str, Any]) -> None:
         """An event of another process."""
@@ -313,9 +317,9 @@ class Lobby:
 
     def _record_start(self, seek_id: str, game_id: str, owners: list[tuple[int, int]],
                       event: dict[str, Any]) -> None:
-        """The seek's game noted, and the other processes told, in one call to the store's
-        thread (each call waits behind the others' work)."""
-        seeks.started(self.store, seek_id, game_id, owners)
-        if self.store.shared:
-            self._notify([event])
+        """The seek's game noted, and the other processes told, in one transaction: one
+        call to the store's thread (each call waits behind the others' work), one commit."""
+        seeks.started(self.store, seek_id, game_id, owners,
+                      (lambda conn: self._send_notes(conn, [event])) if self.store.shared
+                      else None)
 

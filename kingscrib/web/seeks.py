@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -342,9 +343,10 @@ def _start_of(conn: Connection, seek_id: str) -> dict[str, Any]:
                        "ticket_hash": s.ticket_hash} for s in held]}
 
 
-def started(store: Store, seek_id: str, game_id: str, owners: list[tuple[int, int]]) -> None:
+def started(store: Store, seek_id: str, game_id: str, owners: list[tuple[int, int]],
+            also: Callable[[Connection], None] | None = None) -> None:
     """The seek's game is stored: note it, and give the accounts their seats
-    (``owners``: (seat, account id))."""
+    (``owners``: (seat, account id)). ``also``: more to do in the same transaction."""
     from kingscrib.web.storage import seat_accounts
 
     with store.engine.begin() as conn:
@@ -353,6 +355,8 @@ def started(store: Store, seek_id: str, game_id: str, owners: list[tuple[int, in
             conn.execute(insert(seat_accounts), [
                 {"game_id": game_id, "seat": seat, "account_id": account}
                 for seat, account in owners])
+        if also is not None:
+            also(conn)
 
 
 def unstart(store: Store, seek_id: str) -> None:
