@@ -22,6 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +81,11 @@ class Lobby:
         self._tasks: list[asyncio.Task] = []
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        # On PostgreSQL the lobby's store calls have a thread of their own: a pairing or
+        # a seek's note to the other processes does not queue behind the games' turns and
+        # clocks (SQLite keeps its one writing thread).
+        self._thread = (ThreadPoolExecutor(1, thread_name_prefix="kingscrib-lobby-db")
+                        if self.store.shared else None)
 
     # ----- running ------------------------------------------------------------------
     async def start(self) -> None:
@@ -94,11 +100,17 @@ class Lobby:
         self._stop.set()
         for task in self._tasks:
             task.cancel()
+        if self._thread is not None:
+            self._thread.shutdown(wait=False)
+
+    async def db_call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A store call of the lobby's, in its own thread on PostgreSQL."""
+        return await self.hub.db_call(fn, *args, thread=self._thread)
 
     async def _read_all(self) -> None:
-        found = await self.hub.db_call(seeks.open_seeks, self.store)
+        found = await self.db_call(seeks.open_seeks, self.store)
         self.seeks = {entry["seek"]["id"]: entry for entry in found}
-        self.watch = await self.hub.db_call(seeks.games_to_watch, self.store)
+        self.watch = await self.db_call(seeks.games_to_watch, self.store)
 
     async def _keep_going(self) -> None:
         kept = swept = watched = 0.0
@@ -112,7 +124,7 @@ class Lobby:
                 if now - kept >= min(KEEP_EVERY, self.grace / 4):  # marks within the grace
                     kept = now
                     here = sorted({c.visitor_hash for c in self.clients})
-                    await self.hub.db_call(seeks.keep_alive, self.store, here, now)
+                    await self.db_call(seeks.keep_alive, self.store, here, now)
                 if now - swept >= self.grace / 3:
                     swept = now
                     await self._sweep(now)
@@ -126,14 +138,14 @@ class Lobby:
                     log.exception("the lobby's housekeeping failed")
 
     async def _sweep(self, now: float) -> None:
-        gone, changed = await self.hub.db_call(seeks.sweep, self.store, now - self.grace,
+        gone, changed = await self.db_call(seeks.sweep, self.store, now - self.grace,
                                                now - 60.0)
         await self.publish([{"type": "gone", "id": i, "reason": "left"} for i in gone])
         for seek_id in changed:
             await self.changed(seek_id)
 
     async def _read_watch(self) -> None:
-        watch = await self.hub.db_call(seeks.games_to_watch, self.store)
+        watch = await self.db_call(seeks.games_to_watch, self.store)
         if watch != self.watch:
             self.watch = watch
             self._push({"type": "games", "games": watch})
@@ -148,7 +160,7 @@ class Lobby:
         count = len(self.clients)
         if count != self._said[0] or now - self._said[1] >= SAY_COUNT_EVERY:
             self._said = (count, now)
-            await self.hub.db_call(self._notify, [{"type": "count", "n": count}])
+            await self.db_call(self._notify, [{"type": "count", "n": count}])
 
     def _show_online(self) -> None:
         count = self.online()
@@ -183,11 +195,11 @@ class Lobby:
         for event in events:
             self._apply(event)
         if self.store.shared:
-            await self.hub.db_call(self._notify, events)
+            await self.db_call(self._notify, events)
 
     async def changed(self, seek_id: str) -> None:
         """A seek changed (a seat taken or left): read it and tell everyone."""
-        entry = await self.hub.db_call(seeks.reload, self.store, seek_id)
+        entry = await self.db_call(seeks.reload, self.store, seek_id)
         if entry is None:
             await self.publish([{"type": "gone", "id": seek_id, "reason": "taken"}])
         else:
@@ -295,7 +307,7 @@ class Lobby:
         holder's (their ticket is the seat's token). ``info``: what the game is made of
         (:func:`seeks.start_of`), when read already. Returns the game's id."""
         if info is None:
-            info = await self.hub.db_call(seeks.start_of, self.store, seek_id)
+            info = await self.db_call(seeks.start_of, self.store, seek_id)
         try:
             clock = check_clock(info["clock_seconds"], info["clock_overtime"], info["game"])
             room, _seat, _token, _invite = await self.hub.create(
@@ -303,13 +315,13 @@ class Lobby:
                 None, info["game"], info["hints"], clock=clock,
                 seated=[s["ticket_hash"] for s in info["seats"]], rated=info["rated"])
         except WebError:
-            await self.hub.db_call(seeks.unstart, self.store, seek_id)
+            await self.db_call(seeks.unstart, self.store, seek_id)
             await self.publish([{"type": "gone", "id": seek_id, "reason": "failed"}])
             raise
         owners = [(i, s["account_id"]) for i, s in enumerate(info["seats"])
                   if s["account_id"] is not None]
         event = {"type": "started", "id": seek_id, "game_id": room.id}
-        await self.hub.db_call(self._record_start, seek_id, room.id, owners, event)
+        await self.db_call(self._record_start, seek_id, room.id, owners, event)
         self._apply(event)
         if owners:
             await last_known.seat_owners(self.hub, room.id)

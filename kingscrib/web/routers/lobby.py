@@ -115,14 +115,14 @@ async def post_seek(body: SeekBody, request: Request,
     target = None if body.challenge is None else body.challenge.strip()
     if target == "":
         raise WebError(400, "name the player you challenge")
-    seated = await hub.db_call(seeks.post, hub.store, wish, person, False, target)
+    seated = await lobby_of(request).db_call(seeks.post, hub.store, wish, person, False, target)
     await lobby_of(request).publish([{"type": "seek", **seated.seek}])
     return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": 0}
 
 
 async def _accept(request: Request, hub: Hub, seek_id: str, person: seeks.Person
                   ) -> dict[str, Any]:
-    seated = await hub.db_call(seeks.accept, hub.store, seek_id, person)
+    seated = await lobby_of(request).db_call(seeks.accept, hub.store, seek_id, person)
     return await _seated(request, seek_id, seated)
 
 
@@ -151,7 +151,7 @@ async def leave(seek_id: str, request: Request, body: Ticket | None = None,
                 hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """Cancel your seek, leave a seat you took in another, or decline a challenge."""
     person = await _person(request, hub, "guest")
-    how = await hub.db_call(seeks.leave, hub.store, seek_id[:32], person,
+    how = await lobby_of(request).db_call(seeks.leave, hub.store, seek_id[:32], person,
                             body.ticket if body else None)
     lobby = lobby_of(request)
     if how == "left":
@@ -172,12 +172,12 @@ async def play_now(body: PlayNow, request: Request,
     # Each try finds and takes a seat in one call to the store; a seek whose game could
     # not be made is gone after its try, so the next try takes another.
     for _ in range(20):
-        seated = await hub.db_call(seeks.pair, hub.store, wish, person)
+        seated = await lobby_of(request).db_call(seeks.pair, hub.store, wish, person)
         if seated is None:
             break
         with contextlib.suppress(WebError):
             return await _seated(request, seated.seek["seek"]["id"], seated)
-    seated = await hub.db_call(seeks.post, hub.store, wish, person, True)
+    seated = await lobby_of(request).db_call(seeks.post, hub.store, wish, person, True)
     await lobby_of(request).publish([{"type": "seek", **seated.seek}])
     return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": 0, "game_id": None}
 
