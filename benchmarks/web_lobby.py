@@ -77,6 +77,7 @@ class Browser:
                                 max_size=2**24, ping_interval=None)
         await self.ws.send(json.dumps({"type": "hello", "visitor": self.visitor}))
         first = json.loads(await self.ws.recv())
+        first = first[0] if isinstance(first, list) else first  # several may come at once
         assert first["type"] == "lobby", first
 
     async def read(self) -> None:
