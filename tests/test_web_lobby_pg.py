@@ -27,14 +27,23 @@ def two_servers(postgres_url: str, tmp_path) -> Iterator[tuple[Server, Server]]:
 def live(server: Server, visitor: str):
     ws = connect(f"ws://127.0.0.1:{server.port}/api/lobby/live")
     ws.send(json.dumps({"type": "hello", "visitor": visitor}))
-    assert json.loads(ws.recv(timeout=5))["type"] == "lobby"
+    assert next_message(ws, 5)["type"] == "lobby"
     return ws
+
+
+def next_message(ws, limit: float) -> dict:
+    """The next message on a live socket (a frame holds one, or an array of several)."""
+    waiting = ws.__dict__.setdefault("waiting", [])
+    while not waiting:
+        frame = json.loads(ws.recv(timeout=limit))
+        waiting.extend(frame if isinstance(frame, list) else [frame])
+    return waiting.pop(0)
 
 
 def until(ws, kind: str, check=lambda m: True, limit: float = 10.0) -> dict:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        message = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        message = next_message(ws, max(0.01, deadline - time.monotonic()))
         if message["type"] == kind and check(message):
             return message
     raise AssertionError(f"no {kind} message in time")

@@ -22,6 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,7 @@ TICK = 1.0  # seconds between two looks at the online count
 KEEP_EVERY = 5.0  # seconds between two "these browsers are still here" marks
 GRACE = 30.0  # seconds a seat holder may be away (a reload, a lost connection)
 WATCH_EVERY = 10.0  # seconds between two readings of the games to watch
+WATCH_SOON = 2.0  # after a game starts: the games started meanwhile go in one reading
 SAY_COUNT_EVERY = 5.0  # seconds between two announcements of this process's count
 COUNT_STALE = 3 * SAY_COUNT_EVERY  # a process not heard from for this long counts 0
 
@@ -75,9 +77,15 @@ class Lobby:
         self.counts: dict[str, tuple[int, float]] = {}  # other processes: (count, heard)
         self._said: tuple[int, float] = (-1, 0.0)
         self._shown_online = -1
+        self._watch_due = False  # a reading of the games to watch is on its way
         self._tasks: list[asyncio.Task] = []
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        # On PostgreSQL the lobby's store calls have a thread of their own: a pairing or
+        # a seek's note to the other processes does not queue behind the games' turns and
+        # clocks (SQLite keeps its one writing thread).
+        self._thread = (ThreadPoolExecutor(1, thread_name_prefix="kingscrib-lobby-db")
+                        if self.store.shared else None)
 
     # ----- running ------------------------------------------------------------------
     async def start(self) -> None:
@@ -92,11 +100,17 @@ class Lobby:
         self._stop.set()
         for task in self._tasks:
             task.cancel()
+        if self._thread is not None:
+            self._thread.shutdown(wait=False)
+
+    async def db_call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A store call of the lobby's, in its own thread on PostgreSQL."""
+        return await self.hub.db_call(fn, *args, thread=self._thread)
 
     async def _read_all(self) -> None:
-        found = await self.hub.db_call(seeks.open_seeks, self.store)
+        found = await self.db_call(seeks.open_seeks, self.store)
         self.seeks = {entry["seek"]["id"]: entry for entry in found}
-        self.watch = await self.hub.db_call(seeks.games_to_watch, self.store)
+        self.watch = await self.db_call(seeks.games_to_watch, self.store)
 
     async def _keep_going(self) -> None:
         kept = swept = watched = 0.0
@@ -110,7 +124,7 @@ class Lobby:
                 if now - kept >= min(KEEP_EVERY, self.grace / 4):  # marks within the grace
                     kept = now
                     here = sorted({c.visitor_hash for c in self.clients})
-                    await self.hub.db_call(seeks.keep_alive, self.store, here, now)
+                    await self.db_call(seeks.keep_alive, self.store, here, now)
                 if now - swept >= self.grace / 3:
                     swept = now
                     await self._sweep(now)
@@ -124,14 +138,14 @@ class Lobby:
                     log.exception("the lobby's housekeeping failed")
 
     async def _sweep(self, now: float) -> None:
-        gone, changed = await self.hub.db_call(seeks.sweep, self.store, now - self.grace,
+        gone, changed = await self.db_call(seeks.sweep, self.store, now - self.grace,
                                                now - 60.0)
         await self.publish([{"type": "gone", "id": i, "reason": "left"} for i in gone])
         for seek_id in changed:
             await self.changed(seek_id)
 
     async def _read_watch(self) -> None:
-        watch = await self.hub.db_call(seeks.games_to_watch, self.store)
+        watch = await self.db_call(seeks.games_to_watch, self.store)
         if watch != self.watch:
             self.watch = watch
             self._push({"type": "games", "games": watch})
@@ -146,7 +160,7 @@ class Lobby:
         count = len(self.clients)
         if count != self._said[0] or now - self._said[1] >= SAY_COUNT_EVERY:
             self._said = (count, now)
-            await self.hub.db_call(self._notify, [{"type": "count", "n": count}])
+            await self.db_call(self._notify, [{"type": "count", "n": count}])
 
     def _show_online(self) -> None:
         count = self.online()
@@ -181,11 +195,11 @@ class Lobby:
         for event in events:
             self._apply(event)
         if self.store.shared:
-            await self.hub.db_call(self._notify, events)
+            await self.db_call(self._notify, events)
 
     async def changed(self, seek_id: str) -> None:
         """A seek changed (a seat taken or left): read it and tell everyone."""
-        entry = await self.hub.db_call(seeks.reload, self.store, seek_id)
+        entry = await self.db_call(seeks.reload, self.store, seek_id)
         if entry is None:
             await self.publish([{"type": "gone", "id": seek_id, "reason": "taken"}])
         else:
@@ -200,12 +214,32 @@ class Lobby:
             entry = self.seeks.pop(event["id"], None)
             self._push(event, entry["to"] if entry else None)  # a challenge: its two only
             if kind == "started":
-                self._tasks.append(asyncio.ensure_future(self._read_watch()))
-                self._tasks[:] = [t for t in self._tasks if not t.done()]
+                self._watch_soon()
+
+    def _watch_soon(self) -> None:
+        """Read the games to watch shortly: one reading for every game started meanwhile,
+        which would otherwise each be a query in every process, in the store's one thread
+        that pairings wait for."""
+        if self._watch_due:
+            return
+        self._watch_due = True
+
+        async def read() -> None:
+            await asyncio.sleep(WATCH_SOON)
+            self._watch_due = False
+            await self._read_watch()
+
+        self._tasks.append(asyncio.ensure_future(read()))
+        self._tasks[:] = [t for t in self._tasks if not t.done()]
 
     def _notify(self, events: list[dict[str, Any]]) -> None:
         """Send events to the other processes (in the store's thread); an event too long for
         a note goes as "read seek <id>" and is read from the store there."""
+        with self.store.engine.begin() as conn:
+            self._send_notes(conn, events)
+
+    def _send_notes(self, conn: Any, events: list[dict[str, Any]]) -> None:
+        """The notes of events, sent when ``conn``'s transaction commits."""
         instance = self.store.instance
         notes = []
         for event in events:
@@ -213,10 +247,9 @@ class Lobby:
             if len(note.encode("utf-8")) > NOTE_LIMIT:
                 note = f"{instance} " + _text({"type": "read", "id": event["seek"]["id"]})
             notes.append(note)
-        with self.store.engine.begin() as conn:
-            conn.execute(text("SELECT pg_notify(:channel, note)"
-                              " FROM unnest(CAST(:notes AS text[])) AS note"),
-                         {"channel": CHANNEL, "notes": notes})
+        conn.execute(text("SELECT pg_notify(:channel, note)"
+                          " FROM unnest(CAST(:notes AS text[])) AS note"),
+                     {"channel": CHANNEL, "notes": notes})
 
     def _noted(self, instance: str, event: dict[str, Any]) -> None:
         """An event of another process."""
@@ -269,10 +302,12 @@ class Lobby:
         self._tasks.append(asyncio.ensure_future(resend()))
 
     # ----- a full seek's game -------------------------------------------------------
-    async def start_game(self, seek_id: str) -> str:
+    async def start_game(self, seek_id: str, info: dict[str, Any] | None = None) -> str:
         """Make the game of a seek whose last seat was just taken here: every seat is its
-        holder's (their ticket is the seat's token). Returns the game's id."""
-        info = await self.hub.db_call(seeks.start_of, self.store, seek_id)
+        holder's (their ticket is the seat's token). ``info``: what the game is made of
+        (:func:`seeks.start_of`), when read already. Returns the game's id."""
+        if info is None:
+            info = await self.db_call(seeks.start_of, self.store, seek_id)
         try:
             clock = check_clock(info["clock_seconds"], info["clock_overtime"], info["game"])
             room, _seat, _token, _invite = await self.hub.create(
@@ -280,14 +315,23 @@ class Lobby:
                 None, info["game"], info["hints"], clock=clock,
                 seated=[s["ticket_hash"] for s in info["seats"]], rated=info["rated"])
         except WebError:
-            await self.hub.db_call(seeks.unstart, self.store, seek_id)
+            await self.db_call(seeks.unstart, self.store, seek_id)
             await self.publish([{"type": "gone", "id": seek_id, "reason": "failed"}])
             raise
         owners = [(i, s["account_id"]) for i, s in enumerate(info["seats"])
                   if s["account_id"] is not None]
-        await self.hub.db_call(seeks.started, self.store, seek_id, room.id, owners)
+        event = {"type": "started", "id": seek_id, "game_id": room.id}
+        await self.db_call(self._record_start, seek_id, room.id, owners, event)
+        self._apply(event)
         if owners:
             await last_known.seat_owners(self.hub, room.id)
-        await self.publish([{"type": "started", "id": seek_id, "game_id": room.id}])
         return room.id
+
+    def _record_start(self, seek_id: str, game_id: str, owners: list[tuple[int, int]],
+                      event: dict[str, Any]) -> None:
+        """The seek's game noted, and the other processes told, in one transaction: one
+        call to the store's thread (each call waits behind the others' work), one commit."""
+        seeks.started(self.store, seek_id, game_id, owners,
+                      (lambda conn: self._send_notes(conn, [event])) if self.store.shared
+                      else None)
 

@@ -23,7 +23,7 @@ import secrets
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -246,11 +246,12 @@ class Hub:
         self.ended_hooks: list[Callable[[Room], None]] = []
 
     # ----- helpers ---------------------------------------------------------------
-    async def _db_call(self, fn: Callable, *args: Any) -> Any:
-        """``fn(*args)`` in the store's thread; an unreachable database is a 503 saying
-        what could not be done (kingscrib.web.outage)."""
+    async def _db_call(self, fn: Callable, *args: Any, thread: Executor | None = None) -> Any:
+        """``fn(*args)`` in the store's thread (or ``thread``); an unreachable database is a
+        503 saying what could not be done (kingscrib.web.outage)."""
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+            return await asyncio.get_running_loop().run_in_executor(thread or self._db, fn,
+                                                                    *args)
         except Exception as e:
             if not database_down(e):
                 raise
@@ -258,9 +259,10 @@ class Hub:
                         str(e).splitlines()[0] if str(e) else type(e).__name__)
             raise unavailable(fn) from None
 
-    async def db_call(self, fn: Callable, *args: Any) -> Any:
-        """Run a (blocking) store call in the store's thread."""
-        return await self._db_call(fn, *args)
+    async def db_call(self, fn: Callable, *args: Any, thread: Executor | None = None) -> Any:
+        """Run a (blocking) store call in the store's thread (or ``thread``: a part of the
+        server whose calls need not queue behind the games')."""
+        return await self._db_call(fn, *args, thread=thread)
 
     async def _store(self, write: TurnWrite) -> None:
         """Store a turn; returns once it is committed. Turns arriving while a batch is being

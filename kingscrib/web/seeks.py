@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,12 +78,14 @@ class Wish:
 @dataclass
 class Seated:
     """A seat taken in a seek: its ticket (the game's seat token to be), which seat, the
-    seek as the lobby shows it, and whether that seat filled it (its game starts now)."""
+    seek as the lobby shows it, and whether that seat filled it (its game starts now:
+    ``start`` is then what the game is made of, as :func:`start_of` says)."""
 
     ticket: str
     seat: int
     seek: dict[str, Any]
     full: bool
+    start: dict[str, Any] | None = None
 
 
 def guest_name(raw: Any) -> str:
@@ -322,20 +325,37 @@ def accept(store: Store, seek_id: str, person: Person, now: float | None = None)
                 if claimed.rowcount != 1:
                     raise WebError(409, "this seek was just taken")
                 shown = {"seek": {"id": seek_id}, "to": None}
+                start = _start_of(conn, seek_id)  # read here: no second trip to the store
             else:
-                shown = _load(conn, [seek_id])[0]
+                shown, start = _load(conn, [seek_id])[0], None
     except IntegrityError:  # another process took that seat first
         raise WebError(409, "that seat was just taken: try again") from None
-    return Seated(ticket, seat, shown, full)
+    return Seated(ticket, seat, shown, full, start)
+
+
+def pair(store: Store, wish: Wish, person: Person) -> Seated | None:
+    """Play now's seat: the next seat of the oldest seek compatible with ``wish`` that can
+    still be taken (None: there is none). One call, so a pairing waits for the store's
+    thread once rather than once per step."""
+    for seek_id in compatible(store, wish, person):
+        try:
+            return accept(store, seek_id, person)
+        except WebError:  # taken meanwhile: the next one
+            continue
+    return None
 
 
 def start_of(store: Store, seek_id: str) -> dict[str, Any]:
     """What a full seek's game is made of: its options and the seats in order (name,
     account, ticket hash)."""
     with store.engine.connect() as conn:
-        row = conn.execute(select(seeks).where(seeks.c.id == seek_id)).one()
-        held = conn.execute(select(seek_seats).where(seek_seats.c.seek_id == seek_id)
-                            .order_by(seek_seats.c.seat)).all()
+        return _start_of(conn, seek_id)
+
+
+def _start_of(conn: Connection, seek_id: str) -> dict[str, Any]:
+    row = conn.execute(select(seeks).where(seeks.c.id == seek_id)).one()
+    held = conn.execute(select(seek_seats).where(seek_seats.c.seek_id == seek_id)
+                        .order_by(seek_seats.c.seat)).all()
     return {"game": row.game, "rules": row.rules, "hints": bool(row.hints),
             "clock_seconds": row.clock_seconds, "clock_overtime": row.clock_overtime,
             "rated": bool(row.rated),
@@ -343,9 +363,10 @@ def start_of(store: Store, seek_id: str) -> dict[str, Any]:
                        "ticket_hash": s.ticket_hash} for s in held]}
 
 
-def started(store: Store, seek_id: str, game_id: str, owners: list[tuple[int, int]]) -> None:
+def started(store: Store, seek_id: str, game_id: str, owners: list[tuple[int, int]],
+            also: Callable[[Connection], None] | None = None) -> None:
     """The seek's game is stored: note it, and give the accounts their seats
-    (``owners``: (seat, account id))."""
+    (``owners``: (seat, account id)). ``also``: more to do in the same transaction."""
     from kingscrib.web.storage import seat_accounts
 
     with store.engine.begin() as conn:
@@ -354,6 +375,8 @@ def started(store: Store, seek_id: str, game_id: str, owners: list[tuple[int, in
             conn.execute(insert(seat_accounts), [
                 {"game_id": game_id, "seat": seat, "account_id": account}
                 for seat, account in owners])
+        if also is not None:
+            also(conn)
 
 
 def unstart(store: Store, seek_id: str) -> None:

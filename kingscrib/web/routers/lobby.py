@@ -112,20 +112,25 @@ async def post_seek(body: SeekBody, request: Request,
     target = None if body.challenge is None else body.challenge.strip()
     if target == "":
         raise WebError(400, "name the player you challenge")
-    seated = await hub.db_call(seeks.post, hub.store, wish, person, False, target)
+    seated = await lobby_of(request).db_call(seeks.post, hub.store, wish, person, False, target)
     await lobby_of(request).publish([{"type": "seek", **seated.seek}])
     return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": 0}
 
 
 async def _accept(request: Request, hub: Hub, seek_id: str, person: seeks.Person
                   ) -> dict[str, Any]:
+    seated = await lobby_of(request).db_call(seeks.accept, hub.store, seek_id, person)
+    return await _seated(request, seek_id, seated)
+
+
+async def _seated(request: Request, seek_id: str, seated: seeks.Seated) -> dict[str, Any]:
+    """A seat just taken: the lobby told, and the game started when that filled it."""
     lobby = lobby_of(request)
-    seated = await hub.db_call(seeks.accept, hub.store, seek_id, person)
     if not seated.full:
         await lobby.publish([{"type": "seek", **seated.seek}])
         return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": seated.seat,
                 "game_id": None}
-    game_id = await lobby.start_game(seek_id)
+    game_id = await lobby.start_game(seek_id, seated.start)
     return {"seek": None, "ticket": seated.ticket, "seat": seated.seat, "game_id": game_id}
 
 
@@ -143,7 +148,7 @@ async def leave(seek_id: str, request: Request, body: Ticket | None = None,
                 hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """Cancel your seek, leave a seat you took in another, or decline a challenge."""
     person = await _person(request, hub, "guest")
-    how = await hub.db_call(seeks.leave, hub.store, seek_id[:32], person,
+    how = await lobby_of(request).db_call(seeks.leave, hub.store, seek_id[:32], person,
                             body.ticket if body else None)
     lobby = lobby_of(request)
     if how == "left":
@@ -161,10 +166,15 @@ async def play_now(body: PlayNow, request: Request,
     person = await _person(request, hub, body.name)
     wish = seeks.check_wish(body.game, body.players, {}, False, body.clock_seconds, None,
                             False, None, None, person)
-    for seek_id in await hub.db_call(seeks.compatible, hub.store, wish, person):
-        with contextlib.suppress(WebError):  # taken meanwhile: the next one
-            return await _accept(request, hub, seek_id, person)
-    seated = await hub.db_call(seeks.post, hub.store, wish, person, True)
+    # Each try finds and takes a seat in one call to the store; a seek whose game could
+    # not be made is gone after its try, so the next try takes another.
+    for _ in range(20):
+        seated = await lobby_of(request).db_call(seeks.pair, hub.store, wish, person)
+        if seated is None:
+            break
+        with contextlib.suppress(WebError):
+            return await _seated(request, seated.seek["seek"]["id"], seated)
+    seated = await lobby_of(request).db_call(seeks.post, hub.store, wish, person, True)
     await lobby_of(request).publish([{"type": "seek", **seated.seek}])
     return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": 0, "game_id": None}
 
@@ -175,7 +185,8 @@ async def live(websocket: WebSocket) -> None:
     """The lobby as it changes. Send ``{"type": "hello", "visitor": "..."}`` first; the
     answer is ``{"type": "lobby", "seeks", "games", "online"}``, then ``seek`` (new or
     changed), ``gone`` (with ``reason``), ``started`` (``id``, ``game_id``), ``games``
-    and ``online`` as they happen. ``{"type": "ping"}`` gets ``pong``."""
+    and ``online`` as they happen. ``{"type": "ping"}`` gets ``pong``. A frame is one
+    message, or an array of messages in order when several were waiting."""
     hub: Hub = websocket.app.state.hub
     lobby: Lobby = websocket.app.state.lobby
     try:
@@ -200,8 +211,21 @@ async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
             queue.put_nowait(message)
 
     async def writer() -> None:
-        while (message := await queue.get()) is not None:
-            await websocket.send_text(message)
+        # What piled up while the last frame was written goes as one frame (a JSON array):
+        # under load each browser costs the process one write per burst of news, not one
+        # per message; when all is quiet a message is a frame of its own, as before.
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            ending = None in batch
+            if ending:
+                batch = batch[:batch.index(None)]
+            if batch:
+                await websocket.send_text(batch[0] if len(batch) == 1
+                                          else "[" + ",".join(batch) + "]")
+            if ending:
+                break
         with contextlib.suppress(Exception):
             await websocket.close(code=POLICY, reason="too slow: the lobby's news piled up")
 

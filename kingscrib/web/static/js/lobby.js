@@ -188,7 +188,10 @@ function connect(delay = 500) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/api/lobby/live`);
   ws.onopen = () => { delay = 500; ws.send(JSON.stringify({ type: "hello", visitor: visitor() })); };
-  ws.onmessage = (event) => onMessage(JSON.parse(event.data));
+  ws.onmessage = (event) => {
+    const data = JSON.parse(event.data);  // one message, or several waiting sent at once
+    for (const message of Array.isArray(data) ? data : [data]) onMessage(message);
+  };
   ws.onclose = () => setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
 }
 
