@@ -34,7 +34,7 @@ from kingscrib.env.kings_factored import (
 from kingscrib.kings.board import COLUMN_LETTERS, PLAYABLE, SIZE
 from kingscrib.kings.fastgen import face_tile
 from kingscrib.kings.game import MAX_PLAYERS, Game
-from kingscrib.kings.moves import Action
+from kingscrib.kings.moves import Action, Play
 from kingscrib.kings.notation import format_play
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import LIGHT, NINE, RACK_SIZE, SIX, full_set
@@ -149,7 +149,11 @@ class KingsEnv(CribEnv):
                 return  # the turn goes on: nothing reaches the engine until commit
             self.game.play(placing.play())
         else:
-            self.game.play(self.turn_actions().action(action))
+            chosen = self.turn_actions().action(action)
+            if isinstance(chosen, Play):  # one of the generated plays: checked already
+                self.game.play_legal(chosen)
+                return
+            self.game.play(chosen)
         self.game.forget_undo()  # an environment never takes a turn back
 
     def step_action(self, action: Action) -> None:
