@@ -4,6 +4,7 @@
  * it faster. Board geometry (lanes) is given by Python through init(). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAXSQ 256
@@ -127,7 +128,6 @@ static int *xcheck(int q, int d) {
 }
 
 /* ----- output ----------------------------------------------------------- */
-static PyObject *out_list;
 static int out_error;
 /* best-score mode: keep only the highest total, build no Python objects */
 static int best_mode, best_total;
@@ -181,9 +181,8 @@ static PyObject *sort_key(long head, unsigned long long code) {
     return key;
 }
 
-static void emit(int total, int n, const int *sq, const int *faces) {
-    if (best_mode) { if (total > best_total) best_total = total; return; }
-    if (out_error) return;
+/* The (sort code, total, squares, faces) tuple of a play, or NULL with an exception. */
+static PyObject *build_play(int total, int n, const int *sq, const int *faces) {
     unsigned long long code = 0;
     for (int k = 0; k < n; k++) code += (unsigned long long)(sq[k] * 28 + faces[k]) * base_pow[n][k];
     long head = (long)((4096 - total) * 8 + n);
@@ -191,9 +190,8 @@ static void emit(int total, int n, const int *sq, const int *faces) {
     PyObject *tot = PyLong_FromLong(total);
     PyObject *sqt = PyTuple_New(n), *ft = PyTuple_New(n), *t = PyTuple_New(4);
     if (!key || !tot || !sqt || !ft || !t) {
-        out_error = 1;
         Py_XDECREF(key); Py_XDECREF(tot); Py_XDECREF(sqt); Py_XDECREF(ft); Py_XDECREF(t);
-        return;
+        return NULL;
     }
     for (int k = 0; k < n; k++) { /* small ints: the interpreter's shared objects */
         PyTuple_SET_ITEM(sqt, k, PyLong_FromLong(sq[k]));
@@ -203,8 +201,44 @@ static void emit(int total, int n, const int *sq, const int *faces) {
     PyTuple_SET_ITEM(t, 1, tot);
     PyTuple_SET_ITEM(t, 2, sqt);
     PyTuple_SET_ITEM(t, 3, ft);
-    if (PyList_Append(out_list, t) < 0) out_error = 1;
-    Py_DECREF(t);
+    return t;
+}
+
+/* Plays are gathered as C structs, sorted in C by their sort code (head, then code:
+   code < BASE ** RACK, so this is the order of head * BASE ** RACK + code, and every
+   play's code is its own), then built as Python tuples already best first, so that
+   the caller's sort finds one sorted run. */
+typedef struct {
+    unsigned long long code;
+    int head, total, n;
+    int sq[RACK], faces[RACK];
+} Found;
+static Found *found = NULL;
+static size_t nfound = 0, found_cap = 0;
+
+static int found_order(const void *a, const void *b) {
+    const Found *x = a, *y = b;
+    if (x->head != y->head) return x->head < y->head ? -1 : 1;
+    return x->code < y->code ? -1 : x->code > y->code;
+}
+
+static void emit(int total, int n, const int *sq, const int *faces) {
+    if (best_mode) { if (total > best_total) best_total = total; return; }
+    if (out_error) return;
+    if (nfound == found_cap) {
+        size_t cap = found_cap ? found_cap * 2 : 1024;
+        Found *more = realloc(found, cap * sizeof(Found));
+        if (!more) { out_error = 1; PyErr_NoMemory(); return; }
+        found = more; found_cap = cap;
+    }
+    Found *f = &found[nfound++];
+    f->code = 0;
+    for (int k = 0; k < n; k++) {
+        f->code += (unsigned long long)(sq[k] * 28 + faces[k]) * base_pow[n][k];
+        f->sq[k] = sq[k]; f->faces[k] = faces[k];
+    }
+    f->head = (4096 - total) * 8 + n;
+    f->total = total; f->n = n;
 }
 
 /* ----- the window search ------------------------------------------------ */
@@ -349,13 +383,21 @@ static int scan(int five_bonus) {
 static PyObject *py_generate(PyObject *self, PyObject *args) {
     int five_bonus, any;
     if (!load(args, &five_bonus, &any)) return NULL;
-    out_list = PyList_New(0);
-    if (!out_list) return NULL;
     out_error = 0;
     best_mode = 0;
-    if (!any) return out_list; /* the first play is laid by Python */
-    if (!scan(five_bonus)) { Py_DECREF(out_list); return NULL; }
-    return out_list;
+    if (!any) return PyList_New(0); /* the first play is laid by Python */
+    nfound = 0;
+    if (!scan(five_bonus)) return NULL;
+    qsort(found, nfound, sizeof(Found), found_order);
+    PyObject *out = PyList_New((Py_ssize_t)nfound);
+    if (!out) return NULL;
+    for (size_t i = 0; i < nfound; i++) {
+        const Found *f = &found[i];
+        PyObject *t = build_play(f->total, f->n, f->sq, f->faces);
+        if (!t) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, t);
+    }
+    return out;
 }
 
 /* The highest total of any play (same arguments as generate), -1 when there is none. */
@@ -402,13 +444,10 @@ static PyObject *py_best_equity(PyObject *self, PyObject *args) {
     scan(five_bonus);
     eq_mode = 0;
     if (!eq_found) Py_RETURN_NONE;
-    out_list = PyList_New(0);
-    if (!out_list) return NULL;
-    emit(eq_total, eq_n, eq_sq, eq_faces);
-    if (out_error) { Py_DECREF(out_list); return NULL; }
-    PyObject *raw = PyList_GET_ITEM(out_list, 0);
+    PyObject *raw = build_play(eq_total, eq_n, eq_sq, eq_faces);
+    if (!raw) return NULL;
     PyObject *res = Py_BuildValue("(dO)", eq_best, raw);
-    Py_DECREF(out_list);
+    Py_DECREF(raw);
     return res;
 }
 
