@@ -22,7 +22,7 @@ import numpy as np
 
 from kingscrib.env import cribbage_v0, cribbage_v1, kings_v0, kings_v1
 
-TARGETS = {"cribbage": 2000, "kings": 300}
+TARGETS = {"cribbage": 2000, "kings": 2000}
 
 
 def run(make, games: int, seed: int) -> tuple[int, float, float]:

@@ -146,3 +146,29 @@ def test_v0_keeps_the_first_plays():
     env = _opening("5L 5D 5L JD TL")
     v0 = turn_actions(env.game)
     assert v0.plays == v0.uncapped[:MAX_PLAYS]
+
+
+@pytest.mark.parametrize("kwargs,games", [
+    ({"players": 2}, 4), ({"players": 3, "rules": {"joker": True, "servant": True}}, 3),
+    ({"players": 2, "encoding": "factored"}, 2),
+])
+def test_the_environment_plays_the_games_the_checked_engine_plays(kwargs, games):
+    """The environment applies its plays without checking them again (Game.play_legal):
+    replayed through the engine's checked path, its games give the same turns, score
+    breakdowns included, and the same final state."""
+    from kingscrib.kings.game import Game
+
+    env = kings_v1.env(**kwargs)
+    rng = np.random.default_rng(5)
+    for g in range(games):
+        env.reset(seed=g)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else
+                     int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        game = env.unwrapped.game
+        assert game.is_over and any(t.action == "play" for t in game.history)
+        replayed = Game.from_record(game.to_record())
+        assert replayed.history == game.history
+        assert (replayed.board, replayed.racks, replayed.scores, replayed.end) == \
+            (game.board, game.racks, game.scores, game.end)

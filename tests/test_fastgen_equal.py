@@ -25,6 +25,8 @@ def same(board, rack, rules=RuleSet()) -> None:
     python = sorted(fastgen.generate(board, rack, rules, use_core=False))
     assert [(fastgen.to_play(r[2], r[3]), r[1]) for r in python] == \
         [(p.play, p.total) for p in ref]
+    # The C core's raw plays are the pure-Python ones, sort codes included.
+    assert sorted(fastgen.generate(board, rack, rules)) == python
 
 
 @SETTINGS

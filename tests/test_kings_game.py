@@ -392,3 +392,55 @@ def test_illegal_actions_change_nothing():
         assert state(game) == before
     game.play(P(I7="8L"))
     assert len(game.history) == 1
+
+
+# ----- the known-legal entry point (environments) ----------------------------------
+
+@pytest.mark.parametrize("players,rules", [
+    (2, {}), (3, {"joker": True, "servant": True}), (4, {"reduced_first_bonus": True}),
+    (2, {"exchange": "when-stuck", "solitaire": True}),
+])
+def test_play_legal_gives_the_same_games_as_the_checked_play(players, rules):
+    """Random games taken twice from one seed, every play once through ``play`` (fully
+    checked) and once through ``play_legal``: every turn, score breakdown and state agree."""
+    from kingscrib.kings.fastgen import best_plays, to_play
+    from kingscrib.kings.play import check_play, score_play
+
+    rules = RuleSet.from_json(rules)
+    rng = random.Random(players * 1000 + len(str(rules)))
+    for g in range(6):
+        checked, known = Game.new(players, rules, seed=g), Game.new(players, rules, seed=g)
+        plays_taken = 0
+        while not checked.is_over:
+            raw = best_plays(checked.board, checked.racks[checked.turn], rules)
+            stuck_only = rules.exchange == "when-stuck"
+            if raw and (stuck_only or rng.random() < 0.9):
+                chosen = raw[rng.randrange(len(raw))]
+                play = to_play(chosen[2], chosen[3])
+                sample = [raw[rng.randrange(len(raw))] for _ in range(20)]
+                for other in sample:  # the shortcut scores any generated play alike
+                    placed = to_play(other[2], other[3]).placed
+                    assert score_play(checked.board, placed, rules) == \
+                        check_play(checked.board, placed, rules, checked.racks[checked.turn])
+                checked.play(play)
+                known.play_legal(play)
+                plays_taken += 1
+            else:
+                action = Exchange.of(checked.racks[checked.turn][:1]) \
+                    if checked.can_exchange(1) and rng.random() < 0.5 else Pass()
+                checked.play(action)
+                known.play(action)
+            assert known.history[-1] == checked.history[-1]
+            assert state(known) == state(checked)
+        assert known.is_over and plays_taken > 3
+
+
+def test_play_legal_keeps_no_undo_step():
+    game = Game.new(2, RuleSet(), seed=3)
+    from kingscrib.kings.fastgen import best_plays, to_play
+
+    game.play(Pass())
+    raw = best_plays(game.board, game.racks[game.turn], game.rules)[0]
+    game.play_legal(to_play(raw[2], raw[3]))
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        game.undo()

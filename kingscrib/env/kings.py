@@ -34,7 +34,7 @@ from kingscrib.env.kings_factored import (
 from kingscrib.kings.board import COLUMN_LETTERS, PLAYABLE, SIZE
 from kingscrib.kings.fastgen import face_tile
 from kingscrib.kings.game import MAX_PLAYERS, Game
-from kingscrib.kings.moves import Action
+from kingscrib.kings.moves import Action, Play
 from kingscrib.kings.notation import format_play
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import LIGHT, NINE, RACK_SIZE, SIX, full_set
@@ -141,15 +141,21 @@ class KingsEnv(CribEnv):
         return self.turn_actions().mask.copy()
 
     def _apply(self, action: int) -> None:
+        # Only masked actions reach here (base.CribEnv.step), so a play is one of the
+        # turn's generated plays: the engine takes it without checking it again.
         if self.encoding == FACTORED and action >= FIRST_PLACE:
             placing = self.placing()
             if action != COMMIT:
                 square, face = placement(action)
                 placing.placed[square] = face
                 return  # the turn goes on: nothing reaches the engine until commit
-            self.game.play(placing.play())
-        else:
-            self.game.play(self.turn_actions().action(action))
+            self.game.play_legal(placing.play())  # commit is masked in for a whole play
+            return
+        chosen = self.turn_actions().action(action)
+        if isinstance(chosen, Play):
+            self.game.play_legal(chosen)  # keeps no undo step
+            return
+        self.game.play(chosen)
         self.game.forget_undo()  # an environment never takes a turn back
 
     def step_action(self, action: Action) -> None:

@@ -29,7 +29,7 @@ from functools import cache
 import numpy as np
 
 from kingscrib.env.kings_openings import opening_plays
-from kingscrib.kings.fastgen import RawPlay, best_plays, face_index, to_play
+from kingscrib.kings.fastgen import FACE_TILE, RawPlay, best_plays, face_index, to_play
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Action, Exchange, Pass
 from kingscrib.kings.notation import format_action
@@ -59,9 +59,14 @@ def _held(face: int) -> tuple[int, int]:
     return (SIX if rank == NINE else rank), colour
 
 
+# _held of every face index, looked up rather than computed: keep_best takes the leave
+# of thousands of plays a turn.
+_HELD_OF_FACE = tuple(_held(f) for f in range(len(FACE_TILE)))
+
+
 def leave_key(raw: RawPlay) -> tuple[tuple[int, int], ...]:
     """What a play takes from the rack (so, what it leaves), whatever the squares."""
-    return tuple(sorted(_held(f) for f in raw[3]))
+    return tuple(sorted([_HELD_OF_FACE[f] for f in raw[3]]))
 
 
 def keep_best(raw: list[RawPlay], cap: int) -> list[RawPlay]:

@@ -205,6 +205,23 @@ def check_play(
             raise IllegalPlay("the first play of the game places 2 to 5 tiles forming one hand")
     elif not any(n in board for sq in squares for n in neighbours(sq)):
         raise IllegalPlay("the play must touch a tile already on the board")
+    return _score_hands(board, placed, rules, direction)
+
+
+def score_play(
+    board: Mapping[Square, Tile],
+    placed: Mapping[Square, Tile],
+    rules: RuleSet = RuleSet(),
+) -> PlayScore:
+    """The score of a play already known to be legal (one the move generator found for
+    this board): :func:`check_play`'s breakdown without its checks of squares, rack, line
+    and contact. Anything else gives a meaningless score, so check other plays."""
+    return _score_hands(board, placed, rules, play_direction(sorted(placed)))
+
+
+def _score_hands(board: Mapping[Square, Tile], placed: Mapping[Square, Tile],
+                 rules: RuleSet, direction: str) -> PlayScore:
+    first = not board
     occupied = {**board, **placed}
     hands = []
     for d, line in hands_formed(board, placed, direction):

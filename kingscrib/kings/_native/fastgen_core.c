@@ -4,6 +4,7 @@
  * it faster. Board geometry (lanes) is given by Python through init(). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAXSQ 256
@@ -22,6 +23,7 @@ static int lane_of[2][MAXSQ];   /* -1: not playable */
 static int pos_of[2][MAXSQ];
 static int nb[MAXSQ][4];        /* orthogonal neighbours, -1 none */
 static PyObject *span_obj = NULL; /* BASE ** RACK */
+static unsigned long long span_u = 0; /* the same, or 0 when it does not fit 64 bits */
 static unsigned long long base_pow[RACK + 1][RACK];
 
 /* ----- hands ------------------------------------------------------------ */
@@ -126,7 +128,6 @@ static int *xcheck(int q, int d) {
 }
 
 /* ----- output ----------------------------------------------------------- */
-static PyObject *out_list;
 static int out_error;
 /* best-score mode: keep only the highest total, build no Python objects */
 static int best_mode, best_total;
@@ -159,26 +160,85 @@ static void emit_equity(int total, int n, const int *sq, const int *faces, int m
     for (int k = 0; k < n; k++) { eq_sq[k] = sq[k]; eq_faces[k] = faces[k]; }
 }
 
-static void emit(int total, int n, const int *sq, const int *faces) {
-    if (best_mode) { if (total > best_total) best_total = total; return; }
-    if (out_error) return;
-    unsigned long long code = 0;
-    for (int k = 0; k < n; k++) code += (unsigned long long)(sq[k] * 28 + faces[k]) * base_pow[n][k];
-    long head = (long)((4096 - total) * 8 + n);
+/* head * BASE ** RACK + code, the play's sort code (about 76 bits). With a 128-bit
+   integer type it is one conversion instead of three arithmetic calls on Python ints,
+   the larger part of a play's cost when every play is built. */
+static PyObject *sort_key(long head, unsigned long long code) {
+#ifdef __SIZEOF_INT128__
+    if (span_u && head >= 0) {
+        unsigned __int128 v = (unsigned __int128)head * span_u + code;
+        if ((v >> 64) == 0) return PyLong_FromUnsignedLongLong((unsigned long long)v);
+        unsigned char bytes[16]; /* little-endian, whatever the machine's order */
+        for (int i = 0; i < 16; i++) bytes[i] = (unsigned char)(v >> (8 * i));
+        return _PyLong_FromByteArray(bytes, 16, 1, 0);
+    }
+#endif
     PyObject *h = PyLong_FromLong(head);
     PyObject *hs = h ? PyNumber_Multiply(h, span_obj) : NULL;
     PyObject *c = PyLong_FromUnsignedLongLong(code);
     PyObject *key = (hs && c) ? PyNumber_Add(hs, c) : NULL;
     Py_XDECREF(h); Py_XDECREF(hs); Py_XDECREF(c);
-    PyObject *sqt = PyTuple_New(n), *ft = PyTuple_New(n);
-    if (!key || !sqt || !ft) { out_error = 1; Py_XDECREF(key); Py_XDECREF(sqt); Py_XDECREF(ft); return; }
-    for (int k = 0; k < n; k++) {
+    return key;
+}
+
+/* The (sort code, total, squares, faces) tuple of a play, or NULL with an exception. */
+static PyObject *build_play(int total, int n, const int *sq, const int *faces) {
+    unsigned long long code = 0;
+    for (int k = 0; k < n; k++) code += (unsigned long long)(sq[k] * 28 + faces[k]) * base_pow[n][k];
+    long head = (long)((4096 - total) * 8 + n);
+    PyObject *key = sort_key(head, code);
+    PyObject *tot = PyLong_FromLong(total);
+    PyObject *sqt = PyTuple_New(n), *ft = PyTuple_New(n), *t = PyTuple_New(4);
+    if (!key || !tot || !sqt || !ft || !t) {
+        Py_XDECREF(key); Py_XDECREF(tot); Py_XDECREF(sqt); Py_XDECREF(ft); Py_XDECREF(t);
+        return NULL;
+    }
+    for (int k = 0; k < n; k++) { /* small ints: the interpreter's shared objects */
         PyTuple_SET_ITEM(sqt, k, PyLong_FromLong(sq[k]));
         PyTuple_SET_ITEM(ft, k, PyLong_FromLong(faces[k]));
     }
-    PyObject *t = Py_BuildValue("(NiNN)", key, total, sqt, ft);
-    if (!t || PyList_Append(out_list, t) < 0) out_error = 1;
-    Py_XDECREF(t);
+    PyTuple_SET_ITEM(t, 0, key);
+    PyTuple_SET_ITEM(t, 1, tot);
+    PyTuple_SET_ITEM(t, 2, sqt);
+    PyTuple_SET_ITEM(t, 3, ft);
+    return t;
+}
+
+/* Plays are gathered as C structs, sorted in C by their sort code (head, then code:
+   code < BASE ** RACK, so this is the order of head * BASE ** RACK + code, and every
+   play's code is its own), then built as Python tuples already best first, so that
+   the caller's sort finds one sorted run. */
+typedef struct {
+    unsigned long long code;
+    int head, total, n;
+    int sq[RACK], faces[RACK];
+} Found;
+static Found *found = NULL;
+static size_t nfound = 0, found_cap = 0;
+
+static int found_order(const void *a, const void *b) {
+    const Found *x = a, *y = b;
+    if (x->head != y->head) return x->head < y->head ? -1 : 1;
+    return x->code < y->code ? -1 : x->code > y->code;
+}
+
+static void emit(int total, int n, const int *sq, const int *faces) {
+    if (best_mode) { if (total > best_total) best_total = total; return; }
+    if (out_error) return;
+    if (nfound == found_cap) {
+        size_t cap = found_cap ? found_cap * 2 : 1024;
+        Found *more = realloc(found, cap * sizeof(Found));
+        if (!more) { out_error = 1; PyErr_NoMemory(); return; }
+        found = more; found_cap = cap;
+    }
+    Found *f = &found[nfound++];
+    f->code = 0;
+    for (int k = 0; k < n; k++) {
+        f->code += (unsigned long long)(sq[k] * 28 + faces[k]) * base_pow[n][k];
+        f->sq[k] = sq[k]; f->faces[k] = faces[k];
+    }
+    f->head = (4096 - total) * 8 + n;
+    f->total = total; f->n = n;
 }
 
 /* ----- the window search ------------------------------------------------ */
@@ -323,13 +383,21 @@ static int scan(int five_bonus) {
 static PyObject *py_generate(PyObject *self, PyObject *args) {
     int five_bonus, any;
     if (!load(args, &five_bonus, &any)) return NULL;
-    out_list = PyList_New(0);
-    if (!out_list) return NULL;
     out_error = 0;
     best_mode = 0;
-    if (!any) return out_list; /* the first play is laid by Python */
-    if (!scan(five_bonus)) { Py_DECREF(out_list); return NULL; }
-    return out_list;
+    if (!any) return PyList_New(0); /* the first play is laid by Python */
+    nfound = 0;
+    if (!scan(five_bonus)) return NULL;
+    qsort(found, nfound, sizeof(Found), found_order);
+    PyObject *out = PyList_New((Py_ssize_t)nfound);
+    if (!out) return NULL;
+    for (size_t i = 0; i < nfound; i++) {
+        const Found *f = &found[i];
+        PyObject *t = build_play(f->total, f->n, f->sq, f->faces);
+        if (!t) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, t);
+    }
+    return out;
 }
 
 /* The highest total of any play (same arguments as generate), -1 when there is none. */
@@ -376,13 +444,10 @@ static PyObject *py_best_equity(PyObject *self, PyObject *args) {
     scan(five_bonus);
     eq_mode = 0;
     if (!eq_found) Py_RETURN_NONE;
-    out_list = PyList_New(0);
-    if (!out_list) return NULL;
-    emit(eq_total, eq_n, eq_sq, eq_faces);
-    if (out_error) { Py_DECREF(out_list); return NULL; }
-    PyObject *raw = PyList_GET_ITEM(out_list, 0);
+    PyObject *raw = build_play(eq_total, eq_n, eq_sq, eq_faces);
+    if (!raw) return NULL;
     PyObject *res = Py_BuildValue("(dO)", eq_best, raw);
-    Py_DECREF(out_list);
+    Py_DECREF(raw);
     return res;
 }
 
@@ -429,6 +494,9 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
             base_pow[n][k] = v;
         }
     }
+    span_u = 1;
+    for (int m = 0; m < RACK && span_u; m++)
+        span_u = span_u <= ~0ULL / (unsigned long long)base ? span_u * (unsigned long long)base : 0;
     Py_XDECREF(span_obj);
     PyObject *b = PyLong_FromLong(base), *r = PyLong_FromLong(RACK);
     span_obj = PyNumber_Power(b, r, Py_None);
