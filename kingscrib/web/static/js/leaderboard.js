@@ -1,40 +1,10 @@
 // The leaderboard (/leaderboard): the best rated players of each game (provisional
 // ratings marked) and the computer levels' fixed ratings, from GET /api/ratings/<game>.
 
+import { element, table as sharedTable } from "./tables.js";
+
 const $ = (id) => document.getElementById(id);
-
-function element(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
-function table(caption, columns, rows) {
-  const t = element("table", undefined, "players-table");
-  t.append(element("caption", caption));
-  const head = element("tr");
-  for (const [title, number] of columns) {
-    const th = element("th", title, number ? "number" : undefined);
-    th.scope = "col";
-    head.append(th);
-  }
-  const thead = element("thead");
-  thead.append(head);
-  t.append(thead);
-  const body = element("tbody");
-  for (const cells of rows) {
-    const row = element("tr");
-    cells.forEach((cell, i) => {
-      const td = element("td", undefined, columns[i][1] ? "number" : undefined);
-      td.append(cell);
-      row.append(td);
-    });
-    body.append(row);
-  }
-  t.append(body);
-  return t;
-}
+const table = (caption, columns, rows) => sharedTable(caption, columns, rows, { hiddenCaption: false });
 
 function board(data) {
   const box = element("section", undefined, "rating-board");

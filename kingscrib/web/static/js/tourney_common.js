@@ -20,45 +20,7 @@ export async function call(method, path, body) {
   return data;
 }
 
-export function element(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
-export function table(caption, columns, rows) {
-  const t = element("table", undefined, "players-table");
-  t.append(element("caption", caption, "sr-only")); // the section heading shows it
-  const head = element("tr");
-  for (const [title, number] of columns) {
-    const th = element("th", title, number ? "number" : undefined);
-    th.scope = "col";
-    head.append(th);
-  }
-  const thead = element("thead");
-  thead.append(head);
-  t.append(thead);
-  const body = element("tbody");
-  for (const cells of rows) {
-    const row = element("tr");
-    cells.forEach((cell, i) => {
-      const td = element("td", undefined, columns[i][1] ? "number" : undefined);
-      td.append(cell);
-      row.append(td);
-    });
-    body.append(row);
-  }
-  t.append(body);
-  // A wide table scrolls sideways inside its box on a phone; the page does not.
-  // (Focusable, so that it can be scrolled from the keyboard too.)
-  const box = element("div", undefined, "table-scroll");
-  box.tabIndex = 0;
-  box.setAttribute("role", "region");
-  box.setAttribute("aria-label", caption);
-  box.append(t);
-  return box;
-}
+export { element, table } from "./tables.js";
 
 const FORMATS = { swiss: "Swiss", round_robin: "Round robin", arena: "Arena", match: "Team match" };
 const GAMES = { kings: "Kings Cribbage", classic: "Cribbage" };
