@@ -1,5 +1,5 @@
 """``kingscrib puzzle`` at 80x24: each kind of puzzle, shown and answered, fits the screen,
-and reads as its snapshot (tests/__snapshots__/test_puzzle_screens/*.txt; to accept a
+and reads as its snapshot (tests/text_screens/puzzle/*.txt; to accept a
 deliberate change, run with KINGSCRIB_UPDATE_SNAPSHOTS=1 and read the new files)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from kingscrib.cli.main import cli
 from kingscrib.puzzles.puzzle import dump_set, shipped
 
-SNAPSHOTS = Path(__file__).parent / "__snapshots__" / "test_puzzle_screens"
+SNAPSHOTS = Path(__file__).parent / "text_screens" / "puzzle"  # (not __snapshots__: syrupy owns that)
 WIDTH, HEIGHT = 80, 24
 
 
