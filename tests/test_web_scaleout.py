@@ -222,8 +222,8 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
                                                 "tiles": plays[1].play.tiles_json()})
             assert refused.value.status == 409
             assert "another move was made first" in refused.value.message
-            await asyncio.sleep(0.5)  # the refused process brings its room up to date
-            assert len(other.game.game.history) == 1
+            # The refused process brings its room up to date in the background.
+            await until(lambda: len(other.game.game.history) == 1, limit=15.0)
             assert other.game.game.board == room.game.game.board
             assert other.game.game.racks == room.game.game.racks
 
