@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 import multiprocessing
 import random
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -20,6 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
+from alembic import command
 from click.testing import CliRunner
 from sqlalchemy import Column, MetaData, Table, create_engine, insert, inspect, select, text
 from test_web_classic import body_of
@@ -296,6 +299,22 @@ def test_a_new_database_is_made_by_the_migrations_and_matches_the_tables(
             engine.dispose()
 
 
+def test_the_head_known_without_alembic_is_alembics_head() -> None:
+    # The server checks a database against schema.HEAD without loading Alembic; a new
+    # migration that forgot to move it would leave databases unmigrated.
+    assert schema.head() == schema.migrations_head()
+
+
+def test_an_up_to_date_server_start_does_not_load_alembic(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    Store(url).close()  # made and migrated
+    code = ("import sys; from kingscrib.web.storage import Store; "
+            f"Store({url!r}).close(); print('alembic' in sys.modules)")
+    started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+    assert started.stdout.strip() == "False"
+
+
 def test_a_database_from_a_newer_kingscrib_is_refused_and_left_alone(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     Store(url).close()
@@ -381,13 +400,13 @@ def test_two_servers_started_together_on_an_empty_postgresql_both_serve(
 
 def test_a_migration_that_fails_leaves_the_database_as_it_was(
         tmp_path: Path, postgres: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = schema.command.upgrade
+    real = command.upgrade
 
     def fails_at_the_end(cfg: Any, revision: str) -> None:
         real(cfg, revision)  # every revision run and the stamp written, then a failure
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(schema.command, "upgrade", fails_at_the_end)
+    monkeypatch.setattr(command, "upgrade", fails_at_the_end)
     for url in (f"sqlite:///{tmp_path / 'web.sqlite3'}", fresh_postgres(postgres, "fails")):
         run_ddl(url, FIRST_SERVER)
         with pytest.raises(RuntimeError, match="the disk is full"):
@@ -407,7 +426,7 @@ def stamp_at(url: str, revision: str) -> None:
     engine = create_engine(postgres_driver(url))
     try:
         with engine.begin() as conn:
-            schema.command.upgrade(schema.config(conn), revision)
+            command.upgrade(schema.config(conn), revision)
     finally:
         engine.dispose()
 
