@@ -60,13 +60,18 @@ class Tile:
 
     def held(self) -> Tile:
         """The tile as held on a rack: a nine is the 6/9 tile, written as a six."""
-        return Tile(SIX, self.colour) if self.rank == NINE else self
+        return _SHARED[SIX, self.colour] if self.rank == NINE else self
 
     def faces(self) -> tuple[Tile, ...]:
         """The faces this tile can be placed with: both 6 and 9 for a 6/9 tile."""
         if self.is_six_nine:
-            return (Tile(SIX, self.colour), Tile(NINE, self.colour))
+            return (_SHARED[SIX, self.colour], _SHARED[NINE, self.colour])
         return (self,)
+
+
+# One instance of each of the 26 tiles, shared by every bag and rack (tiles are frozen):
+# a server holding thousands of games keeps 106 pointers a bag, not 106 objects.
+_SHARED = {(rank, colour): Tile(rank, colour) for rank in RANKS for colour in COLOURS}
 
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
@@ -78,7 +83,7 @@ def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
 def full_set(colours: Iterable[str] = COLOURS) -> list[Tile]:
     """Every tile of the given colours, as held: 4 of each rank, the 8 6/9 tiles as sixes."""
     return [
-        Tile(SIX if rank == NINE else rank, colour)
+        _SHARED[SIX if rank == NINE else rank, colour]
         for colour in colours
         for rank in RANKS
         for _ in range(COPIES_PER_RANK)
