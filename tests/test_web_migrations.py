@@ -315,6 +315,23 @@ def test_an_up_to_date_server_start_does_not_load_alembic(tmp_path: Path) -> Non
     assert started.stdout.strip() == "False"
 
 
+def test_a_server_migrates_a_new_database_in_a_child_and_never_loads_alembic(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    code = ("import sys; from kingscrib.web.premigrate import migrate_apart; "
+            "from kingscrib.web.storage import Store; "
+            f"done = migrate_apart({url!r}); Store({url!r}).close(); "
+            "print(done, 'alembic' in sys.modules)")
+    started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+    assert started.stdout.split() == ["True", "False"]
+    engine = create_engine(url)
+    try:
+        assert schema.current(engine) == schema.head()
+    finally:
+        engine.dispose()
+
+
 def test_a_database_from_a_newer_kingscrib_is_refused_and_left_alone(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     Store(url).close()

@@ -236,6 +236,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
 
     import uvicorn
 
+    from kingscrib.web.premigrate import migrate_apart
+
+    settings = settings or Settings()
+    migrate_apart(settings.database_url)  # this process then never loads Alembic
     app = create_app(settings)
     # The garbage collector's full passes scan every tracked object: the modules, tables
     # and routes loaded by now (about 90,000 objects) never become garbage, so they are
@@ -244,7 +248,6 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
-    settings = settings or Settings()
     if log_format == "json":  # warnings too become log lines, not free text on stderr
         logging.captureWarnings(True)
     proxies = (parse_proxies(settings.trusted_proxies, settings.trust_any_proxy)
