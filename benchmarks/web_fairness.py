@@ -13,9 +13,11 @@ two client addresses on loopback:
   pushed). The person's moves are worked out beforehand (the same seeds and players as
   the server's computer seat), so the client's own thinking is left out.
 - the load (127.0.0.2) keeps as many games of computers only going as the server allows
-  an address (``computer_games``, ``--level`` computers, a new one as soon as one ends)
+  an address (``computer_games``, ``--level`` computers, a new one as soon as one ends,
+  moving at the server's pace for such games, ``computer_moves_per_second``; ``--pace``)
   and as many Cribbage analyses waiting or running as it allows (``reviews_waiting``),
-  of Cribbage games it created and finished beforehand. Its client runs in a process of
+  of Cribbage games it created and finished beforehand (through a first server on the
+  same database, at full speed). Its client runs in a process of
   its own: reading the load's answers (whole games, whole analyses) on the person's
   event loop would delay the person's replies in the client, not in the server.
 
@@ -230,14 +232,18 @@ def summary(times: list[float]) -> tuple[float, float, float, float]:
     return statistics.median(times) * 1000, at(0.9), at(0.99), times[-1] * 1000
 
 
-async def measure(url: str, pid: int, args: argparse.Namespace) -> dict[str, list[float]]:
-    limits = LimitSettings()
-    seeds = list(range(1, 400))
+async def prepare(url: str, count: int) -> list[tuple[str, str]]:
+    """The finished Cribbage games the load will analyse, made through ``url``."""
     transport = httpx.AsyncHTTPTransport(local_address=LOAD)
     async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as http:
-        print(f"Playing {args.analyses} Cribbage games out for the load to analyse ...",
-              flush=True)
-        to_analyse = await finished_cribbage_games(http, args.analyses, limits.computer_games)
+        print(f"Playing {count} Cribbage games out for the load to analyse ...", flush=True)
+        return await finished_cribbage_games(http, count, LimitSettings().computer_games)
+
+
+async def measure(url: str, pid: int, to_analyse: list[tuple[str, str]],
+                  args: argparse.Namespace) -> dict[str, list[float]]:
+    limits = LimitSettings()
+    seeds = list(range(1, 400))
     print(f"Quiet: {args.moves} replies ...", flush=True)
     before = server_times(pid)
     quiet = await person(url, seeds[:200], args.moves, args.think)
@@ -276,13 +282,29 @@ def main() -> None:
                         help="seconds the person waits before each move (not measured)")
     parser.add_argument("--warmup", type=float, default=5.0,
                         help="seconds of load before the person's replies are timed")
+    parser.add_argument("--pace", type=float, default=None,
+                        help="moves a second of each game of computers only (default: the"
+                             " server's, computer_moves_per_second)")
     args = parser.parse_args()
+    # The load's games of computers only move at the server's default pace (the
+    # person's computer, alone with a person, answers at once: --computer-delay 0).
+    pace = args.pace if args.pace is not None else LimitSettings().computer_moves_per_second
     start_load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "fair.sqlite3", data_dir=Path(tmp),
+        # The games to analyse are played out at full speed by a first server; the
+        # measured one, on the same database, has the default pace.
+        database = Path(tmp) / "fair.sqlite3"
+        server = Server(database, data_dir=Path(tmp),
                         extra_args=["--limit", "games_per_hour=100000"]).start()
         try:
-            times = asyncio.run(measure(server.url, server.process.pid, args))
+            to_analyse = asyncio.run(prepare(server.url, args.analyses))
+        finally:
+            server.stop()
+        server = Server(database, data_dir=Path(tmp),
+                        extra_args=["--limit", "games_per_hour=100000", "--limit",
+                                    f"computer_moves_per_second={pace}"]).start()
+        try:
+            times = asyncio.run(measure(server.url, server.process.pid, to_analyse, args))
         finally:
             server.stop()
     quiet, loaded = summary(times["quiet"]), summary(times["loaded"])

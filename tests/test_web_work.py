@@ -216,3 +216,31 @@ def test_a_job_that_cannot_cross_to_a_worker_process_fails_alone() -> None:
             lane.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_an_analysis_running_here_is_polled_without_the_store() -> None:
+    from types import SimpleNamespace
+
+    from kingscrib.web import reviews
+
+    asked: list[str] = []
+
+    async def db_call(fn, game_id):  # noqa: ANN001, ANN202 - the hub's store thread
+        asked.append(game_id)
+        return fn(game_id)
+
+    stored = {"g1": [{"turn": 0}]}
+    hub = SimpleNamespace(analysis_jobs={"g1": reviews.Job(total=9, done=4)},
+                          store=SimpleNamespace(analysis=stored.get), _db_call=db_call)
+    room = SimpleNamespace(id="g1")
+    assert asyncio.run(reviews.status(hub, room)) == {"status": "running", "done": 4,
+                                                      "total": 9}
+    assert asked == []  # the moves of every game wait for the store's one thread
+    hub.analysis_jobs["g1"].error = "the worker died"  # failed, or stored by another process
+    assert asyncio.run(reviews.status(hub, room)) == {"status": "done", "turns": [{"turn": 0}]}
+    del stored["g1"]
+    assert asyncio.run(reviews.status(hub, room)) == {"status": "failed",
+                                                      "error": "the worker died"}
+    hub.analysis_jobs.clear()
+    assert asyncio.run(reviews.status(hub, room)) == {"status": "none"}
+    assert asked == ["g1"] * 3

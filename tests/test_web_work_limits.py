@@ -100,3 +100,31 @@ def test_the_store_counts_the_computers_games_being_played(
         create("g6", "10.0.0.1")
     finally:
         store.close()
+
+
+def turns_played(client, game: str) -> int:  # noqa: ANN001
+    state = client.get(f"/api/games/{game}").json()
+    return state.get("history_from", 0) + len(state["history"])
+
+
+def test_games_of_computers_only_keep_their_pace_while_a_persons_computer_answers_at_once(
+        tmp_path: Path) -> None:
+    with in_process_client(f"sqlite:///{tmp_path / 'web.sqlite3'}",
+                           computer_moves_per_second=4, rate_per_second=1e4, rate_burst=1e4) as c:
+        bots = c.post("/api/games", json={
+            "seats": [{"kind": "computer", "level": "greedy"}] * 2, "seed": 3}).json()
+        started = time.monotonic()
+        # A person's game against a computer, in the same seconds: its computer seat
+        # (seat 1 moves first with this seed) is not held to the pace.
+        person = c.post("/api/games", json={
+            "seats": [{"kind": "human"}, {"kind": "computer", "level": "greedy"}],
+            "seed": 3}).json()
+        deadline = time.monotonic() + 10
+        while turns_played(c, person["game_id"]) < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert time.monotonic() - started < 0.25  # before the paced game's first move
+        time.sleep(1.5)
+        played, elapsed = turns_played(c, bots["game_id"]), time.monotonic() - started
+        # Each move waits 1/4 s first: at most one a quarter second, and the game goes on.
+        assert 3 <= played <= elapsed * 4 + 1

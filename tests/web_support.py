@@ -32,6 +32,7 @@ def in_process_client(database_url: str, **settings):
     names = {f.name for f in dataclasses.fields(LimitSettings)}
     limits = {"address_rate": 1e4, "address_burst": 1e4, "games_per_hour": 10_000,
               "sockets_per_address": 1000, "hints_waiting": 1000, "computer_games": 1000,
+              "computer_moves_per_second": 1e6,
               "reviews_waiting": 1000}
     limits.update({k: settings.pop(k) for k in list(settings) if k in names})
     settings.setdefault("allow_seed", True)
@@ -114,10 +115,14 @@ class Server:
 
     def start(self) -> Server:
         env = dict(os.environ, KINGSCRIB_DATA_DIR=str(self.data_dir))
+        # Games of computers only move as fast as the computer delay, unless asked.
+        pace = ([] if any("computer_moves_per_second" in a for a in self.extra_args)
+                else ["--limit", "computer_moves_per_second=1000000"])
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "serve",
              "--port", str(self.port), "--database-url", self.database_url,
-             "--computer-delay", str(self.computer_delay), "--allow-seed", *self.extra_args],
+             "--computer-delay", str(self.computer_delay), "--allow-seed", *pace,
+             *self.extra_args],
             env=env, stderr=subprocess.STDOUT,
             stdout=subprocess.PIPE if self.log_file is None else self.log_file.open("ab"),
             preexec_fn=self._limit_files if self.open_files else None)

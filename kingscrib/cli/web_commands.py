@@ -28,7 +28,7 @@ import click
 @click.option("--limit", "limits", multiple=True, metavar="NAME=VALUE",
               help="Change a limit (repeatable): rate_per_second, rate_burst, address_rate, "
                    "address_burst, sockets_per_address, games_per_hour, hints_waiting, "
-                   "computer_games, reviews_waiting.")
+                   "computer_games, reviews_waiting, computer_moves_per_second.")
 @click.option("--idle-hours", default=168.0, show_default=True, type=click.FloatRange(min=0.001),
               help="Close a game nobody has played for this long (it is kept as a record).")
 @click.option("--trust-proxy", default=None, metavar="ADDRESSES",

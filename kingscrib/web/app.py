@@ -102,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hand_table()
         hub = Hub(store, settings.computer_delay, settings.ai_threads, settings.allow_seed,
                   settings.limits.hints_waiting, settings.limits.computer_games,
-                  settings.limits.reviews_waiting)
+                  settings.limits.reviews_waiting, settings.limits.computer_moves_per_second)
         app.state.hub = hub
         hub.start_listening()  # PostgreSQL: other server processes' moves reach us
         app.state.lobby = Lobby(hub)  # seeks, games to watch, online: live everywhere

@@ -87,6 +87,10 @@ class LimitSettings:
     hints_waiting: int = 4  # hints one address may have asked for and not yet received
     computer_games: int = 2  # games of computers only one address may have being played
     reviews_waiting: int = 2  # analyses and replays of one address waiting or worked out
+    # Moves a second of each game of computers only (a watchable pace; the server's
+    # process stores and pushes each move, so this bounds what such games take from
+    # the people's games, whatever --computer-delay says).
+    computer_moves_per_second: float = 2.5
 
 
 class SharedCounts(Protocol):

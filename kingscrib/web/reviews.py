@@ -44,10 +44,14 @@ def _input(room: Room) -> tuple[int, Any]:
 async def status(hub: Hub, room: Room) -> dict[str, Any]:
     """``{"status": "done", "turns": [...]}``, ``{"status": "running", "done", "total"}``,
     ``{"status": "failed", "error"}`` or ``{"status": "none"}``."""
+    job = _jobs(hub).get(room.id)
+    if job is not None and job.error is None:
+        # Running here: answered without the store, whose one thread the moves of every
+        # game wait for (a page polling its analysis must not delay them).
+        return {"status": "running", "done": job.done, "total": job.total}
     stored = await hub._db_call(hub.store.analysis, room.id)
     if stored is not None:
         return {"status": "done", "turns": stored}
-    job = _jobs(hub).get(room.id)
     if job is None:
         return {"status": "none"}
     if job.error:

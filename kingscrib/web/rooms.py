@@ -215,13 +215,18 @@ class Hub:
 
     def __init__(self, store: Store, computer_delay: float = 0.0, ai_threads: int = 2,
                  allow_seed: bool = False, hints_waiting: int = 4,
-                 computer_games: int | None = None, reviews_waiting: int = 2) -> None:
+                 computer_games: int | None = None, reviews_waiting: int = 2,
+                 computer_moves_per_second: float | None = None) -> None:
         """``computer_games``: games of computers only an address may have being played
         (None: no limit); ``reviews_waiting``: analyses and replays an address may have
-        waiting or being worked out."""
+        waiting or being worked out; ``computer_moves_per_second``: the most moves a
+        second of each game of computers only (None: as fast as ``computer_delay``)."""
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.computer_delay = computer_delay
+        # A game of computers only waits at least this long before each move.
+        self.computers_only_delay = max(computer_delay, 1 / computer_moves_per_second
+                                        if computer_moves_per_second else 0.0)
         self.allow_seed = allow_seed
         self._db = ThreadPoolExecutor(1, thread_name_prefix="kingscrib-db")
         self.work = Work(ai_threads, reviews_waiting)  # computer seats, analyses, replays
@@ -822,8 +827,9 @@ class Hub:
             seats = [s for s in session.waiting() if room.seats[s].kind == COMPUTER]
             if session.over or not seats:
                 return
-            if self.computer_delay:
-                await asyncio.sleep(self.computer_delay)
+            delay = self.computer_delay if room.people else self.computers_only_delay
+            if delay:
+                await asyncio.sleep(delay)
             version, seat = room.version, room.seats[seats[0]]
             known = session.computer_input(seat.seat)
             try:
