@@ -59,8 +59,9 @@ async def two_hubs(url: str, listening: bool) -> AsyncIterator[tuple[Hub, Hub, l
         load = second.store.load
         second.store.load = lambda game_id: loads.append(game_id) or load(game_id)
     try:
-        if listening:
-            await asyncio.sleep(0.3)
+        if listening:  # both LISTEN connections up before anything is sent
+            await until(lambda: first.store.listening and second.store.listening, 15.0)
+            await asyncio.sleep(0.1)
         yield first, second, loads
     finally:
         for hub in (first, second):
