@@ -32,6 +32,10 @@ log = logging.getLogger("kingscrib.web")
 
 VISITOR_HEADER = "x-lobby-visitor"
 QUEUE_LIMIT = 256  # messages waiting for a slow browser before it is dropped
+# A browser gets at most one frame in this time: news after a quiet spell goes at once,
+# a burst (ten pairings at once are some thirty messages to every browser) goes as a few
+# frames. Each frame is a write to each of thousands of sockets, the lobby's main cost.
+FRAME_GAP = 0.05
 
 
 class Named(BaseModel):
@@ -211,11 +215,15 @@ async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
             queue.put_nowait(message)
 
     async def writer() -> None:
-        # What piled up while the last frame was written goes as one frame (a JSON array):
-        # under load each browser costs the process one write per burst of news, not one
-        # per message; when all is quiet a message is a frame of its own, as before.
+        # What piled up since the last frame (at least FRAME_GAP ago) goes as one frame (a
+        # JSON array): under load each browser costs the process one write per burst of
+        # news, not one per message; when all is quiet a message goes at once, alone.
+        loop = asyncio.get_running_loop()
+        sent = -FRAME_GAP
         while True:
             batch = [await queue.get()]
+            if (wait := sent + FRAME_GAP - loop.time()) > 0:
+                await asyncio.sleep(wait)  # news of the last moment joins this frame
             while not queue.empty():
                 batch.append(queue.get_nowait())
             ending = None in batch
@@ -224,6 +232,7 @@ async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
             if batch:
                 await websocket.send_text(batch[0] if len(batch) == 1
                                           else "[" + ",".join(batch) + "]")
+                sent = loop.time()
             if ending:
                 break
         with contextlib.suppress(Exception):
