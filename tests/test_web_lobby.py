@@ -358,3 +358,28 @@ def test_people_online_are_counted_live(app_client: Any) -> None:
     second.close_all()
     assert receive_until(first, "online", lambda m: m["count"] == 1)
     first.close_all()
+
+
+def test_a_burst_of_news_reaches_a_browser_in_one_frame_and_news_after_quiet_at_once(
+        app_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kingscrib.web.routers import lobby as lobby_routes
+
+    monkeypatch.setattr(lobby_routes, "FRAME_GAP", 2.0)  # generous for a slow machine
+    watcher = Browser(app_client).live()
+    try:
+        posted = [Browser(app_client).seek()["seek"]["id"] for _ in range(5)]
+        frames: list[list[dict[str, Any]]] = []
+        while sum(m["type"] == "seek" for f in frames for m in f) < 5:
+            frame = watcher.receive_json()
+            frames.append(frame if isinstance(frame, list) else [frame])
+        assert [m["seek"]["id"] for f in frames for m in f if m["type"] == "seek"] == posted
+        # Within the gap after the lobby's first frame: all five in one frame.
+        assert len(frames) == 1, frames
+        # After a quiet spell longer than the gap, news goes at once.
+        time.sleep(2.1)
+        sent = time.monotonic()
+        later = Browser(app_client).seek()["seek"]["id"]
+        assert receive_until(watcher, "seek")["seek"]["id"] == later
+        assert time.monotonic() - sent < 1.5
+    finally:
+        watcher.close_all()
