@@ -24,7 +24,8 @@ def test_sign_up_log_out_and_log_in_on_the_start_page(browser, server, size: str
         page.wait_for_selector("#rack .tile")
         page.goto(server.url + "/")
         page.wait_for_selector("#account:not([hidden])")
-        page.wait_for_selector("#my-games-list li")
+        page.wait_for_selector("#your-turn-list li[data-game]")  # listed there, not twice
+        page.wait_for_selector("#my-games-list li", state="attached")
         assert status(page) == "Playing as a guest."
         screenshot(page, f"account-guest-{size}")
 
@@ -67,10 +68,10 @@ def test_sign_up_log_out_and_log_in_on_the_start_page(browser, server, size: str
         screenshot(page, f"account-login-{size}")
         page.keyboard.press("Enter")
         page.wait_for_selector(f"#account-status:has-text('Logged in as {name}.')")
-        page.wait_for_selector("#my-games-list li")
+        page.wait_for_selector("#my-games-list li", state="attached")
         page.reload()  # the session outlives the page
         page.wait_for_selector(f"#account-status:has-text('Logged in as {name}.')")
-        page.click("#my-games-list li a")  # the account's game plays on, logged in
+        page.click("#your-turn-list li a")  # the account's game plays on, logged in
         page.wait_for_selector("#rack .tile")
         page.wait_for_selector("#turn-banner.mine")
         page.goto(server.url + "/")

@@ -186,3 +186,30 @@ def test_your_turn_and_a_moderator_who_hides_a_reported_message_and_bans_an_acco
     finally:
         player_ctx.close()
         mod_ctx.close()
+
+
+def test_a_game_of_computers_only_shows_its_spectators_chat_and_speaks_of_no_players(
+        browser, server) -> None:
+    for game, level in (("kings", "greedy"), ("classic", "easy")):
+        created = httpx.post(f"{server.url}/api/games", json={
+            "game": game, "seats": [{"kind": "computer", "level": level}] * 2}).json()
+        assert created["token"] is None  # nobody holds a seat
+        context, page, errors = open_game(browser, server.url, created["game_id"], None, PHONE)
+        try:
+            signed = page.evaluate("""async ([name, password]) => (await fetch('/api/account/signup', {
+                method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({name, password})})).status""", [f"Fan{game}", PASSWORD])
+            assert signed == 201
+            page.goto(f"{server.url}/?game={created['game_id']}")
+            page.wait_for_selector("#chat-form:not([hidden])")
+            page.wait_for_function(
+                "() => !document.getElementById('chat-note').textContent.includes('players')")
+            assert page.inner_text("#chat-title") == "Spectators' chat"
+            assert "player" not in page.inner_text("#chat").lower()
+            assert page.locator("#chat").count() == 1  # one chat panel, the spectators'
+            send(page, "nice play, computer")
+            page.wait_for_selector("#chat-log .chat-line")
+            assert lines(page) == ["nice play, computer"]
+            assert errors == []
+        finally:
+            context.close()

@@ -55,3 +55,36 @@ def test_the_start_page_leads_a_newcomer_to_an_opponent_and_links_the_rest_once(
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_game_waiting_for_your_move_is_listed_once_under_your_turn(browser, server) -> None:
+    import httpx
+
+    context = browser.new_context(**SIZES["phone"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#new-game[data-ready]")
+        page.click("#play-computer")  # a game that waits for this browser's move
+        page.wait_for_url("**/?game=*")
+        mine = page.url.split("game=")[1]
+        page.wait_for_selector("#turn-banner.mine")
+        waiting = httpx.post(f"{server.url}/api/games",
+                             json={"seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+        page.evaluate("([id, t]) => localStorage.setItem(`kingscrib:token:${id}`, t)",
+                      [waiting["game_id"], waiting["token"]])  # a game nobody has joined
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#your-turn-list li[data-game='{mine}']")
+        page.wait_for_selector(f"#my-games-list li[data-game='{waiting['game_id']}']")
+        page.wait_for_timeout(300)  # both lists settled
+        shown = page.locator("#your-turn-list li[data-game]:visible, #my-games-list li:visible")
+        assert shown.evaluate_all("els => els.map(e => e.dataset.game)") == [
+            mine, waiting["game_id"]]  # once each: your move above, the rest below
+        assert "Waiting for Bob" in page.inner_text("#my-games-list")
+        assert outside_viewport(page) == []
+        screenshot(page, "start-page-your-turn-once-phone")
+        assert errors == []
+    finally:
+        context.close()

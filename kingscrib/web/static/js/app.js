@@ -2,7 +2,7 @@
 
 import { GameSocket, request, saved } from "./api.js";
 import { renderInvites as renderInviteBox } from "./invites.js";
-import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
+import { buildBoard, isSixNine, tileElement } from "./board.js";
 import { draggable, targetAt } from "./drag.js";
 import { bindKeys } from "./keys.js";
 import { renderMyGames } from "./mygames.js";
@@ -12,6 +12,10 @@ import { arrive, glide, snapshot } from "./motion.js";
 import { bindThemeToggle } from "./theme.js";
 import { bindSoundToggle, notifyTurn, playSound } from "./notify.js";
 import { overclaimText, placementsText, spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
+import {
+  freeFrom as freeSquareFrom, layTile, markedIndex, otherColour, placedFace as placedTile,
+  playTiles as laidPlay, rowCol, squareAt, typedIndex, usedIndexes as laidIndexes,
+} from "./turn_tiles.js";
 
 const $ = (id) => document.getElementById(id);
 bindThemeToggle($("theme"));
@@ -298,8 +302,6 @@ function toggleHelp(show = $("help").hidden) {
 }
 
 // ----- the keyboard cursor -------------------------------------------------------
-const squareAt = (row, col) => (row >= 0 && row < SIZE && col >= 0 && col < SIZE ? `${COLUMNS[col]}${row + 1}` : null);
-const rowCol = (name) => [Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0])];
 
 function setCursor(name, focus = true) {
   squares.get(cursor)?.setAttribute("tabindex", "-1");
@@ -321,28 +323,17 @@ function moveCursor(dr, dc) {
 const filled = (name) => Boolean(state.board[name] || pending.has(name));
 
 // The next free square from `name` on in the typing direction (itself if free).
-function freeFrom(name) {
-  let [row, col] = rowCol(name);
-  while (squareAt(row, col)) {
-    const here = squareAt(row, col);
-    if (squares.has(here) && !filled(here)) return here;
-    if (across) col += 1; else row += 1;
-  }
-  return null;
-}
+const freeFrom = (name) => freeSquareFrom(name, squares, filled, across);
 
 function typeRank(rank, key) {
   if (!state || state.you === null || state.over) return;
   const used = usedIndexes();
   if (exchangeMode) {
-    const index = (state.rack || []).findIndex((t, i) => !marked.has(i) && t[0] === (rank === "9" ? "6" : rank));
+    const index = markedIndex(state.rack || [], marked, rank);
     if (index >= 0) { marked.add(index); render(); }
     return;
   }
-  // A 6/9 tile is held as a 6; typing 9 places it turned.
-  const wanted = rank === "9" ? "6" : rank;
-  const index = (state.rack || []).findIndex((t, i) => !used.has(i) && t[0] === wanted
-    && (rank !== "9" || isSixNine(t)));
+  const index = typedIndex(state.rack || [], used, rank); // typing 9 places a 6/9 turned
   if (index < 0) { showMessage(`No ${rank === "T" ? "10" : key.toUpperCase()} left in your rack.`, "info"); return; }
   const square = freeFrom(cursor);
   if (!square) { showMessage("No free square that way: move the cursor.", "info"); return; }
@@ -362,9 +353,7 @@ function markDrop(sq) {
 }
 
 function placeAt(square, index) {
-  pending.set(square, { index });
-  placedOrder = placedOrder.filter((s) => s !== square && pending.has(s));
-  placedOrder.push(square);
+  placedOrder = layTile(pending, placedOrder, square, index);
   selected = null;
 }
 
@@ -374,8 +363,7 @@ function swapColour() {
   if (!last) return;
   const { index } = pending.get(last);
   const tile = rackTile(index);
-  const used = usedIndexes();
-  const other = state.rack.findIndex((t, i) => !used.has(i) && t[0] === tile[0] && t.slice(-1) !== tile.slice(-1));
+  const other = otherColour(state.rack, usedIndexes(), index);
   if (other < 0) { showMessage(`No other colour of that rank in your rack.`, "info"); return; }
   if (isSixNine(tile)) faces[other] = faces[index] || "6";
   pending.set(last, { index: other });
@@ -447,11 +435,8 @@ function announce() {
 
 const myTurn = () => state && !state.over && state.you !== null && state.turn === state.you;
 const rackTile = (index) => state.rack[index];
-const placedFace = (index) => {
-  const tile = rackTile(index);
-  return isSixNine(tile) ? `${faces[index] || "6"}${tile.slice(-1)}` : tile;
-};
-const usedIndexes = () => new Set([...pending.values()].map((p) => p.index));
+const placedFace = (index) => placedTile(rackTile(index), faces[index]);
+const usedIndexes = () => laidIndexes(pending);
 
 function clickSquare(name) {
   if (!state || state.you === null || state.board[name] || exchangeMode) return;
@@ -496,11 +481,7 @@ function turnSixNine() {
 
 function recall() { pending.clear(); placedOrder = []; selected = null; }
 
-function playTiles() {
-  const tiles = {};
-  for (const [square, p] of pending) tiles[square] = placedFace(p.index);
-  return tiles;
-}
+const playTiles = () => laidPlay(pending, state.rack, faces);
 
 async function refreshPreview() {
   const box = $("preview");

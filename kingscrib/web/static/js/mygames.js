@@ -1,5 +1,6 @@
 // "Your games": every game this browser holds a seat in (its seat tokens live in local
 // storage), active ones first with whose turn it is, then finished ones, each a link.
+// A game listed under "Your turn" on the same page is left out here: it shows once.
 
 import { cancelButton, request } from "./api.js";
 
@@ -47,7 +48,6 @@ export async function renderMyGames(section, list) {
   }));
   const games = rows.filter(Boolean).sort((a, b) => a.rank - b.rank);
   if (!games.length) { section.hidden = true; return; }
-  section.hidden = false;
   list.replaceChildren();
   for (const g of games) {
     const li = document.createElement("li");
@@ -66,4 +66,30 @@ export async function renderMyGames(section, list) {
     }
     list.append(li);
   }
+  leaveOutWaiting(section, list);
+}
+
+// The games of the page's "Your turn" list (none where the page has no such list).
+function waitingIds() {
+  const waiting = document.getElementById("your-turn-list");
+  return new Set([...(waiting?.querySelectorAll("li[data-game]") || [])].map((li) => li.dataset.game));
+}
+
+// Hide this list's rows of games that wait for your move above (shown again once moved),
+// and the whole section when every row is hidden.
+function leaveOutWaiting(section, list) {
+  const waiting = waitingIds();
+  const rows = [...list.children];
+  for (const li of rows) li.hidden = waiting.has(li.dataset.game);
+  section.hidden = rows.every((li) => li.hidden);
+}
+
+// "Your turn" is refreshed on its own: follow it.
+const waitingList = document.getElementById("your-turn-list");
+const myGames = document.getElementById("my-games");
+if (waitingList && myGames) {
+  new MutationObserver(() => {
+    const list = document.getElementById("my-games-list");
+    if (list.children.length) leaveOutWaiting(myGames, list);
+  }).observe(waitingList, { childList: true });
 }

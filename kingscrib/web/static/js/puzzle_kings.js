@@ -2,10 +2,14 @@
 // keys.js): click or drag a rack tile to a square, or type ranks at the cursor; Play,
 // Exchange or Pass send the answer.
 
-import { buildBoard, COLUMNS, isSixNine, SIZE, tileElement } from "./board.js";
+import { buildBoard, isSixNine, tileElement } from "./board.js";
 import { draggable, targetAt } from "./drag.js";
 import { bindKeys } from "./keys.js";
 import { tileName } from "./spoken.js";
+import {
+  freeFrom as freeSquareFrom, layTile, markedIndex, otherColour, placedFace as placedTile,
+  playTiles as laidPlay, rowCol, squareAt, typedIndex, usedIndexes as laidIndexes,
+} from "./turn_tiles.js";
 
 const $ = (id) => document.getElementById(id);
 let puzzle = null;
@@ -25,14 +29,9 @@ let keysBound = false;
 
 const board = () => puzzle.position.board;
 const rack = () => puzzle.position.rack;
-const squareAt = (row, col) => (row >= 0 && row < SIZE && col >= 0 && col < SIZE ? `${COLUMNS[col]}${row + 1}` : null);
-const rowCol = (name) => [Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0])];
 const filled = (name) => Boolean(board()[name] || pending.has(name));
-const usedIndexes = () => new Set([...pending.values()].map((p) => p.index));
-const placedFace = (index) => {
-  const tile = rack()[index];
-  return isSixNine(tile) ? `${faces[index] || "6"}${tile.slice(-1)}` : tile;
-};
+const usedIndexes = () => laidIndexes(pending);
+const placedFace = (index) => placedTile(rack()[index], faces[index]);
 
 export function show(shown, onAnswer) {
   puzzle = shown;
@@ -127,26 +126,16 @@ function moveCursor(dr, dc) {
   if (next) setCursor(next);
 }
 
-function freeFrom(name) {
-  let [row, col] = rowCol(name);
-  while (squareAt(row, col)) {
-    const here = squareAt(row, col);
-    if (squares.has(here) && !filled(here)) return here;
-    if (across) col += 1; else row += 1;
-  }
-  return null;
-}
+const freeFrom = (name) => freeSquareFrom(name, squares, filled, across);
 
 function typeRank(rank, key) {
   if (!open) return;
   if (exchangeMode) {
-    const index = rack().findIndex((t, i) => !marked.has(i) && t[0] === (rank === "9" ? "6" : rank));
+    const index = markedIndex(rack(), marked, rank);
     if (index >= 0) { marked.add(index); draw(); }
     return;
   }
-  const used = usedIndexes();
-  const wanted = rank === "9" ? "6" : rank;
-  const index = rack().findIndex((t, i) => !used.has(i) && t[0] === wanted && (rank !== "9" || isSixNine(t)));
+  const index = typedIndex(rack(), usedIndexes(), rank);
   if (index < 0) { message(`No ${rank === "T" ? "10" : key.toUpperCase()} left in your rack.`); return; }
   const square = freeFrom(cursor);
   if (!square) { message("No free square that way: move the cursor."); return; }
@@ -158,9 +147,7 @@ function typeRank(rank, key) {
 }
 
 function placeAt(square, index) {
-  pending.set(square, { index });
-  placedOrder = placedOrder.filter((s) => s !== square && pending.has(s));
-  placedOrder.push(square);
+  placedOrder = layTile(pending, placedOrder, square, index);
   selected = null;
   message("");
 }
@@ -170,8 +157,7 @@ function swapColour() {
   if (!last) return;
   const { index } = pending.get(last);
   const tile = rack()[index];
-  const used = usedIndexes();
-  const other = rack().findIndex((t, i) => !used.has(i) && t[0] === tile[0] && t.slice(-1) !== tile.slice(-1));
+  const other = otherColour(rack(), usedIndexes(), index);
   if (other < 0) { message("No other colour of that rank in your rack."); return; }
   if (isSixNine(tile)) faces[other] = faces[index] || "6";
   pending.set(last, { index: other });
@@ -234,9 +220,7 @@ function recall() { pending.clear(); placedOrder = []; selected = null; }
 
 function commit() {
   if (!open || !pending.size) return;
-  const tiles = {};
-  for (const [square, p] of pending) tiles[square] = placedFace(p.index);
-  send({ action: "play", tiles });
+  send({ action: "play", tiles: laidPlay(pending, rack(), faces) });
 }
 
 function exchange() {

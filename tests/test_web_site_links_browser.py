@@ -1,0 +1,46 @@
+"""The way back to the lobby from every separate page, in Chromium at 390x844 and
+1280x800: the header holds the same small Lobby link next to the site's name, reached
+by the keyboard right after that name, inside the viewport, and it opens the lobby."""
+
+from __future__ import annotations
+
+import pytest
+from browser_pages import outside_viewport, screenshot, sized_page
+from test_web_keyboard import serious_violations
+
+PAGES = ["/leaderboard", "/players/nobody", "/your-turn", "/tournaments", "/tournaments/1",
+         "/puzzles", "/learn", "/rules/kings", "/rules/cribbage", "/moderate"]
+
+FOCUSED = "() => { const e = document.activeElement; return e ? `${e.tagName}.${e.className}` : ''; }"
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_every_separate_page_leads_back_to_the_lobby_from_its_header(
+        browser, server, size: str) -> None:
+    with sized_page(browser, size) as (page, errors):
+        looks = set()
+        for path in PAGES:
+            page.goto(server.url + path)
+            link = page.locator("header nav.site-links a.lobby-link")
+            assert link.count() == 1, path
+            assert link.is_visible(), path
+            assert link.get_attribute("href") == "/", path
+            assert link.inner_text() == "Lobby", path
+            looks.add(link.evaluate("""e => { const s = getComputedStyle(e);
+                return [s.fontSize, s.color, s.textDecorationLine].join(' '); }"""))
+            assert outside_viewport(page) == [], path
+            # From the top of the page: the site's name, then the Lobby link.
+            page.keyboard.press("Tab")
+            assert page.evaluate(FOCUSED) == "A.brand", path
+            page.keyboard.press("Tab")
+            assert page.evaluate(FOCUSED) == "A.lobby-link", path
+            screenshot(page, f"lobby-link{path.replace('/', '-')}-{size}")
+        assert len(looks) == 1, looks  # the same look on every page
+        assert serious_violations(page) == []  # the last page, with its header
+        page.goto(server.url + "/rules/kings")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        page.wait_for_url(server.url + "/")
+        page.wait_for_selector("#new-game[data-ready]")  # the lobby
+        assert errors == []
