@@ -153,6 +153,43 @@ def test_a_computer_plays_at_its_fixed_rating_and_does_not_move(client) -> None:
     assert recent["players"][1] == {"name": "Strong", "computer": True, "level": "hard"}
 
 
+def test_a_rating_left_idle_grows_uncertain_and_the_next_game_starts_from_there(
+        client) -> None:
+    from sqlalchemy import update
+
+    from kingscrib.web.rating_maths import PERIOD, aged
+
+    ann = sign_up(client, "Ann")
+    for _ in range(2):
+        game_id, tokens = rated_game(client, "kings", {"Ann": ann}, computers=["hard"])
+        as_(client, ann)
+        assert client.post(f"/api/games/{game_id}/resign",
+                           headers=auth(tokens[0])).status_code == 200
+    stored = rating(client, "Ann", "kings")
+    assert stored["deviation"] < 300 and stored["played"] == 2
+    engine = client.app.state.hub.store.engine
+    with engine.begin() as conn:  # her last rated game, 200 days ago
+        row = conn.execute(ratings.ratings.select()).one()
+        conn.execute(update(ratings.ratings).values(updated=row.updated - 200 * PERIOD))
+    held = Rating(row.rating, row.deviation, row.volatility)
+    idle = aged(held, 200 * PERIOD)
+    # Glicko-2 for 200 periods without games, worked out here: phi^2 + 200 sigma^2.
+    widened = (row.deviation ** 2 + 200 * (row.volatility * 173.7178) ** 2) ** 0.5
+    assert idle.deviation == pytest.approx(min(350.0, widened))
+    assert idle.rating == row.rating and idle.deviation > row.deviation
+    shown = rating(client, "Ann", "kings")
+    assert shown["deviation"] == round(idle.deviation) and shown["rating"] == round(row.rating)
+    [listed] = client.get("/api/ratings/kings").json()["players"]
+    assert listed["deviation"] == round(idle.deviation) and listed["provisional"]
+    game_id, tokens = rated_game(client, "kings", {"Ann": ann}, computers=["hard"])
+    as_(client, ann)
+    assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[0])).status_code == 200
+    expected = glicko2_period(idle, [(level_rating("kings", "hard"), 0.0)])
+    after = rating(client, "Ann", "kings")
+    assert after["rating"] == round(expected.rating)
+    assert after["deviation"] == round(max(45.0, expected.deviation))
+
+
 def test_three_players_are_rated_by_plackett_luce(client) -> None:
     people = {n: sign_up(client, n) for n in ("Ann", "Bob", "Cat")}
     game_id, tokens = rated_game(client, "kings", people)

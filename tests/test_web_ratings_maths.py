@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 from kingscrib.web.rating_maths import (
     MIN_DEVIATION,
+    PERIOD,
     START_DEVIATION,
     Rating,
+    aged,
     glicko2_period,
     rate,
 )
@@ -202,3 +204,17 @@ def test_a_kings_game_waiting_for_a_joker_call_is_not_final_yet() -> None:
     assert [s["place"] for s in closing] == [0, 1]
     done = SimpleNamespace(game=SimpleNamespace(final_scores=[30, 20], joker_open=lambda: False))
     assert [s["place"] for s in KINGS.standing(done, None)] == [0, 1]
+
+
+@given(st.floats(45, 350), st.floats(0.03, 0.09), st.integers(0, 2000),
+       st.floats(0, 0.999))
+def test_a_rating_widens_once_a_whole_day_by_glicko2s_idle_step(deviation, volatility,
+                                                                  days, part) -> None:
+    held = Rating(1612.0, deviation, volatility)
+    after = aged(held, (days + part) * PERIOD)
+    phi, sigma = deviation / 173.7178, volatility
+    for _ in range(days):  # step 6 of the paper, once per period without games
+        phi = math.sqrt(phi ** 2 + sigma ** 2)
+    assert after.deviation == pytest.approx(min(START_DEVIATION, phi * 173.7178))
+    assert after.rating == held.rating and after.volatility == held.volatility
+    assert aged(held, -5 * PERIOD) == held  # a clock set back never narrows it

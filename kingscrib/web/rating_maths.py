@@ -32,6 +32,7 @@ START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
 # is never sure of itself keeps moving with the games.
 MIN_DEVIATION = 45.0
 PROVISIONAL = 110.0  # a deviation above this marks a rating provisional
+PERIOD = 86_400.0  # seconds: a rating period without games (a day) widens the deviation
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,18 @@ def glicko2_period(player: Rating, games: list[tuple[Rating, float]]) -> Rating:
     p.update_player([o.rating + shift for o, _ in games], [o.deviation for o, _ in games],
                     [score for _, score in games])
     return Rating(p.rating - shift, p.rd, p.vol)
+
+
+def aged(r: Rating, idle_seconds: float) -> Rating:
+    """``r`` after ``idle_seconds`` without a game: Glicko-2's step for a rating period
+    without games, phi' = sqrt(phi^2 + sigma^2), once per whole day, so an absent
+    player's rating grows uncertain again (about 100 days from 45 to provisional),
+    up to a new player's."""
+    periods = max(0, int(idle_seconds // PERIOD))
+    if not periods:
+        return r
+    widened = math.sqrt(r.deviation ** 2 + periods * (r.volatility * SCALE) ** 2)
+    return Rating(r.rating, min(START_DEVIATION, widened), r.volatility)
 
 
 def _clamped(r: Rating) -> Rating:

@@ -45,7 +45,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib import level_names
-from kingscrib.web.rating_maths import PROVISIONAL, Rating, rate
+from kingscrib.web.rating_maths import Rating, aged, rate
 from kingscrib.web.rows import save_row
 from kingscrib.web.storage import accounts, games, metadata, seat_accounts, seats
 
@@ -214,8 +214,7 @@ def _rate(conn: Connection, game_id: str, game: str, table: list[SeatOf],
     if conn.dialect.name == "postgresql":
         query = query.with_for_update()
     held = {r.account_id: r for r in conn.execute(query)}
-    before = {a: Rating(held[a].rating, held[a].deviation, held[a].volatility)
-              if a in held else Rating() for a in people}
+    before = {a: _aged(held[a], now) if a in held else Rating() for a in people}
     by_seat = {s.seat: s for s in table}
 
     def current(seat: int) -> Rating:
@@ -240,6 +239,12 @@ def _rate(conn: Connection, game_id: str, game: str, table: list[SeatOf],
                 game_id=game_id, account_id=account, game=game,
                 previous=before[account].rating, rating=new.rating,
                 deviation=new.deviation, at=now))
+
+
+def _aged(row: Any, now: float) -> Rating:
+    """A stored rating as it stands ``now``: its deviation widened for the days since
+    its last rated game (:func:`rating_maths.aged`)."""
+    return aged(Rating(row.rating, row.deviation, row.volatility), now - row.updated)
 
 
 def unsettled(engine: Engine, limit: int = 50, grace: float = 60.0) -> list[str]:
@@ -270,14 +275,16 @@ def leaderboard(engine: Engine, game: str, limit: int = 100) -> list[dict[str, A
     """The rated accounts of ``game``, best first (provisional ones marked)."""
     with engine.connect() as conn:
         rows = conn.execute(select(accounts.c.name, ratings.c.rating, ratings.c.deviation,
-                                   ratings.c.games)
+                                   ratings.c.volatility, ratings.c.updated, ratings.c.games)
                             .join(accounts, accounts.c.id == ratings.c.account_id)
                             .where(ratings.c.game == game)
                             .order_by(ratings.c.rating.desc(), accounts.c.name)
                             .limit(limit)).all()
+    now = time.time()
+    shown = [(r, _aged(r, now)) for r in rows]
     return [{"rank": i + 1, "name": r.name, "rating": round(r.rating),
-             "deviation": round(r.deviation), "provisional": r.deviation > PROVISIONAL,
-             "games": r.games} for i, r in enumerate(rows)]
+             "deviation": round(a.deviation), "provisional": a.provisional,
+             "games": r.games} for i, (r, a) in enumerate(shown)]
 
 
 def account_named(engine: Engine, name: str) -> tuple[int, str] | None:
@@ -379,15 +386,17 @@ def profile(engine: Engine, account_id: int, name: str, recent: int = 10) -> dic
                                .where(rating_history.c.account_id == account_id)
                                .order_by(rating_history.c.at)).all()
     per_game = {}
+    now = time.time()
     for game in RATED_GAMES:
         r = rated.get(game)
+        a = None if r is None else _aged(r, now)
         tally = {o: sum(c.n for c in counts if c.game == game and c.outcome == o)
                  for o in (WON, DRAWN, LOST)}
         per_game[game] = {
             "title": GAME_TITLES[game],
             "rating": None if r is None else round(r.rating),
-            "deviation": None if r is None else round(r.deviation),
-            "provisional": True if r is None else r.deviation > PROVISIONAL,
+            "deviation": None if a is None else round(a.deviation),
+            "provisional": True if a is None else a.provisional,
             "rated_games": 0 if r is None else r.games,
             "played": sum(tally.values()), **tally,
             "history": [{"at": h.at, "rating": round(h.rating), "game_id": h.game_id}
