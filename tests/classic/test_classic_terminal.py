@@ -112,6 +112,24 @@ def test_help_and_quit_are_commands_not_cards(data):
     assert session.game.phase == "discard" and session.game.to_act == 0
 
 
+@pytest.mark.parametrize("options", [{}, {"muggins": True, "skunk": True}, {"players": 3}])
+def test_rules_shows_the_rules_in_short_with_this_games_options(data, options):
+    session = computers_first(ClassicSession.new(seed=3, level="easy", **options))
+    before = (session.game.phase, session.game.to_act, len(session.game.events))
+    reply = session.handle("rules")
+    text = " ".join(reply.text.split())
+    assert not reply.changed and not reply.quit
+    assert "first to 121" in text and "nobs" in text and "his heels" in text
+    assert ("points missed, or claimed too many, go to the next player" in text) == \
+        bool(options.get("muggins"))
+    assert ("under 91 counts two games" in text) == bool(options.get("skunk"))
+    hand = "5 cards each; each lays 1 away" if options.get("players") == 3 else \
+        "6 cards each; each lays 2 away"
+    assert hand in text
+    assert (session.game.phase, session.game.to_act, len(session.game.events)) == before
+    assert "rules" in session.handle("help").text
+
+
 def test_an_unknown_level_in_an_autosave_is_refused(data):
     snapshot = ClassicSession.new(seed=3).snapshot()
     snapshot["level"] = "godlike"

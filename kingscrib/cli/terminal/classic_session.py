@@ -35,6 +35,7 @@ from kingscrib.classic.game import (
 )
 from kingscrib.classic.record import RecordError, replay
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
+from kingscrib.cli.terminal.classic_rules import rules_table
 from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.players.classic import LEVELS, make_player
@@ -45,7 +46,7 @@ HOLES_PER_STREET = 60
 _CODE = re.compile(r"\b(10|[A2-9TJQK])([CDHS])\b")
 # No one-letter "q" for quit: Q is a queen here.
 _COMMANDS = {"help": "help", "?": "help", "h": "help", "hint": "hint", "coach": "coach",
-             "quit": "quit", "exit": "quit", "save": "save"}
+             "quit": "quit", "exit": "quit", "save": "save", "rules": "rules"}
 SIDE_STYLES = ("bold green", "bold magenta", "bold cyan")
 
 HELP_LINES = [
@@ -58,6 +59,7 @@ HELP_LINES = [
              " players): the coach's best card and why"),
     ("coach", "(two players) the expert's best discard or card, with each option's chance"
               " to win"),
+    ("rules", "the rules in short, with this game's options"),
     ("save", "save now (the game is saved after every action anyway)"),
     ("quit", "stop; resume later with kingscrib classic play --resume"),
 ]
@@ -264,6 +266,9 @@ class ClassicSession:
             return Reply(save=True)
         if command == "help":
             reply.add(self.help_table())
+            return reply
+        if command == "rules":
+            reply.add(rules_table(self.game.rules))
             return reply
         state = self.state
         if command == "coach" and state != MOVE:
