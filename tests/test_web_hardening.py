@@ -358,3 +358,16 @@ def test_refused_creations_do_not_use_up_the_games_an_hour(web_db: Path) -> None
         assert all(400 <= code < 429 for code in codes), codes
         codes = [c.post("/api/games", json=TWO).status_code for _ in range(3)]
         assert codes == [201, 201, 429]
+
+
+@pytest.mark.parametrize("method, path", [
+    ("POST", "/api/chat/{id}/report"), ("POST", "/api/moderation/messages/{id}/hide"),
+    ("POST", "/api/moderation/reports/{id}/dismiss"), ("DELETE", "/api/moderation/bans/{id}"),
+    ("GET", "/api/tournaments/{id}"), ("POST", "/api/tournaments/{id}/join"),
+    ("POST", "/api/teams/{id}/join")])
+@pytest.mark.parametrize("row_id", ["0", "-3", str(2**63), "1267205777306827358208"])
+def test_a_row_id_out_of_range_is_a_clear_422_not_a_database_error(
+        web_db: Path, method: str, path: str, row_id: str) -> None:
+    with client_for(web_db) as client:
+        r = client.request(method, path.replace("{id}", row_id))
+    assert r.status_code == 422, r.text

@@ -33,6 +33,7 @@ from kingscrib.web.routers.sockets import (
     serve_counted,
     unknown_type,
 )
+from kingscrib.web.row_ids import PathId
 
 router = APIRouter(tags=["chat"])
 
@@ -94,7 +95,7 @@ async def write_chat(game_id: str, body: Say, request: Request,
 
 
 @router.post("/api/chat/{message_id}/report", status_code=201)
-async def report(message_id: int, request: Request, hub: Hub = Depends(get_hub)
+async def report(message_id: PathId, request: Request, hub: Hub = Depends(get_hub)
                  ) -> dict[str, Any]:
     """Report a message to the moderators: by a logged-in account, or by a guest player
     of that game (their seat token in ``Authorization``)."""

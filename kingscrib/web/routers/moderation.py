@@ -16,6 +16,7 @@ from kingscrib.web import chat_store, moderation
 from kingscrib.web.deps import get_hub, logged_in_account
 from kingscrib.web.errors import WebError
 from kingscrib.web.rooms import Hub
+from kingscrib.web.row_ids import BodyId, PathId
 
 router = APIRouter(tags=["moderation"])
 
@@ -23,7 +24,7 @@ router = APIRouter(tags=["moderation"])
 class Ban(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str | None = Field(default=None, max_length=400)
-    message_id: int | None = None  # ban whoever sent this message
+    message_id: BodyId | None = None  # ban whoever sent this message
     reason: str = Field(default="", max_length=moderation.MAX_REASON)
 
 
@@ -53,7 +54,7 @@ async def reports(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, An
 
 
 @router.post("/api/moderation/messages/{message_id}/hide")
-async def hide(message_id: int, request: Request, hub: Hub = Depends(get_hub)
+async def hide(message_id: PathId, request: Request, hub: Hub = Depends(get_hub)
                ) -> dict[str, Any]:
     """Hide a message for everyone (its open reports are dealt with)."""
     await moderator(request, hub, write=True)
@@ -65,7 +66,7 @@ async def hide(message_id: int, request: Request, hub: Hub = Depends(get_hub)
 
 
 @router.post("/api/moderation/reports/{report_id}/dismiss")
-async def dismiss(report_id: int, request: Request, hub: Hub = Depends(get_hub)
+async def dismiss(report_id: PathId, request: Request, hub: Hub = Depends(get_hub)
                   ) -> dict[str, Any]:
     """Deal with a report without hiding its message."""
     await moderator(request, hub, write=True)
@@ -106,7 +107,7 @@ async def ban(body: Ban, request: Request, hub: Hub = Depends(get_hub)) -> dict[
 
 
 @router.delete("/api/moderation/bans/{account_id}")
-async def unban(account_id: int, request: Request, hub: Hub = Depends(get_hub)
+async def unban(account_id: PathId, request: Request, hub: Hub = Depends(get_hub)
                 ) -> dict[str, Any]:
     await moderator(request, hub, write=True)
     if not await hub.db_call(moderation.unban, hub.store.engine, account_id):

@@ -25,6 +25,7 @@ from kingscrib.web.errors import WebError
 from kingscrib.web.games import game_kind, game_names
 from kingscrib.web.rooms import Hub
 from kingscrib.web.routers.accounts import logged_in
+from kingscrib.web.row_ids import BodyId, PathId
 
 router = APIRouter(tags=["tournaments"])
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -63,7 +64,7 @@ class NewTournament(_Strict):
 
 
 class Entry(_Strict):
-    team_id: int | None = None
+    team_id: BodyId | None = None
 
 
 class ComputerEntry(_Strict):
@@ -108,7 +109,7 @@ async def tournaments_page() -> FileResponse:
 
 
 @router.get("/tournaments/{tournament_id}", include_in_schema=False)
-async def tournament_page(tournament_id: int) -> FileResponse:
+async def tournament_page(tournament_id: PathId) -> FileResponse:
     return FileResponse(STATIC / "tournament.html", headers={"Cache-Control": "no-cache"})
 
 
@@ -176,7 +177,7 @@ async def create_tournament(body: NewTournament, request: Request,
 
 
 @router.get("/api/tournaments/{tournament_id}")
-async def look(tournament_id: int, request: Request,
+async def look(tournament_id: PathId, request: Request,
                hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """Everything the tournament page shows: players, rounds and their games (with links),
     standings with tie-breaks, team standings; for a logged-in entrant, their seat tokens
@@ -236,7 +237,7 @@ async def look(tournament_id: int, request: Request,
 
 
 @router.post("/api/tournaments/{tournament_id}/join")
-async def join(tournament_id: int, request: Request, body: Entry | None = None,
+async def join(tournament_id: PathId, request: Request, body: Entry | None = None,
                hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The caller enters (before the start), within the rating bounds and player limit;
     ``team_id``: one of the caller's teams, for the team standings."""
@@ -286,7 +287,7 @@ async def _join_as_partners(hub: Hub, t: dict[str, Any], account: Account,
 
 
 @router.post("/api/tournaments/{tournament_id}/withdraw")
-async def withdraw(tournament_id: int, request: Request,
+async def withdraw(tournament_id: PathId, request: Request,
                    hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The caller leaves: not paired again; the games played keep their results."""
     account = await _writer(request, hub)
@@ -299,7 +300,7 @@ async def withdraw(tournament_id: int, request: Request,
 
 
 @router.post("/api/tournaments/{tournament_id}/computers")
-async def enter_computer(tournament_id: int, body: ComputerEntry, request: Request,
+async def enter_computer(tournament_id: PathId, body: ComputerEntry, request: Request,
                          hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """The creator enters a computer level (its friendly title or technical name)."""
     account = await _writer(request, hub)
@@ -339,7 +340,7 @@ async def create_team(body: NewTeam, request: Request,
 
 
 @router.post("/api/teams/{team_id}/join")
-async def join_team(team_id: int, request: Request,
+async def join_team(team_id: PathId, request: Request,
                     hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     account = await _writer(request, hub)
     await _call(hub, store.join_team, hub.store.engine, team_id, account.id)
@@ -347,7 +348,7 @@ async def join_team(team_id: int, request: Request,
 
 
 @router.post("/api/teams/{team_id}/leave")
-async def leave_team(team_id: int, request: Request,
+async def leave_team(team_id: PathId, request: Request,
                      hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     account = await _writer(request, hub)
     await _call(hub, store.leave_team, hub.store.engine, team_id, account.id)
