@@ -94,10 +94,10 @@ def play_both(games: int, seed: int, check_observations: bool) -> int:
     return steps
 
 
-def test_thousands_of_random_games_agree_with_the_engine_step_by_step():
-    """Same seat to act, same mask and same points at every step of 2,000 games."""
-    steps = play_both(2000, seed=1, check_observations=False)
-    assert steps > 2000 * 100
+def test_hundreds_of_random_games_agree_with_the_engine_step_by_step():
+    """Same seat to act, same mask and same points at every step of 800 games."""
+    steps = play_both(800, seed=1, check_observations=False)
+    assert steps > 800 * 100
 
 
 def test_observations_are_cribbage_v1s_flattened():

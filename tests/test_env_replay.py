@@ -10,7 +10,7 @@ from kingscrib.classic.record import replay
 from kingscrib.env import cribbage_v0, kings_v0
 from kingscrib.kings.record import check_record
 
-GAMES = 1000
+GAMES = 500
 KINGS_SETUPS = [
     (2, {}), (3, {"joker": True}), (4, {"servant": True}), (2, {"solitaire": True}),
     (2, {"exchange": "when-stuck", "reduced_first_bonus": True}),
