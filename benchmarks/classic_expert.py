@@ -3,17 +3,22 @@
     python benchmarks/classic_expert.py --pairs 2000            # the full target run
     python benchmarks/classic_expert.py --pairs 300 --minutes 20  # a bounded run
     python benchmarks/classic_expert.py --time-only --games 6     # decision times only
+    python benchmarks/classic_expert.py --pairs 300 --set NEAR_END=61  # a setting screened
 
 Mirrored pairs as in ``kingscrib classic tournament`` (same deal order, seats swapped),
 played one pair after another on one core; a running result is printed every 25 pairs,
 so a bounded run (``--minutes``) still reports what it played. The 95% interval is
 Wilson's. Decision times are CPU seconds of the expert's own choices (discards, and
 cards in the play when it has more than one), in games against expert-v1.
+``--set NAME=VALUE`` changes one of the expert module's settings (``NEAR_END``,
+``PEG_SHARE``, ``PLAY_SAMPLES``, ``HOLDING_POOL``) for the run, to screen it
+(``--set winprob.TABLE_FILE=PATH``: another module's, see :func:`apply_settings`).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import time
 from collections.abc import Callable
@@ -21,7 +26,21 @@ from collections.abc import Callable
 from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.rules import RuleSet
 from kingscrib.cli.classic import _play_pair, wilson
+from kingscrib.players.classic import expert as expert_module
 from kingscrib.players.classic import make_player
+
+
+def apply_settings(items: list[str]) -> None:
+    """Set the settings named in ``items`` for this run: ``NAME=VALUE`` in the expert's
+    module, ``module.NAME=VALUE`` in another of ``kingscrib.players.classic`` (e.g.
+    ``winprob.TABLE_FILE=/tmp/w.json``: a table to try)."""
+    for item in items:
+        name, _, text = item.partition("=")
+        module_name, _, name = name.rpartition(".")
+        module = (importlib.import_module(f"kingscrib.players.classic.{module_name}")
+                  if module_name else expert_module)
+        old = getattr(module, name)  # an unknown name fails here, not silently
+        setattr(module, name, type(old)(text))
 
 
 def run_pairs(label: str, pairs: int, minutes: float | None,
@@ -84,7 +103,10 @@ def main() -> None:
     ap.add_argument("--b", default="expert-v1")
     ap.add_argument("--games", type=int, default=6, help="games timed for decision times (0: none)")
     ap.add_argument("--time-only", action="store_true")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="an expert setting for this run (e.g. NEAR_END=61)")
     args = ap.parse_args()
+    apply_settings(args.set)
     if args.games:
         decision_times(args.games, args.seed)
     if not args.time_only:

@@ -2,6 +2,7 @@
 
     python benchmarks/sparring.py --pairs 200 --rollouts 200        # expert v the partner
     python benchmarks/sparring.py --pairs 50 --a expert-v1 --rollouts 50
+    python benchmarks/sparring.py --pairs 100 --set NEAR_END=61    # an expert setting
 
 It is not a shipped level: it exists so that every change to the ``expert`` is screened
 against a player we did not tune against. Two players only. It plays as the open-source
@@ -219,7 +220,7 @@ def play_pair(a_name: str, rollouts: int, seed: int) -> list[tuple[bool, int]]:
 
 
 def main() -> None:
-    from classic_expert import run_pairs
+    from classic_expert import apply_settings, run_pairs
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", default="expert", help="our player (default expert)")
@@ -227,7 +228,10 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100)
     parser.add_argument("--seed", type=int, default=500_000)
     parser.add_argument("--minutes", type=float, default=None)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="an expert setting for this run (e.g. NEAR_END=61)")
     args = parser.parse_args()
+    apply_settings(args.set)
     run_pairs(f"{args.a} v montecarlo-{args.rollouts}", args.pairs, args.minutes,
               lambda i: play_pair(args.a, args.rollouts, args.seed + i))
 

@@ -260,3 +260,17 @@ def test_the_discards_pegging_is_the_tables_share_for_the_seat() -> None:
             ranks = tuple(sorted(card.rank for card in c.keep))
             assert c.pegging == pytest.approx(PEG_SHARE * kept_pegging(ranks, i_deal))
     assert kept_pegging((5, 5, 5, 5), False) < kept_pegging((5, 5, 5, 5), True)
+
+
+def test_the_discards_read_the_pegging_share_when_they_are_made(monkeypatch) -> None:
+    """The share is read at each call, not fixed when the module loads, so that a benchmark
+    can screen another value (``benchmarks/classic_expert.py --set PEG_SHARE=...``)."""
+    from kingscrib.players.classic import expert
+    from kingscrib.players.classic.pegtable import kept_pegging
+
+    monkeypatch.setattr(expert, "PEG_SHARE", 0.25)
+    for c in rank_discards(HAND, i_deal=True):
+        ranks = tuple(sorted(card.rank for card in c.keep))
+        assert c.pegging == pytest.approx(0.25 * kept_pegging(ranks, True))
+    monkeypatch.setattr(expert, "PLAY_SAMPLES", 7)
+    assert ExpertPlayer(1).samples == 7

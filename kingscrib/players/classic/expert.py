@@ -89,10 +89,12 @@ def near_end(me: int, opponent: int) -> bool:
 # ----- discards --------------------------------------------------------------------
 def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int = 0,
                   rng: random.Random | None = None,
-                  peg_share: float = PEG_SHARE) -> list[DiscardChoice]:
+                  peg_share: float | None = None) -> list[DiscardChoice]:
     """Every way to lay away two of six cards (two players), best first: by the chance to
     win near the end of a game, by expected points otherwise. (``rng`` is not used: the
     choice is exact; it is kept for callers that pass one.)"""
+    if peg_share is None:
+        peg_share = PEG_SHARE
     hand = sorted(hand)
     if len(hand) != 6 or len(set(hand)) != 6:
         raise ValueError("give six different cards")
@@ -259,9 +261,9 @@ class ExpertPlayer:
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, samples: int = PLAY_SAMPLES) -> None:
+    def __init__(self, seed: int | None = None, samples: int | None = None) -> None:
         self.rng = random.Random(seed)
-        self.samples = samples
+        self.samples = PLAY_SAMPLES if samples is None else samples
         self.fallback = LevelPlayer("expert", seed)
 
     def choose(self, view: PlayerView) -> Action:
