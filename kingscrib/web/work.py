@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import pickle
 import threading
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -222,9 +223,25 @@ def _portable_call(fn: Callable[..., Any], *args: Any) -> Any:
     return result
 
 
+REPORT_EVERY = 0.25  # seconds between two progress reports of a job (its last one always)
+
+
 def _call_reporting(key: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """In a worker process: ``fn(*args, progress)``, the progress sent to the server."""
-    return fn(*args, lambda done, total: _reports.put((key, done, total)))
+    """In a worker process: ``fn(*args, progress)``, the progress sent to the server at
+    most every REPORT_EVERY seconds, and the last step always: each report wakes a thread
+    of the server's process, which takes the interpreter's lock from the people's
+    replies (an analysis reports every decision, dozens a second)."""
+    sent = -REPORT_EVERY
+
+    def report(done: int, total: int) -> None:
+        nonlocal sent
+        now = time.monotonic()
+        if done < total and now - sent < REPORT_EVERY:
+            return
+        sent = now
+        _reports.put((key, done, total))
+
+    return fn(*args, report)
 
 
 class _Processes:
