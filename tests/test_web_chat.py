@@ -60,6 +60,19 @@ def make_moderator(url: str, name: str) -> None:
 
 
 # ----- the two rooms ---------------------------------------------------------------------
+def test_a_game_of_computers_only_says_it_has_no_players_room(url: str) -> None:
+    with https_client(url) as c:
+        bots = c.post("/api/games", json={
+            "seats": [{"kind": "computer", "level": "greedy"}] * 2}).json()["game_id"]
+        gid, _, _ = game(c)
+        assert c.get(f"/api/games/{bots}/chat").json()["players"] is False
+        assert c.get(f"/api/games/{gid}/chat").json()["players"] is True
+        with c.websocket_connect(f"/api/games/{bots}/chat/ws") as ws:
+            ws.send_json({"type": "hello"})
+            welcome = ws.receive_json()
+            assert welcome["room"] == "spectators" and welcome["players"] is False
+
+
 def test_players_and_spectators_chat_live_in_separate_rooms(url: str) -> None:
     with https_client(url) as c:
         gid, ann, bob = game(c)
@@ -69,7 +82,7 @@ def test_players_and_spectators_chat_live_in_separate_rooms(url: str) -> None:
             b.send_json({"type": "hello", "token": bob})
             welcome = a.receive_json()
             assert welcome == {"type": "chat_welcome", "room": "players", "you": "g0",
-                               "can_write": True, "messages": []}
+                               "can_write": True, "players": True, "messages": []}
             assert b.receive_json()["you"] == "g1"
             a.send_json({"type": "say", "text": "good luck <b>Bob</b>", "ref": 7})
             heard = b.receive_json()
@@ -198,7 +211,7 @@ def test_nothing_of_the_game_reaches_the_chat(url: str) -> None:
         rack = "".join(str(t) for t in state.get("rack") or [])
         say(c, gid, "hello", ann)
         history = c.get(f"/api/games/{gid}/chat", headers=auth(bob)).json()
-        assert set(history) == {"room", "you", "can_write", "messages"}
+        assert set(history) == {"room", "you", "can_write", "players", "messages"}
         [message] = history["messages"]
         assert set(message) == MESSAGE_KEYS
         text = json.dumps(history)

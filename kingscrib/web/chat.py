@@ -57,6 +57,7 @@ class Speaker:
     sender: str | None
     name: str = ""
     account_id: int | None = None
+    players: bool = True  # the game has a person's seat (a players' room apart)
 
 
 async def speaker(hub: Any, game_id: str, token: str | None, cookies: Mapping[str, str],
@@ -78,9 +79,10 @@ async def speaker(hub: Any, game_id: str, token: str | None, cookies: Mapping[st
     session = cookies.get(sessions.COOKIE)
     account = (await hub.db_call(sessions.account_of, hub.store.engine, session)
                if session and same_origin else None)
+    players = room.people > 0
     if account is None:
-        return Speaker(SPECTATORS, None)
-    return Speaker(SPECTATORS, f"a{account.id}", account.name, account.id)
+        return Speaker(SPECTATORS, None, players=players)
+    return Speaker(SPECTATORS, f"a{account.id}", account.name, account.id, players)
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 The websocket ``/api/games/{id}/chat/ws``: the first message is ``{"type": "hello",
 "token": ...}`` (no token: a spectator), answered ``{"type": "chat_welcome", "room",
-"you", "can_write", "messages"}``; then ``{"type": "say", "text": ..., "ref": ...}``
+"you", "can_write", "players", "messages"}`` (``players`` false: a game of computers
+only, no players' room); then ``{"type": "say", "text": ..., "ref": ...}``
 gets ``{"type": "ok", "ref", "message"}`` or ``{"type": "error", "ref", "status",
 "error"}``. Every message of the room arrives as ``{"type": "chat", "message": {...}}``,
 a hidden one's removal as ``{"type": "chat_hidden", "id": n}``.
@@ -81,7 +82,7 @@ async def read_chat(game_id: str, request: Request, token: str | None = Depends(
     its last messages, oldest first, and who the caller is there."""
     who = await _caller(request, hub, game_id, token)
     return {"room": who.room, "you": who.sender, "can_write": who.sender is not None,
-            "messages": await chat_hub(request).history(game_id, who)}
+            "players": who.players, "messages": await chat_hub(request).history(game_id, who)}
 
 
 @router.post("/api/games/{game_id}/chat", status_code=201)
@@ -202,6 +203,7 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
                     chat.join(game_id, reader)
                     await send({"type": "chat_welcome", "room": who.room, "you": who.sender,
                                 "can_write": who.sender is not None,
+                                "players": who.players,
                                 "messages": await chat.history(game_id, who)})
                 elif who is None:
                     raise WebError(400, 'send {"type": "hello", "token": ...} first')

@@ -141,13 +141,11 @@ function receive(data) {
     document.getElementById("chat-title").textContent = data.room === "players" ? "Chat with the players" : "Spectators' chat";
     document.getElementById("chat-form").hidden = !data.can_write;
     const note = document.getElementById("chat-note");
-    note.textContent = data.can_write
-      ? (data.room === "players" ? "Only the players read this chat." : "Only spectators read this chat; the players do not see it.")
-      : "Log in on the start page to write here; guests may read.";
-    if (data.room === "spectators" && data.can_write) {
-      // A game of computers only has no players to keep apart from: say so plainly.
-      computersOnly().then((only) => { if (only) note.textContent = "Every seat is a computer's: this chat is the spectators'."; });
-    }
+    // A game of computers only (players false) has no players to keep apart from.
+    note.textContent = !data.can_write ? "Log in on the start page to write here; guests may read."
+      : data.room === "players" ? "Only the players read this chat."
+        : data.players ? "Only spectators read this chat; the players do not see it."
+          : "Every seat is a computer's: this chat is the spectators'.";
     redraw();
   } else if (data.type === "chat") {
     messages.push(data.message);
@@ -160,14 +158,6 @@ function receive(data) {
   } else if (data.type === "error") {
     say(data.error);
   }
-}
-
-// Whether every seat of this game is a computer's (no person can be in the players' room).
-async function computersOnly() {
-  try {
-    const state = await fetch(`/api/games/${gameId}`).then((r) => r.json());
-    return Array.isArray(state.seats) && state.seats.every((s) => s.kind === "computer");
-  } catch { return false; }
 }
 
 async function start(side) {
