@@ -6,7 +6,7 @@ starts against the gentle level, named by its title."""
 from __future__ import annotations
 
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot
+from browser_pages import outside_viewport, screenshot, sized_page
 from test_web_keyboard import serious_violations
 
 from kingscrib.level_names import GENTLE_DEFAULT, title
@@ -18,11 +18,7 @@ ELSEWHERE = ["/learn", "/learn?game=cribbage", "/rules/kings", "/rules/cribbage"
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_start_page_leads_a_newcomer_to_an_opponent_and_links_the_rest_once(
         browser, server, size: str) -> None:
-    context = browser.new_context(**SIZES[size])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, size) as (page, errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#meet[data-ready]")
         page.wait_for_selector("#new-game[data-ready]")
@@ -53,18 +49,12 @@ def test_the_start_page_leads_a_newcomer_to_an_opponent_and_links_the_rest_once(
         assert serious_violations(page) == []
         screenshot(page, f"start-page-your-turn-{size}")
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_a_game_waiting_for_your_move_is_listed_once_under_your_turn(browser, server) -> None:
     import httpx
 
-    context = browser.new_context(**SIZES["phone"])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with sized_page(browser, "phone") as (page, errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#new-game[data-ready]")
         page.click("#play-computer")  # a game that waits for this browser's move
@@ -86,5 +76,3 @@ def test_a_game_waiting_for_your_move_is_listed_once_under_your_turn(browser, se
         assert outside_viewport(page) == []
         screenshot(page, "start-page-your-turn-once-phone")
         assert errors == []
-    finally:
-        context.close()
