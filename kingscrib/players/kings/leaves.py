@@ -82,6 +82,13 @@ class LeaveTable:
             v = self._cache[key] = _value(self.weights, self._cache[None], key)
         return v
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The shipped table goes to another process by name, not with its cache of
+        # leaves seen (megabytes in a long-running server): that process has its own.
+        if self is shipped():
+            return (shipped, ())
+        return (LeaveTable, (self.weights, self.meta, self.corrections))
+
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "features": feature_names(),
                 "weights": [round(w, 4) for w in self.weights],

@@ -124,7 +124,8 @@ class ClassicSession(SessionBase):
         view = self.game.view(seat)
         return dataclasses.replace(view, legal=tuple(self.game.legal_for(seat)))
 
-    def computer_action(self, seat: int, player: Any, known: Any) -> dict[str, Any]:
+    @staticmethod
+    def computer_action(seat: int, player: Any, known: Any) -> dict[str, Any]:
         if known.phase == "play" and known.legal == (Go(),):
             return {"action": "go"}  # nothing to choose
         return turn_json(seat, player.choose(known))

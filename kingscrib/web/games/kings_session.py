@@ -167,7 +167,8 @@ class KingsSession(SessionBase):
     def computer_input(self, seat: int) -> Any:
         return self.game.view(seat)
 
-    def computer_action(self, seat: int, player: Any, known: Any) -> dict[str, Any]:
+    @staticmethod
+    def computer_action(seat: int, player: Any, known: Any) -> dict[str, Any]:
         action = player.choose(known)
         if isinstance(action, Play):
             message: dict[str, Any] = {"action": "play", "tiles": action.tiles_json()}

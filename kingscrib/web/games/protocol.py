@@ -116,8 +116,10 @@ class Session(Protocol):
     def computer_input(self, seat: int) -> Any:
         """What a computer seat may know (taken on the event loop)."""
 
-    def computer_action(self, seat: int, player: Any, known: Any) -> dict[str, Any]:
-        """The action a computer seat takes (run in a worker thread)."""
+    @staticmethod
+    def computer_action(seat: int, player: Any, known: Any) -> dict[str, Any]:
+        """The action a computer seat takes (run in a worker thread or process). Static:
+        it goes to a worker process by name, not with the whole session."""
 
     def rename(self, seat: int, name: str) -> None:
         """A person took a seat under this name."""
