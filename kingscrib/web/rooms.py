@@ -876,6 +876,14 @@ class Hub:
         """``{"type": "state", "state": ...}`` as JSON text for ``seat``."""
         return _spliced(room.game.state_message(room, seat), _clock_text(room))
 
+    def state_text(self, room: Room, seat: int | None) -> str:
+        """:meth:`state` as JSON text: while the game runs, taken from the state message,
+        whose public part is encoded once a version (pollers of a game cost little)."""
+        message = self.state_message(room, seat)
+        if room.result is None and message.startswith(_STATE_PREFIX):
+            return message[len(_STATE_PREFIX):-1]
+        return json.dumps(self.state(room, seat), separators=(",", ":"))
+
     def state(self, room: Room, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` may see it (None: a spectator)."""
         data = dict(room.game.state(room, seat))
@@ -883,6 +891,9 @@ class Hub:
         if room.result is not None and "waiting" in data:
             data["waiting"] = []  # nobody is waited for once the game is over
         return data
+
+
+_STATE_PREFIX = '{"type":"state","state":'
 
 
 def _computer_move(act: Callable[..., Any], seat: int, player: Any, known: Any

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 from kingscrib.web.clocks import check_clock
@@ -45,12 +45,14 @@ async def create_game(body: CreateGame, request: Request,
                    state=hub.state(room, seat))
 
 
-@router.get("/{game_id}")
+@router.get("/{game_id}", response_class=Response,
+            responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}})
 async def get_game(game_id: str, token: str | None = Depends(bearer),
-                   hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                   hub: Hub = Depends(get_hub)) -> Response:
     """The game as the caller's seat sees it (a spectator without a token)."""
     room = await hub.get(game_id)
-    return hub.state(room, await seat_for(hub, room, token))
+    return Response(hub.state_text(room, await seat_for(hub, room, token)),
+                    media_type="application/json")
 
 
 @router.post("/{game_id}/join", response_model=Joined)

@@ -1,0 +1,58 @@
+"""``GET /api/games/{id}`` answers from the state message's cached encoding while a game
+runs: the same game, seat by seat, as the whole state worked out afresh."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from web_support import auth, in_process_client
+
+from kingscrib.web.games.classic import CLASSIC
+from kingscrib.web.games.kings import KINGS
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+CASES = {"kings": ("kings", {}, KINGS, "greedy"),
+         "kings-joker": ("kings", {"joker": True}, KINGS, "greedy"),
+         "classic": ("classic", {}, CLASSIC, "easy")}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_each_seat_and_a_spectator_get_exactly_the_state(tmp_path: Path, case: str) -> None:
+    game, rules, kind, level = CASES[case]
+    with in_process_client(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
+        hub = client.app.state.hub
+        created = client.post("/api/games", json={
+            "game": game, "rules": rules, "seed": 3,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]}).json()
+        gid = created["game_id"]
+        joined = client.post(f"/api/games/{gid}/join",
+                             json={"invite": created["invite"], "name": "Bob"}).json()
+        tokens = [created["token"], joined["token"]]
+        room = hub.rooms[gid]
+        player = kind.make_player(level, 1)
+
+        def check_every_view() -> None:
+            for seat, headers in ((0, auth(tokens[0])), (1, auth(tokens[1])), (None, {})):
+                got = client.get(f"/api/games/{gid}", headers=headers)
+                assert got.status_code == 200
+                assert got.headers["content-type"] == "application/json"
+                assert got.json() == json.loads(json.dumps(hub.state(room, seat)))
+
+        check_every_view()
+        for _ in range(6):  # moves: the mover's own view differs under the Joker rule
+            seat = room.game.waiting()[0]
+            action = room.game.computer_action(seat, player, room.game.computer_input(seat))
+            action.pop("seat", None)  # the seat is the token's
+            moved = client.post(f"/api/games/{gid}/actions", json=action,
+                                headers=auth(tokens[seat]))
+            assert moved.status_code == 200, moved.text
+            check_every_view()
+        assert client.post(f"/api/games/{gid}/resign",
+                           headers=auth(tokens[0])).status_code == 200
+        assert room.result is not None
+        check_every_view()
+        over = client.get(f"/api/games/{gid}").json()
+        assert over["over"] is True and over["turn"] is None and over["result"] is not None
