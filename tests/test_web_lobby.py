@@ -257,6 +257,35 @@ def test_play_now_pairs_compatible_wishes_and_otherwise_waits(app_client: Any) -
     assert seat_of(app_client, game_id, first.json()["ticket"])["you"] == 0
 
 
+def test_play_now_waiters_are_counted_for_others_and_their_seek_is_their_own(
+        app_client: Any) -> None:
+    ann, bob = Browser(app_client), Browser(app_client)
+    ann_ws, bob_ws = ann.live(), bob.live()
+    first = ann.post("/play-now", {"name": "Ann", "game": "classic", "clock_seconds": 300})
+    seek_id = first.json()["seek"]["id"]
+    assert receive_until(ann_ws, "seek")["seek"]["id"] == seek_id  # her own browser's
+    heard: list[dict[str, Any]] = []
+
+    def bob_hears(kind: str, check: Any) -> dict[str, Any]:
+        for _ in range(50):
+            heard.append(next_message(bob_ws))
+            if heard[-1]["type"] == kind and check(heard[-1]):
+                return heard[-1]
+        raise AssertionError(f"no {kind} message")
+
+    waiting = [{"game": "classic", "players": 2, "clock_seconds": 300, "waiting": 1}]
+    bob_hears("quick", lambda m: m["quick"] == waiting)
+    look = bob.http.get("/api/lobby", headers=bob.headers()).json()
+    assert look["seeks"] == [] and look["quick"] == waiting
+    paired = bob.post("/play-now", {"name": "Bob", "game": "classic", "clock_seconds": 300})
+    started = receive_until(ann_ws, "started")
+    assert started == {"type": "started", "id": seek_id, "game_id": paired.json()["game_id"]}
+    bob_hears("quick", lambda m: m["quick"] == [])
+    assert not [m for m in heard if seek_id in str(m)]  # nothing of Ann's seek itself
+    ann_ws.close_all()
+    bob_ws.close_all()
+
+
 def test_a_challenge_reaches_the_challenged_only_and_is_declined_or_accepted(
         app_client: Any, url: str) -> None:
     alice = Browser(app_client).sign_up("Alice")

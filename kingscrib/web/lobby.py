@@ -77,6 +77,7 @@ class Lobby:
         self.counts: dict[str, tuple[int, float]] = {}  # other processes: (count, heard)
         self._said: tuple[int, float] = (-1, 0.0)
         self._shown_online = -1
+        self._shown_quick: list[dict[str, Any]] = []
         self._watch_due = False  # a reading of the games to watch is on its way
         self._tasks: list[asyncio.Task] = []
         self._stop = threading.Event()
@@ -121,6 +122,7 @@ class Lobby:
                 if self.store.shared:
                     await self._say_count(now)
                 self._show_online()
+                self._show_quick()
                 if now - kept >= min(KEEP_EVERY, self.grace / 4):  # marks within the grace
                     kept = now
                     here = sorted({c.visitor_hash for c in self.clients})
@@ -168,6 +170,28 @@ class Lobby:
             self._shown_online = count
             self._push({"type": "online", "count": count})
 
+    # ----- Play now ----------------------------------------------------------------
+    def quick(self) -> list[dict[str, Any]]:
+        """How many wait for Play now, by game, players and clock (their seeks are shown
+        to their own browsers only)."""
+        waiting: dict[tuple[str, int, int | None], int] = {}
+        for entry in self.seeks.values():
+            seek = entry["seek"]
+            if seek.get("quick"):
+                key = (seek["game"], seek["players"], seek["clock_seconds"])
+                waiting[key] = waiting.get(key, 0) + len(seek["seats"])
+        return [{"game": game, "players": players, "clock_seconds": clock, "waiting": n}
+                for (game, players, clock), n in sorted(
+                    waiting.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] or 0))]
+
+    def _show_quick(self) -> None:
+        """Tell every browser when the Play now counts changed (at most once a tick: a
+        burst of pairings is one message)."""
+        quick = self.quick()
+        if quick != self._shown_quick:
+            self._shown_quick = quick
+            self._push({"type": "quick", "quick": quick})
+
     # ----- browsers -----------------------------------------------------------------
     def join(self, client: Client) -> None:
         self.clients.add(client)
@@ -178,7 +202,8 @@ class Lobby:
 
     def snapshot(self, client: Client) -> dict[str, Any]:
         return {"type": "lobby", "online": self.online(), "games": self.watch,
-                "seeks": [e["seek"] for e in self.seeks.values() if _sees(e["to"], client)]}
+                "seeks": [e["seek"] for e in self.seeks.values() if _sees(e["to"], client)],
+                "quick": self.quick()}
 
     def _push(self, message: dict[str, Any], audience: dict[str, Any] | None = None) -> None:
         """Send a message to this process's browsers (those the audience names)."""

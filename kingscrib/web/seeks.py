@@ -165,8 +165,13 @@ def _shown(row: Any, seat_rows: list[Any], target: str | None) -> dict[str, Any]
 
 
 def _audience(row: Any, seat_rows: list[Any]) -> dict[str, Any] | None:
-    """Who may see a seek: everyone (None), or for a challenge the account challenged and
-    the challenger's browser (and account)."""
+    """Who may see a seek: everyone (None); for a challenge the account challenged and
+    the challenger's browser (and account); for Play now's own seek its seat holders only
+    (the others see how many wait for Play now, not each seek: a pairing is then news to
+    its players, not to every browser in the lobby)."""
+    if row.quick:
+        return {"accounts": [s.account_id for s in seat_rows if s.account_id],
+                "visitors": [s.visitor_hash for s in seat_rows]}
     if row.target_id is None:
         return None
     holders = [s for s in seat_rows if s.seat == 0]

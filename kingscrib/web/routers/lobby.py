@@ -187,9 +187,10 @@ async def play_now(body: PlayNow, request: Request,
 @router.websocket("/live")
 async def live(websocket: WebSocket) -> None:
     """The lobby as it changes. Send ``{"type": "hello", "visitor": "..."}`` first; the
-    answer is ``{"type": "lobby", "seeks", "games", "online"}``, then ``seek`` (new or
-    changed), ``gone`` (with ``reason``), ``started`` (``id``, ``game_id``), ``games``
-    and ``online`` as they happen. ``{"type": "ping"}`` gets ``pong``. A frame is one
+    answer is ``{"type": "lobby", "seeks", "games", "online", "quick"}``, then ``seek``
+    (new or changed), ``gone`` (with ``reason``), ``started`` (``id``, ``game_id``),
+    ``games``, ``online`` and ``quick`` (how many wait for Play now, by game, players and
+    clock; their own seeks reach their own browsers only) as they happen. ``{"type": "ping"}`` gets ``pong``. A frame is one
     message, or an array of messages in order when several were waiting."""
     hub: Hub = websocket.app.state.hub
     lobby: Lobby = websocket.app.state.lobby

@@ -21,6 +21,7 @@ function visitor() {
 const ticketKey = (id) => `kingscrib:seek:${id}`;
 let me = { name: null, csrf: null };
 let seeks = new Map();
+let quick = []; // how many wait for Play now, by game, players and clock
 
 async function lobbyCall(method, path, body) {
   await whoAmI(); // logged in or out in the account panel since: the right name and token
@@ -123,10 +124,47 @@ function seekItem(seek) {
   return li;
 }
 
+// Play now's waiting players (not this browser's own): one click pairs with them.
+function quickItems() {
+  const own = [...seeks.values()].filter((s) => s.quick && localStorage.getItem(ticketKey(s.id)));
+  return quick.map((q) => {
+    const mine = own.filter((s) => s.game === q.game && s.players === q.players
+      && (s.clock_seconds ?? null) === (q.clock_seconds ?? null)).length;
+    return { ...q, waiting: q.waiting - mine };
+  }).filter((q) => q.waiting > 0).map((q) => {
+    const li = document.createElement("li");
+    li.className = "quick";
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = `${TITLES[q.game] || q.game} · ${q.players} players · ${clockText(q)} · casual`;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = `${q.waiting} waiting for Play now`;
+    const buttons = document.createElement("span");
+    buttons.className = "buttons";
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "primary accept";
+    b.textContent = "Play now";
+    b.onclick = async () => {
+      b.disabled = true;
+      try {
+        took(await lobbyCall("POST", "/play-now", {
+          name: typedName(), game: q.game, players: q.players, clock_seconds: q.clock_seconds ?? undefined,
+        }));
+      } catch (error) { say(error.message, "error"); b.disabled = false; }
+    };
+    buttons.append(b);
+    li.append(what, who, buttons);
+    return li;
+  });
+}
+
 function renderSeeks() {
   const list = $("seeks");
-  list.replaceChildren(...[...seeks.values()].map(seekItem));
-  if (!seeks.size) {
+  const waiting = quickItems();
+  list.replaceChildren(...waiting, ...[...seeks.values()].map(seekItem));
+  if (!seeks.size && !waiting.length) {
     const li = document.createElement("li");
     li.className = "none";
     li.textContent = "Nobody is waiting: post a seek or press Play now.";
@@ -156,6 +194,7 @@ function renderWatch(games) {
 function onMessage(message) {
   if (message.type === "lobby") {
     seeks = new Map(message.seeks.map((s) => [s.id, s]));
+    quick = message.quick || [];
     renderSeeks();
     renderWatch(message.games);
     $("online").textContent = `${message.online} online`;
@@ -177,6 +216,9 @@ function onMessage(message) {
       localStorage.removeItem(ticketKey(message.id));
       enterGame(message.game_id, ticket);
     }
+  } else if (message.type === "quick") {
+    quick = message.quick;
+    renderSeeks();
   } else if (message.type === "games") {
     renderWatch(message.games);
   } else if (message.type === "online") {
