@@ -56,3 +56,20 @@ def test_each_seat_and_a_spectator_get_exactly_the_state(tmp_path: Path, case: s
         check_every_view()
         over = client.get(f"/api/games/{gid}").json()
         assert over["over"] is True and over["turn"] is None and over["result"] is not None
+
+
+def test_only_the_newest_turns_stay_cached_and_older_ones_are_built_the_same() -> None:
+    from kingscrib.web.games.kings_view import KEEP_TURNS, turn_json
+
+    session = KINGS.create(KINGS.check_rules({}, 2), 7, ["Ann", "Bob"])
+    players = [KINGS.make_player("greedy", 1), KINGS.make_player("greedy", 2)]
+    first_built = []
+    for _ in range(16):
+        seat = session.waiting()[0]
+        session.apply(seat, session.computer_action(seat, players[seat],
+                                                    session.computer_input(seat)))
+        first_built.append(json.dumps(turn_json(session, len(first_built), hide=False)))
+        assert len(session._turns) <= 2 * KEEP_TURNS
+    assert min(index for index, *_ in session._turns) >= 16 - 2 * KEEP_TURNS
+    again = [json.dumps(turn_json(session, i, hide=False)) for i in range(16)]
+    assert again == first_built

@@ -10,7 +10,9 @@ from fastapi import Header, Request
 from kingscrib.web.rooms import Hub, Room
 
 
-def get_hub(request: Request) -> Hub:
+async def get_hub(request: Request) -> Hub:
+    # async: FastAPI runs a plain function dependency in a worker thread, a thread hop
+    # for every request (and, under load, dozens of threads each with a malloc arena)
     return request.app.state.hub
 
 
@@ -24,7 +26,7 @@ async def bearer(request: Request,
     token = token.strip() if scheme.lower() == "bearer" and token.strip() else None
     game_id = request.path_params.get("game_id")
     if token and isinstance(game_id, str):
-        hub = get_hub(request)
+        hub: Hub = request.app.state.hub
         await hub.get(game_id)  # (a game that cannot be loaded says so first)
         await guard_seat(hub, request.cookies, game_id, token)
     return token

@@ -3,7 +3,7 @@ may see them (exchanges show only how many tiles; under the joker rule a play's 
 stays hidden while a Joker may be called), and reading actions from requests.
 
 ``session`` is a :class:`~kingscrib.web.games.kings_session.KingsSession` (its ``game``
-is the engine's ``Game``; ``_turns`` caches the turns already turned into JSON) and
+is the engine's ``Game``; ``_turns`` caches its newest turns as JSON) and
 ``table`` the room around it (:class:`~kingscrib.web.games.protocol.Table`).
 """
 
@@ -94,8 +94,23 @@ def turn_json(session: Any, index: int, hide: bool) -> dict[str, Any]:
         data["joker"] = dict(t.joker)
     if t.servant is not None:
         data["servant"] = t.servant
-    session._turns[key] = data
+    _keep(session, key, data)
     return data
+
+
+KEEP_TURNS = 3  # the newest turns kept as JSON (an update re-sends the last turn sent)
+
+
+def _keep(session: Any, key: tuple[int, bool, bool], data: dict[str, Any]) -> None:
+    """Cache a turn's JSON, forgetting older turns': updates need only the newest, and a
+    whole state (a browser arriving) is built once a version, then kept as text. Every
+    turn of every game in memory cached as JSON was some 1.7 kB a turn."""
+    turns = session._turns
+    turns[key] = data
+    if len(turns) > 2 * KEEP_TURNS:
+        oldest = len(session.game.history) - KEEP_TURNS
+        for old in [k for k in turns if k[0] < oldest]:
+            del turns[old]
 
 
 def parse_play(tiles: Any) -> Play:
