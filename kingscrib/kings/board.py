@@ -43,7 +43,12 @@ PLAYABLE: frozenset[Square] = frozenset(
 
 
 def square_name(square: Square) -> str:
+    if 0 <= square < SIZE * SIZE:
+        return _SQUARE_NAMES[square]  # one string a square, shared by every game's turns
     return f"{COLUMN_LETTERS[column_of(square)]}{row_of(square) + 1}"
+
+
+_SQUARE_NAMES = tuple(f"{COLUMN_LETTERS[s % SIZE]}{s // SIZE + 1}" for s in range(SIZE * SIZE))
 
 
 def parse_square(text: str) -> Square:

@@ -8,6 +8,7 @@ record of this engine from its seed, so a saved game continues exactly.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -154,6 +155,27 @@ def _claim(turn: dict[str, Any], rules: RuleSet, index: int) -> int | None:
     return claimed
 
 
+def _spare_rack(bag: list[Tile], first_racks: dict[int, list[Tile]],
+                turns: list[Any]) -> list[Tile]:
+    """A rack for a seat the record never shows, from the bag's tiles that no seen rack
+    and no recorded draw needs (with four players, five arbitrary tiles for each of three
+    unseen seats could use up every copy of a tile drawn later)."""
+    needed = held_counts(t for rack in first_racks.values() for t in rack)
+    for i, turn in enumerate(turns):
+        if isinstance(turn, dict):
+            with contextlib.suppress(RecordError):
+                needed.update(t.held() for t in _tile_list(turn.get("drew", []), "drew", i))
+    rack: list[Tile] = []
+    for tile in reversed(bag):
+        if len(rack) == RACK_SIZE:
+            break
+        if needed[tile] > 0:
+            needed[tile] -= 1  # this copy is kept for whoever the record shows with it
+        else:
+            rack.append(tile)
+    return rack if len(rack) == RACK_SIZE else bag[-RACK_SIZE:]
+
+
 def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
     """Replay a record turn by turn, checking each; yields (index, turn, game after it).
 
@@ -175,8 +197,8 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
             first_racks[p] = [x.held() for x in _tile_list(t.get("rack"), "rack", i)]
     for seat in range(game.players):
         rack = first_racks.get(seat)
-        if rack is None:
-            rack = game.bag_of(seat)[-RACK_SIZE:]  # never seen: any tiles will do
+        if rack is None:  # never seen: any tiles will do, but not those the record needs
+            rack = _spare_rack(game.bag_of(seat), first_racks, turns)
         if len(rack) != RACK_SIZE:
             raise RecordError(f"seat {seat} must start with {RACK_SIZE} tiles, not {len(rack)}")
         _take_from_bag(game, seat, rack, f"the starting rack of seat {seat}", None)

@@ -39,10 +39,11 @@ class Tile:
         t = str(text).strip().upper()
         if len(t) < 2 or t[-1] not in COLOURS:
             raise ValueError(f"{text!r} is not a tile: write a rank then L or D, e.g. 7L or TD")
-        return cls(parse_rank(t[:-1]), t[-1])
+        rank = parse_rank(t[:-1])
+        return _SHARED.get((rank, t[-1])) or cls(rank, t[-1])
 
     def __str__(self) -> str:
-        return rank_char(self.rank) + self.colour
+        return _NAMES[self.rank, self.colour]
 
     @property
     def is_six_nine(self) -> bool:
@@ -72,6 +73,8 @@ class Tile:
 # One instance of each of the 26 tiles, shared by every bag and rack (tiles are frozen):
 # a server holding thousands of games keeps 106 pointers a bag, not 106 objects.
 _SHARED = {(rank, colour): Tile(rank, colour) for rank in RANKS for colour in COLOURS}
+# Their names, one string each (a game's turns, as JSON, name the tiles placed).
+_NAMES = {(rank, colour): rank_char(rank) + colour for rank in RANKS for colour in COLOURS}
 
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
