@@ -74,3 +74,38 @@ def test_a_seek_posted_in_one_browser_is_accepted_in_the_other(browser, server,
     finally:
         alice_context.close()
         guest_context.close()
+
+
+def test_play_now_waiters_are_counted_and_one_click_pairs_with_them(browser, server) -> None:
+    ann_context = browser.new_context(**SIZES["desktop"])
+    bob_context = browser.new_context(**SIZES["phone"])
+    errors: list[str] = []
+    try:
+        ann, bob = ann_context.new_page(), bob_context.new_page()
+        for page in (ann, bob):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "/")
+            page.wait_for_selector("#meet[data-ready]")
+        ann.fill("#meet-name", "Ann")
+        ann.select_option("#quick-clock", "300")
+        ann.click("#play-now")
+        ann.wait_for_selector("#meet-message:has-text('Waiting for an opponent')")
+        assert "Ann" in ann.locator("#seeks li[data-seek]").inner_text()  # hers, to cancel
+        waiting = bob.locator("#seeks li.quick")
+        waiting.wait_for()  # live, without reloading
+        text = waiting.inner_text()
+        assert "1 waiting for Play now" in text and "5 min" in text and "Ann" not in text
+        assert bob.locator("#seeks li[data-seek]").count() == 0  # not her seek itself
+        assert outside_viewport(bob) == []
+        screenshot(bob, "lobby-play-now-waiting-phone")
+        bob.fill("#meet-name", "Bob")
+        waiting.locator("button").click()
+        bob.wait_for_url("**/?game=*")
+        ann.wait_for_url("**/?game=*")
+        game_id = bob.url.split("game=")[1].split("&")[0]
+        assert ann.url.split("game=")[1].split("&")[0] == game_id
+        assert (seat_seen(server, ann, game_id), seat_seen(server, bob, game_id)) == (0, 1)
+        assert errors == []
+    finally:
+        ann_context.close()
+        bob_context.close()
