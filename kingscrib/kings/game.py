@@ -40,7 +40,7 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why. Nothing changed."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     """One turn as it happened (the game record's ``turns`` entries)."""
 

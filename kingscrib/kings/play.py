@@ -37,7 +37,7 @@ class IllegalPlay(ValueError):
     """A play that breaks a rule; the message says which."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandScore:
     """One hand formed or extended by a play."""
 
@@ -90,7 +90,7 @@ class HandScore:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayScore:
     """What a legal play scores, hand by hand, with its bonuses."""
 
