@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from browser_pages import SIZES, outside_viewport, screenshot
+from browser_pages import outside_viewport, screenshot, sized_page
 
 PASSWORD = "tiles and pegs"
 
@@ -24,13 +24,9 @@ def seat_seen(server, page, game_id: str) -> int:
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_seek_posted_in_one_browser_is_accepted_in_the_other(browser, server,
                                                                 size: str) -> None:
-    alice_context = browser.new_context(**SIZES[size])
-    guest_context = browser.new_context(**SIZES[size])
-    errors: list[str] = []
-    try:
-        alice, guest = alice_context.new_page(), guest_context.new_page()
+    with sized_page(browser, size) as (alice, alice_errors), \
+            sized_page(browser, size) as (guest, guest_errors):
         for page in (alice, guest):
-            page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(server.url + "/")
             page.wait_for_selector("#meet[data-ready]")
         alice.click("#show-signup")
@@ -70,20 +66,13 @@ def test_a_seek_posted_in_one_browser_is_accepted_in_the_other(browser, server,
         guest.click("#play-computer")
         guest.wait_for_url("**/?game=*")
         assert guest.url.split("game=")[1] != game_id
-        assert errors == []
-    finally:
-        alice_context.close()
-        guest_context.close()
+        assert alice_errors == guest_errors == []
 
 
 def test_play_now_waiters_are_counted_and_one_click_pairs_with_them(browser, server) -> None:
-    ann_context = browser.new_context(**SIZES["desktop"])
-    bob_context = browser.new_context(**SIZES["phone"])
-    errors: list[str] = []
-    try:
-        ann, bob = ann_context.new_page(), bob_context.new_page()
+    with sized_page(browser, "desktop") as (ann, ann_errors), \
+            sized_page(browser, "phone") as (bob, bob_errors):
         for page in (ann, bob):
-            page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(server.url + "/")
             page.wait_for_selector("#meet[data-ready]")
         ann.fill("#meet-name", "Ann")
@@ -105,7 +94,4 @@ def test_play_now_waiters_are_counted_and_one_click_pairs_with_them(browser, ser
         game_id = bob.url.split("game=")[1].split("&")[0]
         assert ann.url.split("game=")[1].split("&")[0] == game_id
         assert (seat_seen(server, ann, game_id), seat_seen(server, bob, game_id)) == (0, 1)
-        assert errors == []
-    finally:
-        ann_context.close()
-        bob_context.close()
+        assert ann_errors == bob_errors == []

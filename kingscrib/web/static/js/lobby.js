@@ -69,55 +69,57 @@ function rulesText(seek) {
   return on.join(", ");
 }
 
+// A list item's parts: a span of text, and a button that stays disabled while it works.
+function span(className, text) {
+  const element = document.createElement("span");
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+function actionButton(label, onClick, className = "") {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  b.className = className;
+  b.onclick = async () => {
+    b.disabled = true;
+    try { await onClick(); } catch (error) { say(error.message, "error"); b.disabled = false; }
+  };
+  return b;
+}
+
 function seekItem(seek) {
   const li = document.createElement("li");
   li.dataset.seek = seek.id;
   const mine = localStorage.getItem(ticketKey(seek.id));
   const forMe = seek.challenge && me.name && seek.challenge.toLowerCase() === me.name.toLowerCase() && !mine;
   if (seek.challenge) li.className = "challenge";
-  const what = document.createElement("span");
-  what.className = "what";
-  what.textContent = `${TITLES[seek.game] || seek.game} · ${seek.players} players · ${clockText(seek)} · ${seek.rated ? "rated" : "casual"}`;
-  const who = document.createElement("span");
-  who.className = "who";
-  who.textContent = seek.seats.map((s) => s.name + (s.account ? " ✓" : "")).join(", ")
+  const what = span("what", `${TITLES[seek.game] || seek.game} · ${seek.players} players · ${clockText(seek)} · ${seek.rated ? "rated" : "casual"}`);
+  const who = span("who", seek.seats.map((s) => s.name + (s.account ? " ✓" : "")).join(", ")
     + (seek.players > seek.seats.length ? ` (+${seek.players - seek.seats.length} open)` : "")
-    + (seek.challenge ? ` → challenges ${seek.challenge}` : "");
-  const terms = document.createElement("span");
-  terms.className = "terms";
+    + (seek.challenge ? ` → challenges ${seek.challenge}` : ""));
   const range = seek.rating_min != null || seek.rating_max != null
     ? `rating ${seek.rating_min ?? "any"}–${seek.rating_max ?? "any"}` : "";
-  terms.textContent = [rulesText(seek), range].filter(Boolean).join(" · ");
-  const buttons = document.createElement("span");
-  buttons.className = "buttons";
-  const button = (label, onClick, cls = "") => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = label;
-    b.className = cls;
-    b.onclick = async () => {
-      b.disabled = true;
-      try { await onClick(); } catch (error) { say(error.message, "error"); b.disabled = false; }
-    };
-    buttons.append(b);
-  };
+  const terms = span("terms", [rulesText(seek), range].filter(Boolean).join(" · "));
+  const buttons = span("buttons", "");
   if (mine) {
-    button("Cancel", async () => {
+    buttons.append(actionButton("Cancel", async () => {
       await lobbyCall("DELETE", `/seeks/${seek.id}`, { ticket: localStorage.getItem(ticketKey(seek.id)) });
       localStorage.removeItem(ticketKey(seek.id));
       seeks.delete(seek.id);
       renderSeeks();
       say("");
-    });
+    }));
   } else {
-    button(forMe ? "Accept the challenge" : "Accept", async () =>
-      took(await lobbyCall("POST", `/seeks/${seek.id}/accept`, { name: typedName() })), "primary accept");
+    buttons.append(actionButton(forMe ? "Accept the challenge" : "Accept", async () =>
+      took(await lobbyCall("POST", `/seeks/${seek.id}/accept`, { name: typedName() })), "primary accept"));
     if (forMe) {
-      button("Decline", async () => {
+      buttons.append(actionButton("Decline", async () => {
         await lobbyCall("DELETE", `/seeks/${seek.id}`, {});
         seeks.delete(seek.id);
         renderSeeks();
-      });
+      }));
     }
   }
   li.append(what, who, terms, buttons);
@@ -134,28 +136,12 @@ function quickItems() {
   }).filter((q) => q.waiting > 0).map((q) => {
     const li = document.createElement("li");
     li.className = "quick";
-    const what = document.createElement("span");
-    what.className = "what";
-    what.textContent = `${TITLES[q.game] || q.game} · ${q.players} players · ${clockText(q)} · casual`;
-    const who = document.createElement("span");
-    who.className = "who";
-    who.textContent = `${q.waiting} waiting for Play now`;
-    const buttons = document.createElement("span");
-    buttons.className = "buttons";
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "primary accept";
-    b.textContent = "Play now";
-    b.onclick = async () => {
-      b.disabled = true;
-      try {
-        took(await lobbyCall("POST", "/play-now", {
-          name: typedName(), game: q.game, players: q.players, clock_seconds: q.clock_seconds ?? undefined,
-        }));
-      } catch (error) { say(error.message, "error"); b.disabled = false; }
-    };
-    buttons.append(b);
-    li.append(what, who, buttons);
+    const buttons = span("buttons", "");
+    buttons.append(actionButton("Play now", async () => took(await lobbyCall("POST", "/play-now", {
+      name: typedName(), game: q.game, players: q.players, clock_seconds: q.clock_seconds ?? undefined,
+    })), "primary accept"));
+    li.append(span("what", `${TITLES[q.game] || q.game} · ${q.players} players · ${clockText(q)} · casual`),
+      span("who", `${q.waiting} waiting for Play now`), buttons);
     return li;
   });
 }
