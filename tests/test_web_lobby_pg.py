@@ -96,3 +96,31 @@ def test_both_processes_count_the_same_people_online(two_servers) -> None:
     finally:
         for ws in sockets:
             ws.close()
+
+
+def test_play_now_waiting_on_one_process_is_counted_and_paired_on_the_other(
+        two_servers) -> None:
+    a, b = two_servers
+    ann, bob = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
+    ann_ws, bob_ws = live(a, ann), live(b, bob)
+    try:
+        wish = {"game": "kings", "players": 2, "clock_seconds": 600}
+        waiting = httpx.post(f"{a.url}/api/lobby/play-now", headers={"X-Lobby-Visitor": ann},
+                             json={"name": "Ann", **wish})
+        assert waiting.status_code == 200 and waiting.json()["game_id"] is None
+        seek_id = waiting.json()["seek"]["id"]
+        counted = [{**wish, "waiting": 1}]
+        until(bob_ws, "quick", lambda m: m["quick"] == counted)
+        look = httpx.get(f"{b.url}/api/lobby", headers={"X-Lobby-Visitor": bob}).json()
+        assert look["quick"] == counted and look["seeks"] == []  # not her seek itself
+        paired = httpx.post(f"{b.url}/api/lobby/play-now", headers={"X-Lobby-Visitor": bob},
+                            json={"name": "Bob", **wish})
+        game_id = paired.json()["game_id"]
+        assert game_id is not None
+        assert until(ann_ws, "started") == {"type": "started", "id": seek_id,
+                                            "game_id": game_id}
+        for ws in (ann_ws, bob_ws):
+            until(ws, "quick", lambda m: m["quick"] == [])
+    finally:
+        ann_ws.close()
+        bob_ws.close()
