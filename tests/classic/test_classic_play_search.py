@@ -17,10 +17,11 @@ from kingscrib.classic.game import Discard, PlayerView
 from kingscrib.classic.pegging import peg_score
 from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic import expert
-from kingscrib.players.classic.play_search import card_values, careful_rank, greedy_rank, play_out
+from kingscrib.players.classic.levels import _lookahead, unseen_by
+from kingscrib.players.classic.play_search import POLICIES, card_values, lookahead_rank, play_out
 from kingscrib.players.classic.winprob import after_deal
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def dealt_game(seed: int, laid: int) -> StackedGame:
@@ -45,36 +46,62 @@ def sorted_ranks(cards) -> tuple[int, ...]:
     return tuple(sorted(c.rank for c in cards))
 
 
+def rank_counts(cards) -> list[int]:
+    out = [0] * 14
+    for c in cards:
+        out[c.rank] += 1
+    return out
+
+
 @SETTINGS
-@given(seed=st.integers(0, 10**6), laid=st.integers(0, 6), greedy=st.booleans())
+@given(seed=st.integers(0, 10**6), laid=st.integers(0, 6),
+       policy=st.sampled_from(sorted(POLICIES)))
 def test_play_out_equals_the_engine_played_by_the_same_policy(seed: int, laid: int,
-                                                             greedy: bool) -> None:
+                                                             policy: str) -> None:
+    """The engine decides who lays and scores every card, and each seat's unseen cards
+    come from its own view."""
     game = dealt_game(seed, laid)
     if game.phase != "play":
         return
-    policy = greedy_rank if greedy else careful_rank
+    lay = POLICIES[policy]
     me = game.to_act
+
+    def engine_choice() -> int:
+        view = game.view(game.to_act)
+        return lay(sorted_ranks(view.hand), tuple(c.rank for c in view.pile), view.count,
+                   rank_counts(unseen_by(view)), view.cards_left[1 - view.seat])
+
     hands = (sorted_ranks(game.hand(me)), sorted_ranks(game.hand(1 - me)))
     pile = tuple(c.rank for c in game.pile)
-    first = policy(hands[0], pile, game.count)
+    unseen = (rank_counts(unseen_by(game.view(me))), rank_counts(unseen_by(game.view(1 - me))))
+    first = engine_choice()
     before = list(game.scores)
-    turn = 0
-    while game.phase == "play":  # the engine decides who lays and scores every card
-        seat = game.to_act
-        hand = sorted_ranks(game.hand(seat))
-        rank = first if turn == 0 else policy(hand, tuple(c.rank for c in game.pile),
-                                                game.count)
+    while game.phase == "play":
+        rank = engine_choice()
         game.apply(next(a for a in game.legal_actions() if a.card.rank == rank))
-        turn += 1
     gained = (game.scores[me] - before[me], game.scores[1 - me] - before[1 - me])
-    assert play_out(hands, pile, first, policy) == gained[0] - gained[1]
+    assert play_out(hands, pile, first, lay, unseen=unseen) == gained[0] - gained[1]
     # pegging out: the value is decided as soon as a player reaches what they need
     g0, g1 = gained
-    assert play_out(hands, pile, first, policy, needs=(g0 + 1, g1 + 1)) == g0 - g1
+    assert play_out(hands, pile, first, lay, needs=(g0 + 1, g1 + 1), unseen=unseen) == g0 - g1
     if g0:
-        assert play_out(hands, pile, first, policy, needs=(g0, g1 + 1)) == 1.0
+        assert play_out(hands, pile, first, lay, needs=(g0, g1 + 1), unseen=unseen) == 1.0
     if g1:
-        assert play_out(hands, pile, first, policy, needs=(g0 + 1, g1)) == 0.0
+        assert play_out(hands, pile, first, lay, needs=(g0 + 1, g1), unseen=unseen) == 0.0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), laid=st.integers(0, 6))
+def test_lookahead_lays_a_card_expert_v1_values_most(seed: int, laid: int) -> None:
+    game = dealt_game(seed, laid)
+    if game.phase != "play":
+        return
+    view = game.view(game.to_act)
+    unseen = unseen_by(view)
+    rank = lookahead_rank(sorted_ranks(view.hand), tuple(c.rank for c in view.pile),
+                          view.count, rank_counts(unseen), view.cards_left[1 - view.seat])
+    values = {a.card.rank: _lookahead(view, a.card, unseen) for a in view.legal}
+    assert math.isclose(values[rank], max(values.values()))
 
 
 def test_the_search_takes_a_sure_fifteen_and_thirty_one() -> None:

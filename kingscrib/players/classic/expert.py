@@ -22,7 +22,9 @@ Pegging: :func:`.pegsearch.card_values` over the opponent's possible holdings, e
 likely as the deal, their discard and their plays make it (:mod:`.reader`), valued in
 points pegged (mine less theirs), or near the end in the chance to win: pegging out ends
 the game at once, and at the end of the play the shows are counted in order (the pone's
-hand first) before the table takes over.
+hand first) before the table takes over. With ``PLAY_SEARCH`` on (off as shipped: it did
+not gain, docs/benchmarks.md), the play is valued instead by play-outs in which neither
+player sees the other's hand (:mod:`.play_search`).
 """
 
 from __future__ import annotations
@@ -199,6 +201,8 @@ def play_choices(view: PlayerView, rng: random.Random | None = None,
                     "pool": HOLDING_POOL}
     if read:
         kwargs["weigh"] = holding_weigher(view, greed, keep)
+    if PLAY_SEARCH:
+        kwargs["my_discards"] = tuple(c.rank for c in view.discards)
     if by_win:
         values = win_values(view, mine, pile, unseen, laid, rng, kwargs, search)
     else:
