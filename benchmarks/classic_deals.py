@@ -26,7 +26,10 @@ change (ablations):
   (how sharply the reader takes a player to lay the card that scores most at once; 0:
   the plays say nothing), ``temp=X`` (the reader's keep ratios worked out with this
   softmax temperature, in points), ``gofloor=off``;
-- ``nearend=N`` (the score from which choices are made by the chance to win; 200: never).
+- ``nearend=N`` (the score from which choices are made by the chance to win; 200: never);
+- ``search=on``: the play by information-set play-outs (:mod:`.play_search`) instead of
+  the minimax over holdings, ``policy=careful|greedy`` the play-outs' policy,
+  ``ssamples=N`` the holdings they take.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from kingscrib.classic.discard import expected_crib
 from kingscrib.classic.game import Action, ClassicGame, Discard, Play, PlayerView
 from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic import expert as ex
-from kingscrib.players.classic import make_player, pegsearch, reader
+from kingscrib.players.classic import make_player, pegsearch, play_search, reader
 from kingscrib.players.classic.base import perfect_claim
 from kingscrib.players.classic.levels import LevelPlayer
 
@@ -94,6 +97,12 @@ class Variant:
                 stack.enter_context(patched(reader, "keep_ratios", _ratios_at(float(p["temp"]))))
             if "nearend" in p:
                 stack.enter_context(patched(ex, "NEAR_END", int(p["nearend"])))
+            if p.get("search") == "on":
+                stack.enter_context(patched(ex, "PLAY_SEARCH", 1))
+            if "policy" in p:
+                stack.enter_context(patched(play_search, "POLICY", p["policy"]))
+            if "ssamples" in p:
+                stack.enter_context(patched(ex, "SEARCH_SAMPLES", int(p["ssamples"])))
             if view.phase == "discard":
                 if p.get("discard") == "v1":
                     return self.v1.choose(view)

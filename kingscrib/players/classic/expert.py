@@ -22,13 +22,15 @@ Pegging: :func:`.pegsearch.card_values` over the opponent's possible holdings, e
 likely as the deal, their discard and their plays make it (:mod:`.reader`), valued in
 points pegged (mine less theirs), or near the end in the chance to win: pegging out ends
 the game at once, and at the end of the play the shows are counted in order (the pone's
-hand first) before the table takes over.
+hand first) before the table takes over. With ``PLAY_SEARCH`` on (off as shipped: it did
+not gain, docs/benchmarks.md), the play is valued instead by play-outs in which neither
+player sees the other's hand (:mod:`.play_search`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -39,7 +41,7 @@ from kingscrib.classic.pegging import MAX_COUNT, peg_score
 from kingscrib.classic.rules import WINNING_SCORE
 from kingscrib.classic.show import score_show
 from kingscrib.counting import JACK, card_points
-from kingscrib.players.classic import endgame, winprob
+from kingscrib.players.classic import endgame, play_search, winprob
 from kingscrib.players.classic.base import perfect_claim
 from kingscrib.players.classic.crib_model import (
     crib_with_starter,
@@ -54,6 +56,8 @@ NEAR_END = 81  # from this score (either player) choices are made by the chance 
 PEG_SHARE = 0.5  # the share of the pegging table a discard counts (docs/classic.md: why)
 PLAY_SAMPLES = 96  # holdings the play searches when there are too many to search all
 HOLDING_POOL = 8  # they are drawn by the reader from 8x as many dealt
+PLAY_SEARCH = 0  # 1: the play by information-set play-outs (:mod:`.play_search`), not minimax
+SEARCH_SAMPLES = 192  # holdings the play-outs take (one play-out a holding and card)
 
 
 @dataclass(frozen=True)
@@ -192,14 +196,18 @@ def play_choices(view: PlayerView, rng: random.Random | None = None,
     me, them = view.scores[view.side], view.scores[1 - view.side]
     by_win = near_end(me, them)
     mine = tuple(c.rank for c in view.hand)
-    kwargs: dict = {"samples": samples, "pool": HOLDING_POOL}
+    search = play_search.card_values if PLAY_SEARCH else card_values
+    kwargs: dict = {"samples": SEARCH_SAMPLES if PLAY_SEARCH else samples,
+                    "pool": HOLDING_POOL}
     if read:
         kwargs["weigh"] = holding_weigher(view, greed, keep)
+    if PLAY_SEARCH:
+        kwargs["my_discards"] = tuple(c.rank for c in view.discards)
     if by_win:
-        values = win_values(view, mine, pile, unseen, laid, rng, kwargs)
+        values = win_values(view, mine, pile, unseen, laid, rng, kwargs, search)
     else:
-        values = card_values(mine, pile, unseen, view.cards_left[opp], laid, go_floor(view),
-                             rng, **kwargs)
+        values = search(mine, pile, unseen, view.cards_left[opp], laid, go_floor(view),
+                        rng, **kwargs)
     out = [PlayChoice(c, peg_score(pile + (c.rank,)).total, values[c.rank], by_win)
            for c in plays]
     out.sort(key=lambda p: (-p.value, -p.points_now, p.card))
@@ -207,9 +215,11 @@ def play_choices(view: PlayerView, rng: random.Random | None = None,
 
 
 def win_values(view: PlayerView, mine: Ranks, pile: Ranks, unseen: list[int], laid: Ranks,
-                rng: random.Random, kwargs: dict) -> dict[int, float]:
+                rng: random.Random, kwargs: dict,
+                search: Callable[..., dict[int, float]] = card_values) -> dict[int, float]:
     """For each rank this seat may lay, the chance to win once it is laid (see
-    :func:`play_choices`)."""
+    :func:`play_choices`; ``search``: :func:`.pegsearch.card_values` or
+    :func:`.play_search.card_values`)."""
     assert view.starter is not None
     me, them = view.scores[view.side], view.scores[1 - view.side]
     i_deal = view.is_dealer
@@ -225,8 +235,8 @@ def win_values(view: PlayerView, mine: Ranks, pile: Ranks, unseen: list[int], la
         their_show = rank_points(tuple(sorted(kept + (starter,)))) if len(kept) == 4 else 0
         return _leaf(me, them, i_deal, my_show, their_show, crib)
 
-    return card_values(mine, pile, unseen, view.cards_left[1 - view.seat], laid,
-                       go_floor(view), rng, needs=needs, value_for=value_for, **kwargs)
+    return search(mine, pile, unseen, view.cards_left[1 - view.seat], laid,
+                  go_floor(view), rng, needs=needs, value_for=value_for, **kwargs)
 
 
 def crib_in_play(view: PlayerView) -> float:
