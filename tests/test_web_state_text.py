@@ -4,6 +4,7 @@ runs: the same game, seat by seat, as the whole state worked out afresh."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,24 @@ def test_only_the_newest_turns_stay_cached_and_older_ones_are_built_the_same() -
     assert min(index for index, *_ in session._turns) >= 16 - 2 * KEEP_TURNS
     again = [json.dumps(turn_json(session, i, hide=False)) for i in range(16)]
     assert again == first_built
+
+
+@pytest.mark.parametrize("game", ["kings", "classic"])
+def test_a_game_over_by_its_rules_is_the_same_state_seed_and_all(tmp_path: Path,
+                                                                  game: str) -> None:
+    level = "greedy" if game == "kings" else "easy"
+    with in_process_client(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
+        hub = client.app.state.hub
+        gid = client.post("/api/games", json={
+            "game": game, "seed": 5,
+            "seats": [{"kind": "computer", "level": level}] * 2}).json()["game_id"]
+        for _ in range(600):
+            got = client.get(f"/api/games/{gid}").json()
+            if got["over"]:
+                break
+            time.sleep(0.05)
+        room = hub.rooms[gid]
+        assert got["over"] and room.result is None  # ended by the rules, not early
+        assert got == json.loads(json.dumps(hub.state(room, None)))
+        assert got["end"]["seed"] == 5  # disclosed once over, over a socket as by a GET
+        assert json.loads(hub.state_message(room, None))["state"]["end"]["seed"] == 5

@@ -295,14 +295,9 @@ class SessionBase:
         return self.public()
 
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
-        data = dict(self.public_at(table))
-        data.update(id=table.id, version=table.version, you=seat,
-                    hints_allowed=table.hints_allowed, rated=table.rated, hints=table.hints_on,
-                    closed=table.closed)
-        if data.get("end") is not None:  # the seed is disclosed once the game is over
-            data["end"] = dict(data["end"], seed=self.seed)
-        data["seats"] = [dict(s, online=o)
-                         for s, o in zip(seat_list(table, self.kind), table.online())]
+        data = self._public_of(table)
+        data["seats"] = [dict(s, online=o) for s, o in zip(data["seats"], table.online())]
+        data["you"] = seat
         if seat is not None:
             data.update(self.private(seat))
         return data
@@ -314,6 +309,8 @@ class SessionBase:
         data.update(id=table.id, version=table.version, seats=seat_list(table, self.kind),
                     hints_allowed=table.hints_allowed, rated=table.rated, hints=table.hints_on,
                     closed=table.closed)
+        if data.get("end") is not None:  # the seed is disclosed once the game is over
+            data["end"] = dict(data["end"], seed=self.seed)
         return data
 
     def state_message(self, table: Table, seat: int | None) -> str:
