@@ -56,7 +56,7 @@ function took(answer) {
   localStorage.setItem(ticketKey(answer.seek.id), answer.ticket);
   seeks.set(answer.seek.id, answer.seek);
   renderSeeks();
-  say("Waiting for an opponent: the game starts as soon as the seats are taken.");
+  say("Waiting for an opponent: the game starts as soon as the seats are taken.", "info");
 }
 
 function clockText(seek) {
@@ -190,7 +190,7 @@ function onMessage(message) {
   } else if (message.type === "gone") {
     if (localStorage.getItem(ticketKey(message.id))) {
       localStorage.removeItem(ticketKey(message.id));
-      if (message.reason === "declined") say("Your challenge was declined.");
+      if (message.reason === "declined") say("Your challenge was declined.", "info");
     }
     seeks.delete(message.id);
     renderSeeks();
