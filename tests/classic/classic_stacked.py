@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from kingscrib.classic.cards import Card, deck, parse_cards
-from kingscrib.classic.game import ClassicGame
+from kingscrib.classic.game import ClassicGame, Discard
 from kingscrib.classic.rules import RuleSet
 
 
@@ -41,3 +41,21 @@ class StackedGame(ClassicGame):
 def seat_order(game: ClassicGame) -> list[int]:
     """Seats from the left of the dealer."""
     return game.order_from_left()
+
+
+def deal_in_play(seed: int, laid: int) -> StackedGame:
+    """A two-player deal played at random up to ``laid`` cards (muggins keeps the show
+    waiting for claims), the starter never a jack."""
+    rng = random.Random(seed)
+    cards = deck()
+    rng.shuffle(cards)
+    starter = next(c for c in cards[12:] if c.rank != 11)
+    game = StackedGame([" ".join(map(str, cards[0:6])), " ".join(map(str, cards[6:12]))],
+                       str(starter), RuleSet(muggins=True), seed=seed)
+    while game.phase == "discard":
+        game.apply(Discard(tuple(game.hand(game.to_act)[:2])))
+    for _ in range(laid):
+        if game.phase != "play":
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game

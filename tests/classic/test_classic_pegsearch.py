@@ -8,14 +8,14 @@ import math
 import random
 from itertools import combinations
 
-from classic_stacked import StackedGame  # (the glicko2 package installs a "tests" of its own)
+from classic_stacked import (  # (the glicko2 package installs a "tests" of its own)
+    deal_in_play,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kingscrib.classic.cards import deck
-from kingscrib.classic.game import Discard
 from kingscrib.classic.pegging import peg_score
-from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic.pegsearch import card_values, move_values, opponent_holdings, solve
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -38,22 +38,6 @@ def engine_minimax(game, me: int) -> int:
     return best
 
 
-def ending(seed: int, laid: int) -> StackedGame:
-    """A two-player deal played at random up to ``laid`` cards, pegging only (muggins keeps
-    the show waiting for claims), the starter never a jack."""
-    rng = random.Random(seed)
-    cards = deck()
-    rng.shuffle(cards)
-    starter = next(c for c in cards[12:] if c.rank != 11)
-    game = StackedGame([" ".join(map(str, cards[0:6])), " ".join(map(str, cards[6:12]))],
-                       str(starter), RuleSet(muggins=True), seed=seed)
-    while game.phase == "discard":
-        game.apply(Discard(tuple(game.hand(game.to_act)[:2])))
-    for _ in range(laid):
-        if game.phase != "play":
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
 
 
 def ranks(cards) -> tuple[int, ...]:
@@ -63,7 +47,7 @@ def ranks(cards) -> tuple[int, ...]:
 @SETTINGS
 @given(seed=st.integers(0, 10**6), laid=st.integers(3, 6))
 def test_solve_equals_the_engine_tried_card_by_card(seed: int, laid: int) -> None:
-    game = ending(seed, laid)
+    game = deal_in_play(seed, laid)
     if game.phase != "play":
         return
     me = game.to_act

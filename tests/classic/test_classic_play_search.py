@@ -8,14 +8,14 @@ import random
 from collections import Counter
 from itertools import combinations
 
-from classic_stacked import StackedGame  # (the glicko2 package installs a "tests" of its own)
+from classic_stacked import (  # (the glicko2 package installs a "tests" of its own)
+    deal_in_play,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kingscrib.classic.cards import deck
-from kingscrib.classic.game import Discard, PlayerView
+from kingscrib.classic.game import PlayerView
 from kingscrib.classic.pegging import peg_score
-from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic import expert
 from kingscrib.players.classic.levels import _lookahead, unseen_by
 from kingscrib.players.classic.play_search import POLICIES, card_values, lookahead_rank, play_out
@@ -24,22 +24,6 @@ from kingscrib.players.classic.winprob import after_deal
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def dealt_game(seed: int, laid: int) -> StackedGame:
-    """A two-player deal played at random up to ``laid`` cards (muggins keeps the show
-    waiting for claims), the starter never a jack."""
-    rng = random.Random(seed)
-    cards = deck()
-    rng.shuffle(cards)
-    starter = next(c for c in cards[12:] if c.rank != 11)
-    game = StackedGame([" ".join(map(str, cards[0:6])), " ".join(map(str, cards[6:12]))],
-                       str(starter), RuleSet(muggins=True), seed=seed)
-    while game.phase == "discard":
-        game.apply(Discard(tuple(game.hand(game.to_act)[:2])))
-    for _ in range(laid):
-        if game.phase != "play":
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
 
 
 def sorted_ranks(cards) -> tuple[int, ...]:
@@ -60,7 +44,7 @@ def test_play_out_equals_the_engine_played_by_the_same_policy(seed: int, laid: i
                                                              policy: str) -> None:
     """The engine decides who lays and scores every card, and each seat's unseen cards
     come from its own view."""
-    game = dealt_game(seed, laid)
+    game = deal_in_play(seed, laid)
     if game.phase != "play":
         return
     lay = POLICIES[policy]
@@ -93,7 +77,7 @@ def test_play_out_equals_the_engine_played_by_the_same_policy(seed: int, laid: i
 @SETTINGS
 @given(seed=st.integers(0, 10**6), laid=st.integers(0, 6))
 def test_lookahead_lays_a_card_expert_v1_values_most(seed: int, laid: int) -> None:
-    game = dealt_game(seed, laid)
+    game = deal_in_play(seed, laid)
     if game.phase != "play":
         return
     view = game.view(game.to_act)
@@ -182,7 +166,7 @@ def expert_view(seed: int, scores: tuple[int, int]) -> PlayerView:
     that fit."""
     rng = random.Random(seed)
     while True:
-        game = dealt_game(rng.randrange(10**6), rng.randrange(0, 4))
+        game = deal_in_play(rng.randrange(10**6), rng.randrange(0, 4))
         if game.phase != "play":
             continue
         game.scores = list(scores)
