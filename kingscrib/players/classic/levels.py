@@ -134,6 +134,22 @@ def _next_opponent(view: PlayerView) -> int | None:
     return None
 
 
+def expected_best_reply(replies: list[tuple[int, int]], n_unseen: int, k: int) -> float:
+    """The expected points of the best reply of a player holding ``k`` of the
+    ``n_unseen`` cards, ``replies`` giving each rank's points and its unseen copies:
+    each reply counts when the player holds it and none better."""
+    total = comb(n_unseen, k)
+    expected_best = 0.0
+    excluded = 0
+    p_none_before = 1.0
+    for pts, m in sorted(replies, key=lambda t: -t[0]):
+        excluded += m
+        p_none_after = comb(n_unseen - excluded, k) / total
+        expected_best += pts * (p_none_before - p_none_after)
+        p_none_before = p_none_after
+    return expected_best
+
+
 def _lookahead(view: PlayerView, card: Card, unseen: list[Card]) -> float:
     """Points now, less the opponent's expected best reply, plus the chance they are stuck.
 
@@ -162,15 +178,7 @@ def _lookahead(view: PlayerView, card: Card, unseen: list[Card]) -> float:
     total = comb(n_unseen, k)
     if total == 0:
         return value
-    replies.sort(key=lambda t: -t[0])
-    expected_best = 0.0
-    excluded = 0
-    p_none_before = 1.0
-    for pts, m in replies:
-        excluded += m
-        p_none_after = comb(n_unseen - excluded, k) / total
-        expected_best += pts * (p_none_before - p_none_after)
-        p_none_before = p_none_after
+    expected_best = expected_best_reply(replies, n_unseen, k)
     p_stuck = comb(n_unseen - fits, k) / total
     # if the opponent is stuck, this side plays on and takes at least the go
     value += p_stuck * 1.0 - expected_best

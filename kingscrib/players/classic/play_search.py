@@ -36,6 +36,7 @@ from math import comb
 
 from kingscrib.classic.pegging import MAX_COUNT, count_of
 from kingscrib.counting import card_points
+from kingscrib.players.classic.levels import expected_best_reply
 from kingscrib.players.classic.pegsearch import (
     NEVER,
     Ranks,
@@ -121,16 +122,7 @@ def _reply_value(laid: Ranks, count: int, unseen: list[int], k: int, n_unseen: i
         if m and count + card_points(x) <= MAX_COUNT:
             replies.append((_peg(laid + (x,)), m))
             fits += m
-    replies.sort(key=lambda t: -t[0])
-    expected_best = 0.0
-    excluded = 0
-    none_before = 1.0
-    for pts, m in replies:
-        excluded += m
-        none_after = comb(n_unseen - excluded, k) / total
-        expected_best += pts * (none_before - none_after)
-        none_before = none_after
-    return comb(n_unseen - fits, k) / total - expected_best
+    return comb(n_unseen - fits, k) / total - expected_best_reply(replies, n_unseen, k)
 
 
 POLICIES: dict[str, Policy] = {"careful": careful_rank, "greedy": greedy_rank,
