@@ -23,9 +23,10 @@ import statistics
 import time
 from collections.abc import Callable
 
+from kingscrib.arena.cribbage import play_pair
+from kingscrib.arena.intervals import wilson
 from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.rules import RuleSet
-from kingscrib.cli.classic import _play_pair, wilson
 from kingscrib.players.classic import expert as expert_module
 from kingscrib.players.classic import make_player
 
@@ -67,7 +68,7 @@ def run_pairs(label: str, pairs: int, minutes: float | None,
 
 def strength(a: str, b: str, pairs: int, seed: int, minutes: float | None) -> None:
     run_pairs(f"{a} v {b}", pairs, minutes,
-              lambda i: [(won, s) for won, s, _ in _play_pair((a, b, 2, seed + i))])
+              lambda i: [(g.won, g.spread) for g in play_pair((a, b, 2, seed + i))])
 
 
 def decision_times(games: int, seed: int) -> None:

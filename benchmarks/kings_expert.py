@@ -26,37 +26,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import time
 
+from kingscrib.arena.intervals import pair_interval, wilson
 from kingscrib.kings.rules import RuleSet
 from kingscrib.players.kings import make_player
 from kingscrib.players.kings.driver import play_game
 from kingscrib.players.kings.expert import ExpertPlayer
 from kingscrib.players.kings.sim import SimPlayer
-
-
-def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = points / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return centre - half, centre + half
-
-
-def pair_interval(pair_points: list[float], z: float = 1.96) -> tuple[float, float]:
-    """The normal 95% interval of the win rate over pair means (each pair: 0, 0.5 or 1 in
-    steps of a quarter, draws half)."""
-    n = len(pair_points)
-    if n < 2:
-        return 0.0, 1.0
-    mean = statistics.fmean(pair_points)
-    half = z * statistics.stdev(pair_points) / math.sqrt(n)
-    return mean - half, mean + half
 
 
 def summary(a: str, b: str, budget: float | None, pair_points: list[float],

@@ -3,8 +3,8 @@
 Run: python benchmarks/level_ratings.py [--scale 1.0] [--seed 1] [--write]
 
 Plays mirrored pairs of the quick levels against each other (Kings Cribbage:
-kingscrib.players.kings.tournament; Cribbage: the pairs of ``kingscrib classic
-tournament``), adds the published results of the slow levels (docs/benchmarks.md,
+kingscrib.arena.kings; Cribbage: kingscrib.arena.cribbage, the pairs of ``kingscrib
+classic tournament``), adds the published results of the slow levels (docs/benchmarks.md,
 listed in PUBLISHED below), and fits one rating per level by maximum likelihood under
 Elo's model, the one Glicko-2 and the site's Plackett-Luce use (a chance of
 1 / (1 + 10^(-d/400)) for a level d points above another). Each pair measured also counts
@@ -52,17 +52,17 @@ PUBLISHED = {
 
 
 def play_kings(a: str, b: str, pairs: int, seed: int) -> tuple[float, int]:
-    from kingscrib.players.kings.tournament import _play_one, jobs_for
+    from kingscrib.arena.kings import jobs_for, play_one
 
-    points = [_play_one(job).points_for_a for job in jobs_for(a, b, pairs, seed)]
+    points = [play_one(job).points_for_a for job in jobs_for(a, b, pairs, seed)]
     return sum(points), len(points)
 
 
 def play_classic(a: str, b: str, pairs: int, seed: int) -> tuple[float, int]:
-    from kingscrib.cli.classic import _play_pair
+    from kingscrib.arena.cribbage import play_pair
 
-    games = [g for i in range(pairs) for g in _play_pair((a, b, 2, seed + i))]
-    return float(sum(won for won, _, _ in games)), len(games)
+    games = [g for i in range(pairs) for g in play_pair((a, b, 2, seed + i))]
+    return float(sum(g.won for g in games)), len(games)
 
 
 def fit(levels: list[str], results: list[tuple[str, str, float, int]]

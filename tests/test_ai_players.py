@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
+from kingscrib.arena.kings import jobs_for, match, summarise
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Exchange, Pass, Play
 from kingscrib.kings.rules import RuleSet
@@ -17,7 +18,6 @@ from kingscrib.players.kings.driver import play_game, take_turn
 from kingscrib.players.kings.equity import EquityPlayer, candidates
 from kingscrib.players.kings.leaves import LeaveTable, features, shipped, train
 from kingscrib.players.kings.sim import SimPlayer
-from kingscrib.players.kings.tournament import jobs_for, summarise, tournament
 
 
 def quick_sim(seed: int = 1) -> SimPlayer:
@@ -108,12 +108,12 @@ def test_mirrored_pairs_share_seeds_and_swap_seats() -> None:
 
 
 def test_tournament_summary_counts() -> None:
-    result = tournament("greedy", "random", pairs=2, seed=1, workers=1)
+    result = match("greedy", "random", pairs=2, seed=1, workers=1)
     assert result["games"] == 4
     assert result["a_wins"] + result["b_wins"] + result["draws"] == 4
     lo, hi = result["ci95"]
     assert 0.0 <= lo <= result["a_win_rate"] <= hi <= 1.0
-    again = tournament("greedy", "random", pairs=2, seed=1, workers=2)
+    again = match("greedy", "random", pairs=2, seed=1, workers=2)
     assert again == result
     assert summarise("a", "b", [], 0)["games"] == 0
 

@@ -10,7 +10,7 @@ import pytest
 import ray  # the rl extra, which the test extra installs
 from click.testing import CliRunner
 
-from kingscrib.backends import Backend, run_jobs, use_backend
+from kingscrib.arena.backends import Backend, run_jobs, use_backend
 from kingscrib.cli.main import cli as main
 
 

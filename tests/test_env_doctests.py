@@ -9,7 +9,8 @@ import pytest
 
 MODULES = ["kingscrib.env", "kingscrib.env.kings", "kingscrib.env.cribbage",
            "kingscrib.env.cribbage_v1", "kingscrib.env.kings_v1", "kingscrib.env.flat",
-           "kingscrib.env.single", "kingscrib.env.batched_cribbage", "kingscrib.backends"]
+           "kingscrib.env.single", "kingscrib.env.batched_cribbage", "kingscrib.arena.backends",
+           "kingscrib.arena.intervals"]
 
 
 @pytest.mark.parametrize("name", MODULES)

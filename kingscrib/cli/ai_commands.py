@@ -11,8 +11,9 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kingscrib.backends import backend_from_options, backend_options, use_backend
+from kingscrib.arena.backends import use_backend
 from kingscrib.cli import user_files
+from kingscrib.cli.backend_options import backend_from_options, backend_options
 
 COMMANDS: list[click.Command] = []
 
@@ -69,10 +70,10 @@ def tournament(a: str | None, b: str | None, pairs: int, seed: int, players: int
         return
     if not (a and b):
         raise click.UsageError("name two players with --a and --b, or several with --swiss")
-    from kingscrib.players.kings.tournament import tournament as run
+    from kingscrib.arena.kings import match
 
     with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
-        result = run(a, b, pairs, seed, players, workers, progress=progress)
+        result = match(a, b, pairs, seed, players, workers, progress=progress)
     if as_json:
         click.echo(json.dumps(result))
         return

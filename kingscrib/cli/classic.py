@@ -16,20 +16,18 @@ from typing import TYPE_CHECKING
 import click
 
 from kingscrib import jsontext, level_names
-from kingscrib.backends import backend_from_options, backend_options, run_jobs
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
+from kingscrib.cli.backend_options import backend_from_options, backend_options
 from kingscrib.cli.terminal.classic_session import ClassicSession
 from kingscrib.cli.terminal.session import Reply
 from kingscrib.level_names import GENTLE_DEFAULT
 
 if TYPE_CHECKING:
     from rich.console import Console
-
-    from kingscrib.classic.game import ClassicGame
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -262,28 +260,6 @@ def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed:
 # ------------------------------------------------------------------ self-play
 
 
-def _a_seats(players: int, swapped: bool) -> list[int]:
-    """Seats of player A: the even seats (partners in the four-player game), the odd
-    ones when swapped; with three players A has one seat (0, or 1 when swapped)."""
-    if players == 3:
-        return [1 if swapped else 0]
-    return [s for s in range(players) if (s % 2 == 0) != swapped]
-
-
-def _seating(a: str, b: str, players: int, swapped: bool) -> list[str]:
-    """Names by seat."""
-    seats = _a_seats(players, swapped)
-    return [a if s in seats else b for s in range(players)]
-
-
-def _run_game(names: list[str], players: int, seed: int) -> ClassicGame:
-    from kingscrib.classic.rules import RuleSet
-    from kingscrib.players.classic import make_player, play_game
-
-    seats = [make_player(n, seed * 10 + i) for i, n in enumerate(names)]
-    return play_game(RuleSet(players=players), seed=seed, players=seats)
-
-
 def _check_players(*names: str) -> None:
     from kingscrib.players.classic import PLAYER_NAMES
 
@@ -301,9 +277,11 @@ def _check_players(*names: str) -> None:
 @click.option("--b", "b", default="expert", show_default=True, help="Player B (the others).")
 def selfplay(as_json: bool, seed: int, players: int, games: int, a: str, b: str) -> None:
     """Computer against computer; game i uses seed SEED+i (same seed, same game)."""
+    from kingscrib.arena.cribbage import run_game, seating
+
     _check_players(a, b)
     for i in range(games):
-        game = _run_game(_seating(a, b, players, False), players, seed + i)
+        game = run_game(seating(a, b, players, False), players, seed + i)
         if as_json:
             click.echo(json.dumps(game.record()))
         else:
@@ -312,34 +290,6 @@ def selfplay(as_json: bool, seed: int, players: int, games: int, a: str, b: str)
                 f"seed {seed + i}: {game.side_name(game.winner)} wins "  # type: ignore[arg-type]
                 f"({scores}) in {len(game.deals)} deals"
             )
-
-
-def _play_pair(job: tuple[str, str, int, int]) -> list[tuple[bool, int, bool]]:
-    """Two games on one seed with the seats swapped: (a won, a's spread, first dealer won)."""
-    a, b, players, seed = job
-    out = []
-    for swapped in (False, True):
-        names = _seating(a, b, players, swapped)
-        game = _run_game(names, players, seed)
-        rules = game.rules
-        a_sides = {rules.side_of(s) for s in _a_seats(players, swapped)}
-        a_best = max(game.scores[s] for s in a_sides)
-        b_best = max(game.scores[s] for s in range(rules.sides) if s not in a_sides)
-        won = game.winner in a_sides
-        first = rules.side_of(game.first_dealer) == game.winner
-        out.append((won, a_best - b_best, first))
-    return out
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @classic.command()
@@ -359,10 +309,10 @@ def tournament(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from kingscrib.arena.cribbage import match
+
     _check_players(a, b)
     chosen = backend_from_options(backend, address, workers)
-    jobs = [(a, b, players, seed + i) for i in range(pairs)]
-    results: list[tuple[bool, int, bool]] = []
     console = Console(stderr=True)
     with Progress(
         "[progress.description]{task.description}",
@@ -372,35 +322,16 @@ def tournament(
         console=console,
         transient=as_json,
     ) as progress:
-        for pair in run_jobs(_play_pair, jobs, chosen, progress, f"{a} v {b} (pairs)"):
-            results.extend(pair)
-    games = len(results)
-    a_wins = sum(1 for w, _, _ in results if w)
-    b_wins = games - a_wins
-    draws = 0
-    rate = (a_wins + draws / 2) / games
-    low, high = wilson(a_wins + draws / 2, games)
-    summary = {
-        "a": a,
-        "b": b,
-        "players": players,
-        "games": games,
-        "a_wins": a_wins,
-        "b_wins": b_wins,
-        "draws": draws,
-        "a_win_rate": round(rate, 4),
-        "ci95": [round(low, 4), round(high, 4)],
-        "mean_spread": round(sum(s for _, s, _ in results) / games, 2),
-        "first_player_win_rate": round(sum(1 for _, _, f in results if f) / games, 4),
-        "seed": seed,
-    }
+        summary = match(a, b, pairs, seed, players, chosen, progress)
     if as_json:
         click.echo(json.dumps(summary))
         return
+    low, high = summary["ci95"]
     click.echo(
-        f"{a} v {b}: {a_wins}-{b_wins} in {games} games, {a} wins {100 * rate:.1f}% "
-        f"(95% CI {100 * low:.1f}-{100 * high:.1f}%), mean spread {summary['mean_spread']:+}, "
-        f"first dealer wins {100 * summary['first_player_win_rate']:.1f}%"
+        f"{a} v {b}: {summary['a_wins']}-{summary['b_wins']} in {summary['games']} games,"
+        f" {a} wins {100 * summary['a_win_rate']:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%),"
+        f" mean spread {summary['mean_spread']:+}, first dealer wins"
+        f" {100 * summary['first_player_win_rate']:.1f}%"
     )
 
 

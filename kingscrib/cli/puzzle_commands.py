@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.text import Text
 
-from kingscrib.backends import backend_from_options, backend_options
+from kingscrib.cli.backend_options import backend_from_options, backend_options
 from kingscrib.puzzles.puzzle import GAMES, Puzzle, PuzzleError, dump_set, load_set, shipped
 
 QUIT_WORDS = {"quit", "q", "exit"}

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kingscrib.backends import run_jobs
+from kingscrib.arena.backends import run_jobs
 from kingscrib.tournaments.pairing import Record, Round, swiss_round
 from kingscrib.tournaments.standings import Result, Standing, standings
 
@@ -36,15 +36,14 @@ def play_pairing(job: tuple[str, str, str, int]) -> list[Result]:
     """The two games of one pairing, ``a`` seated first in the first game."""
     game, a, b, seed = job
     if game == "kings":
-        from kingscrib.players.kings.tournament import _play_one
+        from kingscrib.arena import kings
 
-        rules = {}
         return [Result(a, b, r.points_for_a, round(r.spread))
-                for r in (_play_one((a, b, seed, 2, seats, rules)) for seats in ((0,), (1,)))]
-    from kingscrib.cli.classic import _play_pair
+                for r in map(kings.play_one, kings.pair_jobs(a, b, seed))]
+    from kingscrib.arena import cribbage
 
-    return [Result(a, b, 1.0 if won else 0.0, spread)
-            for won, spread, _first in _play_pair((a, b, 2, seed))]
+    return [Result(a, b, 1.0 if g.won else 0.0, g.spread)
+            for g in cribbage.play_pair((a, b, 2, seed))]
 
 
 def check_entrants(game: str, entrants: Sequence[str]) -> None:

@@ -1,4 +1,4 @@
-"""Strength measured over mirrored pairs of games.
+"""Kings Cribbage strength measured over mirrored pairs of games.
 
 Each pair plays two games from the same seed, so the same bag and the same first
 draw, with the seats swapped: whatever luck one side had in the first game, the
@@ -8,13 +8,16 @@ other side gets in the second. The 95% interval is computed over pair means
 
 from __future__ import annotations
 
-import math
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
+from kingscrib.arena.backends import run_parallel
+from kingscrib.arena.intervals import pair_interval
 from kingscrib.kings.rules import RuleSet
-from kingscrib.players.kings.parallel import run_parallel
+
+# One game: player A, player B, the seed, the seats, A's seats, the rules as JSON.
+Job = tuple[str, str, int, int, tuple[int, ...], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,8 @@ class GameResult:
         return sum(a) / len(a) - sum(b) / len(b)
 
 
-def _play_one(job: tuple[str, str, int, int, tuple[int, ...], dict]) -> GameResult:
+def play_one(job: Job) -> GameResult:
+    """Play the game of one job (see :func:`jobs_for`)."""
     from kingscrib.players.kings import make_player
     from kingscrib.players.kings.driver import play_game
 
@@ -68,40 +72,40 @@ def _play_one(job: tuple[str, str, int, int, tuple[int, ...], dict]) -> GameResu
                       len(game.history))
 
 
-def jobs_for(a: str, b: str, pairs: int, seed: int, players: int = 2,
-             rules: RuleSet | None = None) -> list[tuple]:
-    rng = random.Random(seed)
+def pair_jobs(a: str, b: str, seed: int, players: int = 2,
+              rules: RuleSet | None = None) -> tuple[Job, Job]:
+    """The two games of one mirrored pair: A in the even seats, then in the odd ones."""
     rules_json = (rules or RuleSet()).to_json()
     first = tuple(i for i in range(players) if i % 2 == 0)
     second = tuple(i for i in range(players) if i % 2 == 1)
-    jobs = []
+    return (a, b, seed, players, first, rules_json), (a, b, seed, players, second, rules_json)
+
+
+def jobs_for(a: str, b: str, pairs: int, seed: int, players: int = 2,
+             rules: RuleSet | None = None) -> list[Job]:
+    """The games of ``pairs`` mirrored pairs, each pair's seed drawn from ``seed``."""
+    rng = random.Random(seed)
+    jobs: list[Job] = []
     for _ in range(pairs):
-        s = rng.randrange(2**31)
-        jobs.append((a, b, s, players, first, rules_json))
-        jobs.append((a, b, s, players, second, rules_json))
+        jobs.extend(pair_jobs(a, b, rng.randrange(2**31), players, rules))
     return jobs
 
 
 def summarise(a: str, b: str, results: list[GameResult], seed: int) -> dict[str, Any]:
+    """Wins, the win rate with its 95% interval over pair means, the spread, and how
+    often the first player won; ``results`` in pairs, as :func:`jobs_for` orders them."""
     n = len(results)
     a_wins = sum(1 for r in results if r.points_for_a == 1.0)
     b_wins = sum(1 for r in results if r.points_for_a == 0.0)
     draws = n - a_wins - b_wins
     rate = (a_wins + draws / 2) / n if n else 0.0
-    pair_means = [(results[i].points_for_a + results[i + 1].points_for_a) / 2
-                  for i in range(0, n - 1, 2)]
-    m = len(pair_means)
-    if m > 1:
-        mean = sum(pair_means) / m
-        var = sum((x - mean) ** 2 for x in pair_means) / (m - 1)
-        half = 1.96 * math.sqrt(var / m)
-    else:
-        half = 0.5
+    low, high = pair_interval([(results[i].points_for_a + results[i + 1].points_for_a) / 2
+                               for i in range(0, n - 1, 2)])
     return {
         "a": a, "b": b, "pairs": n // 2, "games": n, "seed": seed,
         "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
         "a_win_rate": round(rate, 4),
-        "ci95": [round(max(0.0, rate - half), 4), round(min(1.0, rate + half), 4)],
+        "ci95": [round(low, 4), round(high, 4)],
         "mean_spread": round(sum(r.spread for r in results) / n, 2) if n else 0.0,
         "first_player_win_rate": round(sum(r.first_player_points for r in results) / n, 4)
         if n else 0.0,
@@ -109,13 +113,14 @@ def summarise(a: str, b: str, results: list[GameResult], seed: int) -> dict[str,
     }
 
 
-def tournament(a: str, b: str, pairs: int, seed: int = 1, players: int = 2,
-               workers: int | None = None, rules: RuleSet | None = None,
-               progress: Any = None) -> dict[str, Any]:
-    """Play ``pairs`` mirrored pairs of ``a`` against ``b`` and summarise."""
-    results = run_parallel(_play_one, jobs_for(a, b, pairs, seed, players, rules),
+def match(a: str, b: str, pairs: int, seed: int = 1, players: int = 2,
+          workers: int | None = None, rules: RuleSet | None = None,
+          progress: Any = None) -> dict[str, Any]:
+    """Play ``pairs`` mirrored pairs of ``a`` against ``b`` on the current backend and
+    summarise."""
+    results = run_parallel(play_one, jobs_for(a, b, pairs, seed, players, rules),
                            workers=workers, progress=progress, description=f"{a} v {b}")
     return summarise(a, b, results, seed)
 
 
-__all__ = ["GameResult", "asdict", "jobs_for", "summarise", "tournament"]
+__all__ = ["GameResult", "Job", "jobs_for", "match", "pair_jobs", "play_one", "summarise"]

@@ -1,7 +1,9 @@
 """Where many independent jobs (games) run: local processes (the default) or a Ray cluster.
 
 Every command that plays many games (``kingscrib tournament``, ``kingscrib classic
-tournament``, ``kingscrib train-leaves``) hands its jobs to :func:`run_jobs`. Results
+tournament``, ``kingscrib train-leaves``, ``kingscrib puzzles``) hands its jobs to
+:func:`run_jobs`; the command-line options that choose the backend are in
+:mod:`kingscrib.cli.backend_options`. Results
 always come back in job order, so the same seeds give the same results on either
 backend.
 
@@ -20,7 +22,7 @@ import contextlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import click
@@ -51,7 +53,8 @@ class Backend:
 
 class BackendError(click.ClickException):
     """The backend cannot run the jobs (Ray missing, no cluster at the address); the
-    message says why. A command line shows it as an error, without a traceback."""
+    message says why. A click exception, since the jobs of a command run deep below it:
+    any command line shows it as an error, without a traceback."""
 
 
 _current: ContextVar[Backend | None] = ContextVar("kingscrib_backend", default=None)
@@ -83,6 +86,17 @@ def run_jobs(fn: Callable[[T], R], jobs: Sequence[T], backend: Backend | None = 
     if backend.name == RAY:
         return _run_ray(fn, jobs, backend, progress, description, on_result)
     return _run_local(fn, jobs, backend.workers, progress, description, on_result)
+
+
+def run_parallel(fn: Callable[[T], R], jobs: Sequence[T], workers: int | None = None,
+                 progress: Any = None, description: str = "games",
+                 on_result: Callable[[R], None] | None = None) -> list[R]:
+    """:func:`run_jobs` on the current backend with ``workers`` processes (all cores by
+    default; 1 runs in this process) or Ray CPUs."""
+    backend = current_backend() or Backend()
+    if workers is not None:
+        backend = replace(backend, workers=workers)
+    return run_jobs(fn, jobs, backend, progress, description, on_result)
 
 
 def _run_local(fn: Callable[[T], R], jobs: Sequence[T], workers: int | None, progress: Any,
@@ -163,25 +177,5 @@ def _run_ray(fn: Callable[[T], R], jobs: Sequence[T], backend: Backend, progress
             ray.shutdown()
 
 
-def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Add ``--backend`` and ``--address`` to a click command; it receives ``backend``
-    and ``address`` and builds its :class:`Backend` with :func:`backend_from_options`."""
-    command = click.option(
-        "--address", default=None, metavar="ADDRESS",
-        help="The Ray cluster to join (auto, or ray://HEAD:10001); with --backend ray.")(command)
-    return click.option(
-        "--backend", type=click.Choice(BACKENDS), default=LOCAL, show_default=True,
-        help="Where the games run: local processes, or Ray (a cluster with --address, "
-             "else a Ray started on this machine).")(command)
-
-
-def backend_from_options(backend: str, address: str | None, workers: int | None) -> Backend:
-    """The :class:`Backend` of the command-line options (a precise error if they clash)."""
-    try:
-        return Backend(backend, workers, address)
-    except ValueError as e:
-        raise click.UsageError(str(e)) from None
-
-
-__all__ = ["BACKENDS", "Backend", "BackendError", "LOCAL", "RAY", "backend_from_options", "backend_options",
-           "current_backend", "run_jobs", "use_backend"]
+__all__ = ["BACKENDS", "Backend", "BackendError", "LOCAL", "RAY", "current_backend", "run_jobs",
+           "run_parallel", "use_backend"]
