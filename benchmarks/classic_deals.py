@@ -48,6 +48,7 @@ from kingscrib.players.classic import expert as ex
 from kingscrib.players.classic import make_player, pegsearch, play_search, reader
 from kingscrib.players.classic.base import perfect_claim
 from kingscrib.players.classic.levels import LevelPlayer
+from kingscrib.training.keep_ratios import compute_keep_ratios
 
 
 @contextlib.contextmanager
@@ -67,7 +68,7 @@ def _uniform_crib(thrown, unseen, owner_throws, prior=None):  # noqa: ANN001, AN
 @functools.cache
 def _ratios_at(temperature: float):  # noqa: ANN202
     """The reader's keep ratios worked out with another softmax temperature."""
-    return functools.cache(lambda dealer: reader.compute_keep_ratios(dealer, temperature))
+    return functools.cache(lambda dealer: compute_keep_ratios(dealer, temperature))
 
 
 class Variant:

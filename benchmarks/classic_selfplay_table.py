@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from kingscrib.players.classic import winprob
+from kingscrib.training import winprob as training
 
 
 def main() -> None:
@@ -30,8 +31,8 @@ def main() -> None:
     args = ap.parse_args()
     start = time.perf_counter()
     scorings, phases = [], []
-    for deal in winprob._self_play_deals(args.games, args.seed, args.player):
-        scoring, by_phase = winprob.deal_scoring(deal), winprob.deal_phases(deal)
+    for deal in training.self_play_deals(args.games, args.seed, args.player):
+        scoring, by_phase = training.deal_scoring(deal), training.deal_phases(deal)
         if scoring is not None:
             scorings.append(scoring)
         if by_phase is not None:
@@ -42,8 +43,8 @@ def main() -> None:
     winprob.PHASES_FILE = args.out / "deal_phases.json"
     command = (f"python benchmarks/classic_selfplay_table.py --games {args.games}"
                f" --seed {args.seed} --player {args.player}")
-    winprob.save(scorings, winprob.build_table(scorings), command)
-    winprob.save_phases(phases, command)
+    training.save(scorings, training.build_table(scorings), command)
+    training.save_phases(phases, command)
     print(f"{len(scorings)} deals of {args.games} {args.player} self-play games -> {args.out},"
           f" {time.perf_counter() - start:.0f} s")
 

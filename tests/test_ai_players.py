@@ -16,8 +16,9 @@ from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.players.kings.defence import DEFENCE_WEIGHT
 from kingscrib.players.kings.driver import play_game, take_turn
 from kingscrib.players.kings.equity import EquityPlayer, candidates
-from kingscrib.players.kings.leaves import LeaveTable, features, shipped, train
+from kingscrib.players.kings.leaves import LeaveTable, features, shipped
 from kingscrib.players.kings.sim import SimPlayer
+from kingscrib.training.leaves import train
 
 
 def quick_sim(seed: int = 1) -> SimPlayer:

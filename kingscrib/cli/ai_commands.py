@@ -129,14 +129,12 @@ def _swiss(game: str, field: list[str], rounds: int | None, seed: int, chosen: A
 def train_leaves(games: int, rounds: int, seed: int, workers: int | None,
                  out: Path | None, backend: str, address: str | None) -> None:
     """Learn the equity player's leave values by self-play (reproducible from the seed)."""
-    from kingscrib.players.kings.leaves import shipped_path, train
+    from kingscrib.training.leaves import train, write
 
     chosen = backend_from_options(backend, address, workers)
     with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
         table = train(games, seed, rounds, workers, progress)
-    path = out or shipped_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(table.to_json(), indent=1) + "\n")
+    path = write(table, out)
     click.echo(f"wrote {path} ({table.meta['samples_last_round']} samples in the last round)")
 
 

@@ -233,28 +233,17 @@ def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed:
     """Rebuild the expert's shipped data: the deals and win-probability table, the deals
     by phase, the crib prior, a deal's averages and the kept hands' pegging table (single
     core; about half an hour with the defaults)."""
-    from kingscrib.players.classic import crib_model, pegtable, reader, winprob
+    from kingscrib.training.expert import ExpertTraining, pegging_steps
+    from kingscrib.training.expert import train_expert as train
 
-    command = (f"kingscrib classic train-expert --games {games} --hands {hands} "
-               f"--means-games {means_games} --peg-hands {peg_hands} --seed {seed}")
-    reader.save_keep_ratios(command)  # the pegging table draws opponent hands by them
-    reader.keep_ratios.cache_clear()
-    click.echo(f"keep ratios -> {reader.RATIOS_FILE}")
-    with click.progressbar(length=2 * len(reader.kept_hands()),
-                           label="pegging of kept hands") as bar:
-        table = pegtable.build(peg_hands, seed, progress=lambda done, total: bar.update(1))
-    pegtable.save(table, command)
-    click.echo(f"pegging table -> {pegtable.TABLE_FILE}")
-    deals, table = winprob.train(games, seed)
-    winprob.save(deals, table, command)
-    click.echo(f"{len(deals)} deals -> {winprob.TABLE_FILE}")
-    phases = winprob.sample_phases(games, seed)  # the same games, by phase: the endgame
-    winprob.save_phases(phases, command)
-    click.echo(f"{len(phases)} deals by phase -> {winprob.PHASES_FILE}")
-    prior = crib_model.train_prior(hands, seed)
-    means = crib_model.train_means(means_games, seed)
-    crib_model.save_prior(prior, means, command)
-    click.echo(f"crib prior and means {means} -> {crib_model.PRIOR_FILE}")
+    bar = click.progressbar(length=pegging_steps(), label="pegging of kept hands")
+
+    def pegging(done: int, total: int) -> None:
+        bar.update(1)
+        if done == total:
+            bar.render_finish()  # the lines after it start on a line of their own
+
+    train(ExpertTraining(games, hands, means_games, peg_hands, seed), click.echo, pegging)
 
 
 # ------------------------------------------------------------------ self-play

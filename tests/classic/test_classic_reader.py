@@ -22,6 +22,8 @@ from kingscrib.players.classic.reader import (
     opponent_turns,
     play_likelihood,
 )
+from kingscrib.training.keep_ratios import compute_keep_ratios
+from kingscrib.training.pegtable import build as build_pegging
 
 SUITS = "SHDC"
 
@@ -68,7 +70,7 @@ def test_keep_ratio_is_the_keep_chance_over_the_deals_chance(four, dealer) -> No
 
 def test_shipped_keep_ratios_are_the_computed_ones() -> None:
     for dealer in (True, False):
-        assert reader.keep_ratios(dealer) == pytest.approx(reader.compute_keep_ratios(dealer))
+        assert reader.keep_ratios(dealer) == pytest.approx(compute_keep_ratios(dealer))
 
 
 def test_keep_ratios_are_a_distribution_over_kept_hands() -> None:
@@ -138,7 +140,7 @@ def _exact_pegging(mine: tuple[int, ...], dealer: bool) -> float:
 
 @pytest.mark.parametrize("mine,dealer", [((4, 5, 6, 7), True), ((5, 5, 10, 10), False)])
 def test_pegging_table_entries_estimate_the_exact_average(mine, dealer) -> None:
-    built = pegtable.build(400, seed=3, kept=[mine])
+    built = build_pegging(400, seed=3, kept=[mine])
     exact = _exact_pegging(mine, dealer)
     # 400 hands: the standard error of an entry is under 0.2 points
     assert built["dealer" if dealer else "pone"][mine] == pytest.approx(exact, abs=0.6)

@@ -10,13 +10,8 @@ import pytest
 
 from kingscrib.classic.rules import RuleSet
 from kingscrib.players.classic import make_player, play_game
-from kingscrib.players.classic.winprob import (
-    build_table,
-    deal_scoring,
-    shipped_deals,
-    shipped_table,
-    win_probability,
-)
+from kingscrib.players.classic.winprob import shipped_deals, shipped_table, win_probability
+from kingscrib.training.winprob import build_table, deal_scoring
 
 GOAL = 121
 

@@ -2,10 +2,10 @@
 
 A player does not throw two random cards: into their own crib they lay cards that score
 together (fives, pairs, touching cards), into their opponent's crib cards that do not.
-:func:`train_prior` deals random hands and records the ranks that a strong discarder
+Dealing random hands and recording the ranks that a strong discarder
 (the exact hand and crib expectation of :func:`~kingscrib.classic.discard.analyse_discards`)
-lays away, once as dealer and once as pone: the prior ``P(rank pair | whose crib)``.
-:func:`likely_crib` is then the crib's expected fifteens, pairs and runs when the other
+lays away, once as dealer and once as pone: the prior ``P(rank pair | whose crib)``
+(:func:`kingscrib.training.crib_model.train_prior`). :func:`likely_crib` is then the crib's expected fifteens, pairs and runs when the other
 two cards are drawn by that prior (and by what is still unseen), and the starter from
 the rest. The prior is shipped in ``data/crib_prior.json``; ``kingscrib classic
 train-expert`` rebuilds it.
@@ -14,92 +14,19 @@ train-expert`` rebuilds it.
 from __future__ import annotations
 
 import json
-import random
-from collections import Counter
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from math import comb
 from pathlib import Path
 from typing import Any
 
-from kingscrib.classic.cards import Card, deck
-from kingscrib.classic.discard import analyse_discards, expected_crib, rank_points
+from kingscrib.classic.cards import Card
+from kingscrib.classic.discard import expected_crib, rank_points
 from kingscrib.counting import JACK
 
 PRIOR_FILE = Path(__file__).with_name("data") / "crib_prior.json"
 RANKS = range(1, 14)
 Pair = tuple[int, int]
-
-
-def train_prior(hands: int, seed: int) -> dict[str, dict[Pair, float]]:
-    """The rank pairs laid away from ``hands`` random six-card hands, as dealer ("own") and
-    as pone ("theirs": the crib is the opponent's), as frequencies over the deal's
-    chance of giving that pair (so that the prior says how much likelier a thrower makes
-    a pair than the deal alone)."""
-    rng = random.Random(seed)
-    thrown: dict[str, Counter[Pair]] = {"own": Counter(), "theirs": Counter()}
-    dealt: Counter[Pair] = Counter()
-    for _ in range(hands):
-        cards = rng.sample(deck(), 6)
-        ranks = sorted(c.rank for c in cards)
-        for i in range(6):
-            for j in range(i + 1, 6):
-                dealt[(ranks[i], ranks[j])] += 1
-        for key, dealer in (("own", True), ("theirs", False)):
-            best = analyse_discards(cards, dealer=dealer)[0]
-            a, b = sorted(c.rank for c in best.discard)
-            thrown[key][(a, b)] += 1
-    out: dict[str, dict[Pair, float]] = {}
-    for key, counts in thrown.items():
-        # how much likelier than a pair picked at random from the six: thrown / dealt, scaled
-        ratio = {p: counts[p] * 15 / dealt[p] for p in dealt}
-        out[key] = ratio
-    return out
-
-
-def save_prior(prior: dict[str, dict[Pair, float]], means: dict[str, Any],
-               command: str) -> None:
-    PRIOR_FILE.parent.mkdir(exist_ok=True)
-    data = {"command": command,
-            "about": "how much likelier than chance a rank pair is laid away, by whose crib;"
-                     " means: a deal's average pegging by seat and crib in self-play",
-            "means": means,
-            **{key: {f"{a}-{b}": round(v, 5) for (a, b), v in table.items()}
-               for key, table in prior.items()}}
-    PRIOR_FILE.write_text(json.dumps(data, indent=0) + "\n")
-
-
-def train_means(games: int, seed: int, player: str = "expert-v1") -> dict[str, Any]:
-    """Average points of a deal in self-play: pegged by the pone and by the dealer (heels
-    apart), and the crib; and how often the dealer pegs each number of points in the play
-    (``peg_dealer_dist``): what the win-probability choices take as a seat's usual deal."""
-    from kingscrib.classic.rules import RuleSet
-    from kingscrib.players.classic.driver import play_game
-    from kingscrib.players.classic.registry import make_player
-
-    rng = random.Random(seed)
-    sums: Counter[str] = Counter()
-    dealer_pegs: Counter[int] = Counter()
-    deals = 0
-    for _ in range(games):
-        s = rng.randrange(2**31)
-        game = play_game(RuleSet(), seed=s, players=[make_player(player, s), make_player(player, s + 1)])
-        for deal in game.record()["deals"][:-1]:
-            if len(deal.get("show", ())) != 3:
-                continue
-            deals += 1
-            pegged = 0
-            for entry in deal["plays"]:
-                if entry["player"] == deal["dealer"]:
-                    sums["peg_dealer"] += entry.get("score", 0)
-                    pegged += entry.get("score", 0)
-                else:
-                    sums["peg_pone"] += entry.get("score", 0)
-            dealer_pegs[pegged] += 1
-            sums["crib"] += deal["show"][2]["score"]
-    out: dict[str, Any] = {k: round(sums[k] / deals, 4) for k in ("peg_pone", "peg_dealer", "crib")}
-    out["peg_dealer_dist"] = {str(k): round(v / deals, 5) for k, v in sorted(dealer_pegs.items())}
-    return out
 
 
 @cache
@@ -224,5 +151,5 @@ def _ranks_ev(known: tuple[int, ...], counts: tuple[int, ...],
     return total / total_w if total_w else 0.0
 
 
-__all__ = ["crib_with_starter", "deal_means", "dealer_pegs_at_least", "likely_crib", "save_prior",
-           "shipped_prior", "train_means", "train_prior"]
+__all__ = ["PRIOR_FILE", "Pair", "crib_with_starter", "deal_means", "dealer_pegs_at_least",
+           "likely_crib", "shipped_prior"]

@@ -9,55 +9,19 @@ than they do when neither sees the other's cards: the discard counts a share of 
 table (``expert.PEG_SHARE``).
 
 The table is shipped in ``data/peg_table.json``; ``kingscrib classic train-expert``
-rebuilds it (:func:`build`).
+rebuilds it (:func:`kingscrib.training.pegtable.build`).
 """
 
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
-from kingscrib.players.classic.pegsearch import Ranks, solve
-from kingscrib.players.classic.reader import deal_ways, keep_ratios, kept_hands
+from kingscrib.players.classic.pegsearch import Ranks
+from kingscrib.players.classic.reader import deal_ways, keep_ratios
 
 TABLE_FILE = Path(__file__).with_name("data") / "peg_table.json"
-RANKS = range(1, 14)
-
-
-def build(hands_each: int, seed: int, progress: Callable[[int, int], None] | None = None,
-          kept: Sequence[Ranks] | None = None) -> dict[str, dict[Ranks, float]]:
-    """The table, each entry over ``hands_each`` opponent hands: "dealer" and "pone" map a
-    kept hand (every one, or those ``kept``) to its expected net pegging for that seat."""
-    rng = random.Random(seed)
-    out: dict[str, dict[Ranks, float]] = {"dealer": {}, "pone": {}}
-    mine_all = list(kept) if kept is not None else kept_hands()
-    done = 0
-    for seat in ("dealer", "pone"):
-        they_deal = seat == "pone"
-        ratio = keep_ratios(they_deal)
-        to_move = 1 if seat == "dealer" else 0  # the pone lays first; the searcher is 0
-        for mine in mine_all:
-            rest = [r for r in RANKS for _ in range(4 - mine.count(r))]
-            pool = [tuple(sorted(rng.sample(rest, 4))) for _ in range(hands_each * 4)]
-            theirs = rng.choices(pool, weights=[ratio[h] for h in pool], k=hands_each)
-            out[seat][mine] = sum(solve((mine, h), (), to_move) for h in theirs) / hands_each
-            done += 1
-            if progress:
-                progress(done, 2 * len(mine_all))
-    return out
-
-
-def save(table: dict[str, dict[Ranks, float]], command: str) -> None:
-    TABLE_FILE.parent.mkdir(exist_ok=True)
-    data = {"command": command,
-            "about": "a kept hand's expected points pegged less the opponent's, by seat,"
-                     " the play searched with both hands known",
-            **{seat: {"-".join(map(str, h)): round(v, 3) for h, v in rows.items()}
-               for seat, rows in table.items()}}
-    TABLE_FILE.write_text(json.dumps(data, indent=0) + "\n")
 
 
 @cache
@@ -85,4 +49,4 @@ def seat_pegging(dealer: bool) -> float:
     return total / norm
 
 
-__all__ = ["build", "kept_pegging", "save", "seat_pegging", "shipped_table"]
+__all__ = ["TABLE_FILE", "kept_pegging", "seat_pegging", "shipped_table"]

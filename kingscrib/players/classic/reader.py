@@ -13,7 +13,7 @@ rarely decide a discard), with a discarder that keeps the four of best expected 
 over the starters plus or minus the crib's expected value of the two laid away; a
 softmax over the options (``TEMPERATURE`` points) stands for the players who weigh the
 options a little differently. The ratios are shipped in ``data/keep_ratios.json``;
-``kingscrib classic train-expert`` rebuilds them.
+``kingscrib classic train-expert`` rebuilds them (:mod:`kingscrib.training.keep_ratios`).
 
 In the play, :func:`play_likelihood` says how likely the cards the opponent has laid
 were with each holding (players take the points they see), and
@@ -27,11 +27,9 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 from pathlib import Path
 
-from kingscrib.classic.cards import SUITS, Card
-from kingscrib.classic.discard import expected_crib, rank_points
 from kingscrib.classic.game import PlayerView
 from kingscrib.classic.pegging import MAX_COUNT, count_of, peg_score
 from kingscrib.counting import card_points
@@ -41,17 +39,6 @@ Ranks = tuple[int, ...]
 RANKS = range(1, 14)
 TEMPERATURE = 0.5  # points: how sharply a discarder prefers its best option
 GREED = 1.0  # how sharply a player in the play prefers the card that scores most at once
-
-
-def _crib_by_pair() -> dict[tuple[int, int], float]:
-    """A thrown rank pair's expected crib (two more cards and the starter drawn from the
-    rest of the deck), with suits chosen to make no flush."""
-    out = {}
-    for a, b in combinations_with_replacement(RANKS, 2):
-        thrown = (Card(a, SUITS[0]), Card(b, SUITS[1]))
-        unseen = [Card(r, s) for r in RANKS for s in SUITS if Card(r, s) not in thrown]
-        out[(a, b)] = expected_crib(thrown, unseen)
-    return out
 
 
 def kept_hands() -> list[Ranks]:
@@ -64,59 +51,13 @@ def deal_ways(ranks: Ranks) -> int:
     return math.prod(math.comb(4, m) for m in Counter(ranks).values())
 
 
-def _hand_ev(keep: Ranks, left: list[int]) -> float:
-    n = sum(left)
-    return sum(left[s] * rank_points(tuple(sorted(keep + (s,)))) for s in RANKS if left[s]) / n
-
-
 @cache
 def keep_ratios(dealer: bool) -> dict[Ranks, float]:
-    """The shipped :func:`compute_keep_ratios` (``data/keep_ratios.json``)."""
+    """The shipped :func:`kingscrib.training.keep_ratios.compute_keep_ratios`
+    (``data/keep_ratios.json``)."""
     data = json.loads(RATIOS_FILE.read_text())
     return {tuple(int(x) for x in key.split("-")): v
             for key, v in data["dealer" if dealer else "pone"].items()}
-
-
-def save_keep_ratios(command: str) -> None:
-    data = {"command": command,
-            "about": "how much likelier than the deal a player keeps four ranks, by seat",
-            "temperature": TEMPERATURE,
-            **{seat: {"-".join(map(str, k)): v
-                      for k, v in compute_keep_ratios(seat == "dealer").items()}
-               for seat in ("dealer", "pone")}}
-    RATIOS_FILE.write_text(json.dumps(data, indent=0) + "\n")
-
-
-def compute_keep_ratios(dealer: bool, temperature: float = TEMPERATURE) -> dict[Ranks, float]:
-    """For each sorted multiset of four ranks: P(a player kept it) / P(four cards dealt at
-    random make it), the player dealing (the crib theirs) or not (a few seconds)."""
-    crib = _crib_by_pair()
-    sign = 1.0 if dealer else -1.0
-    kept: Counter[Ranks] = Counter()
-    for six in combinations_with_replacement(RANKS, 6):
-        counts = Counter(six)
-        if max(counts.values()) > 4:
-            continue
-        p_six = deal_ways(six)
-        left = [4 - counts.get(r, 0) for r in range(14)]
-        left[0] = 0
-        options: dict[Ranks, float] = {}
-        for idx in combinations(range(6), 2):
-            throw = (six[idx[0]], six[idx[1]])
-            keep = tuple(r for i, r in enumerate(six) if i not in idx)
-            value = _hand_ev(keep, left) + sign * crib[throw]
-            options[keep] = max(options.get(keep, -math.inf), value)
-        best = max(options.values())
-        weights = {k: math.exp((v - best) / temperature) for k, v in options.items()}
-        norm = sum(weights.values())
-        for k, w in weights.items():
-            kept[k] += p_six * w / norm
-    total_six = sum(kept.values())
-    out = {}
-    for four in kept_hands():
-        p_four = deal_ways(four) / math.comb(52, 4)
-        out[four] = (kept[four] / total_six) / p_four
-    return out
 
 
 def opponent_turns(played: Sequence[tuple[int, int]], opponent: int) -> list[tuple[Ranks, int]]:
@@ -173,5 +114,5 @@ def holding_weigher(view: PlayerView, greed: float = GREED,
     return weigh
 
 
-__all__ = ["GREED", "TEMPERATURE", "compute_keep_ratios", "deal_ways", "holding_weigher",
-           "keep_ratios", "kept_hands", "opponent_turns", "play_likelihood", "save_keep_ratios"]
+__all__ = ["GREED", "RATIOS_FILE", "TEMPERATURE", "deal_ways", "holding_weigher", "keep_ratios",
+           "kept_hands", "opponent_turns", "play_likelihood"]

@@ -2,16 +2,15 @@
 
 A leave's value is a linear function of a few features of the kept tiles (how many of
 each rank, pairs, fifteens within the leave, neighbouring ranks, how many tiles are
-kept). The weights are learned by self-play (:func:`train`): for every turn after
-which the player draws, the points that player scores on their next turn are
-regressed on the features of what they kept. The weights ship in
+kept). The weights are learned by self-play (:func:`kingscrib.training.leaves.train`):
+for every turn after which the player draws, the points that player scores on their
+next turn are regressed on the features of what they kept. The weights ship in
 ``data/leaves.json``; ``kingscrib train-leaves`` rebuilds that file reproducibly.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -139,124 +138,5 @@ def shipped_path() -> Path:
     return Path(__file__).parent / "data" / DATA_FILE
 
 
-# ----- training ---------------------------------------------------------------
-def _samples_from_game(args: tuple[int, str, tuple[float, ...] | None]) -> list[tuple]:
-    """Play one self-play game and return (features, next-turn points) samples."""
-    seed, player_name, table = args
-    from kingscrib.players.kings.driver import play_game
-    from kingscrib.players.kings.equity import EquityPlayer
-
-    def make() -> Any:
-        if table is None:
-            from kingscrib.players.kings.simple import GreedyPlayer
-
-            return GreedyPlayer()
-        # the leave alone decides: it is what is learned, and it is fast
-        return EquityPlayer(table, defence=0.0)
-
-    game = play_game([make(), make()], seed=seed)
-    samples = []
-    history = game.history
-    for i, turn in enumerate(history):
-        if not turn.drew:
-            continue  # the bag was empty: the leave is not refilled, not what we learn
-        if turn.action == "play":
-            kept = list(turn.rack)
-            for t in turn.tiles.values():
-                kept.remove(t.held())
-        elif turn.action == "exchange":
-            kept = list(turn.rack)
-            for t in turn.returned:
-                kept.remove(t)
-        else:
-            continue
-        nxt = next((t for t in history[i + 1:] if t.player == turn.player), None)
-        if nxt is None:
-            continue
-        kept.sort()
-        samples.append((features([t.rank for t in kept], [t.colour for t in kept]),
-                        float(nxt.score), ranks_key(t.rank for t in kept)))
-    return samples
-
-
-def _solve(rows: list[list[float]], ys: list[float], ridge: float = 1.0) -> list[float]:
-    """Least squares with an intercept (first weight, dropped from the result) and a small
-    ridge, by the normal equations and Gaussian elimination."""
-    n = len(rows[0]) + 1
-    a = [[0.0] * n for _ in range(n)]
-    b = [0.0] * n
-    for row, y in zip(rows, ys):
-        x = [1.0] + row
-        for i in range(n):
-            xi = x[i]
-            if xi:
-                b[i] += xi * y
-                ai = a[i]
-                for j in range(n):
-                    ai[j] += xi * x[j]
-    for i in range(1, n):
-        a[i][i] += ridge
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        b[col], b[pivot] = b[pivot], b[col]
-        p = a[col][col]
-        if abs(p) < 1e-12:
-            continue
-        for r in range(n):
-            if r != col and a[r][col]:
-                f = a[r][col] / p
-                ar, ac = a[r], a[col]
-                for j in range(col, n):
-                    ar[j] -= f * ac[j]
-                b[r] -= f * b[col]
-    w = [b[i] / a[i][i] if abs(a[i][i]) > 1e-12 else 0.0 for i in range(n)]
-    return w[1:]
-
-
-SHRINK = 30.0  # a rank multiset's correction counts fully after many more samples than this
-
-
-def train(games: int = 2000, seed: int = 1, rounds: int = 2, workers: int | None = None,
-          progress: Any = None) -> LeaveTable:
-    """Learn leave values by self-play: round 1 from greedy games, each later round from
-    games between equity players using the previous round's table. Each round fits the
-    linear weights by least squares, then a correction per multiset of ranks kept: the
-    mean residual, shrunk towards 0 (``n / (n + SHRINK)``). Reproducible: game seeds
-    come from ``seed`` and samples are gathered in game order."""
-    from kingscrib.players.kings.parallel import run_parallel
-
-    table: LeaveTable | None = None
-    rng = random.Random(seed)
-    total_samples = 0
-    for rnd in range(rounds):
-        seeds = [rng.randrange(2**31) for _ in range(games)]
-        results = run_parallel(_samples_from_game, [(s, "self", table) for s in seeds],
-                               workers=workers, progress=progress,
-                               description=f"leaves round {rnd + 1}/{rounds}")
-        rows: list[list[float]] = []
-        ys: list[float] = []
-        keys: list[str] = []
-        for samples in results:
-            for f, y, k in samples:
-                rows.append(f)
-                ys.append(y)
-                keys.append(k)
-        weights = _solve(rows, ys)
-        intercept = sum(ys) / len(ys) - sum(
-            sum(w * x for w, x in zip(weights, row)) for row in rows) / len(ys)
-        sums: dict[str, list[float]] = {}
-        for row, y, k in zip(rows, ys, keys):
-            residual = y - intercept - sum(w * x for w, x in zip(weights, row))
-            acc = sums.setdefault(k, [0.0, 0.0])
-            acc[0] += residual
-            acc[1] += 1
-        corrections = tuple(sorted((k, total / (n + SHRINK)) for k, (total, n) in sums.items()
-                                   if k and abs(total / (n + SHRINK)) >= 0.05))
-        table = LeaveTable(tuple(weights), {}, corrections)
-        total_samples = len(ys)
-    assert table is not None
-    meta = {"trained": True, "games_per_round": games, "rounds": rounds, "seed": seed,
-            "samples_last_round": total_samples,
-            "command": f"kingscrib train-leaves --games {games} --rounds {rounds} --seed {seed}"}
-    return LeaveTable(table.weights, meta, table.corrections)
+__all__ = ["DATA_FILE", "FORMAT", "HELD_RANKS", "LeaveTable", "feature_names", "features",
+           "ranks_key", "shipped", "shipped_path"]
