@@ -20,7 +20,7 @@ from kingscrib.kings.moves import Action
 from kingscrib.kings.notation import NotationError, format_action, parse_action
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.position import Position
-from kingscrib.players.kings.analysis import Option, _same, _same_play_key, ranked, view_of
+from kingscrib.players.kings.analysis import Option, play_key, ranked, same_action, view_of
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
 from kingscrib.players.kings.equity import Candidate, candidates, materialise
 from kingscrib.players.kings.leaves import shipped
@@ -107,7 +107,7 @@ def same_option(action: Action, best: Action, position: Position) -> bool:
     if action == best:
         return True
     try:
-        return _same_play_key(action, position.board) == _same_play_key(best, position.board)
+        return play_key(action, position.board) == play_key(best, position.board)
     except IllegalPlay:
         return False
 
@@ -117,7 +117,7 @@ def weigh_answer(position: Position, seed: int, action: Action) -> Option | None
     view = view_of(position)
     weighed = ranked(view, shipped(), seed, DEFENCE_WIDTH, also=action)
     for c in weighed:
-        if _same(c, action, position.board):
+        if same_action(c, action, position.board):
             chosen = materialise(c)
             return Option(chosen, format_action(chosen, position.board), c.score, c.leave_value,
                           c.reply, c.equity)

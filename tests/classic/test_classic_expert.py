@@ -162,13 +162,13 @@ def test_three_players_fall_back_to_expert_v1() -> None:
 
 def test_the_show_by_starter_is_the_show() -> None:
     from kingscrib.classic.show import score_show
-    from kingscrib.players.classic.expert import _show_by_starter
+    from kingscrib.players.classic.expert import show_by_starter
 
     rng = random.Random(4)
     for keep in [parse_cards("5H JH 4H 6H"), parse_cards("JC JD 5S 5C"),
                  *(rng.sample(unseen_cards([]), 4) for _ in range(20))]:
         unseen = unseen_cards(keep)
-        assert _show_by_starter(keep, unseen) == [score_show(keep, s).total for s in unseen]
+        assert show_by_starter(keep, unseen) == [score_show(keep, s).total for s in unseen]
 
 
 def test_coach_play_refuses_what_it_cannot_advise() -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from kingscrib.classic.game import PlayerView
 from kingscrib.classic.pegging import peg_score
 from kingscrib.players.classic import expert
-from kingscrib.players.classic.levels import _lookahead, unseen_by
+from kingscrib.players.classic.levels import lookahead_value, unseen_by
 from kingscrib.players.classic.play_search import POLICIES, card_values, lookahead_rank, play_out
 from kingscrib.players.classic.winprob import after_deal
 
@@ -84,7 +84,7 @@ def test_lookahead_lays_a_card_expert_v1_values_most(seed: int, laid: int) -> No
     unseen = unseen_by(view)
     rank = lookahead_rank(sorted_ranks(view.hand), tuple(c.rank for c in view.pile),
                           view.count, rank_counts(unseen), view.cards_left[1 - view.seat])
-    values = {a.card.rank: _lookahead(view, a.card, unseen) for a in view.legal}
+    values = {a.card.rank: lookahead_value(view, a.card, unseen) for a in view.legal}
     assert math.isclose(values[rank], max(values.values()))
 
 

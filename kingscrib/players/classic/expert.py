@@ -122,7 +122,7 @@ def rank_discards(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int
     return out
 
 
-def _show_by_starter(keep: Sequence[Card], unseen: Sequence[Card]) -> list[int]:
+def show_by_starter(keep: Sequence[Card], unseen: Sequence[Card]) -> list[int]:
     """The kept hand's show with each unseen card as the starter (as ``score_show``)."""
     ranks = [c.rank for c in keep]
     suit = keep[0].suit
@@ -151,7 +151,7 @@ def _discard_win(me: int, opponent: int, i_deal: bool, keep: Sequence[Card],
         theirs = endgame.shows("pone", round(-peg / 2))
     else:
         theirs = endgame.shows("dealer+crib", round(-peg / 2 + crib - endgame.mean_crib()))
-    return endgame.discard_win(me, opponent, i_deal, _show_by_starter(keep, unseen),
+    return endgame.discard_win(me, opponent, i_deal, show_by_starter(keep, unseen),
                                [s.rank == JACK for s in unseen], extra, theirs)
 
 
@@ -292,4 +292,4 @@ class ExpertPlayer:
 
 
 __all__ = ["NEAR_END", "DiscardChoice", "ExpertPlayer", "PlayChoice", "crib_in_play", "go_floor",
-           "near_end", "play_choices", "rank_discards", "win_values"]
+           "near_end", "play_choices", "rank_discards", "show_by_starter", "win_values"]

@@ -94,7 +94,7 @@ class LevelPlayer:
 
         def value(action: Play) -> float:
             if self.level == "expert":
-                return _lookahead(view, action.card, unseen)
+                return lookahead_value(view, action.card, unseen)
             if self.level == "hard":
                 return _heuristic(view, action.card)
             return float(peg_score(pile + [action.card.rank]).total)
@@ -150,7 +150,7 @@ def expected_best_reply(replies: list[tuple[int, int]], n_unseen: int, k: int) -
     return expected_best
 
 
-def _lookahead(view: PlayerView, card: Card, unseen: list[Card]) -> float:
+def lookahead_value(view: PlayerView, card: Card, unseen: list[Card]) -> float:
     """Points now, less the opponent's expected best reply, plus the chance they are stuck.
 
     The next opponent holds ``k`` cards drawn from the unseen ones; the chance

@@ -39,7 +39,8 @@ SAMPLES = 48  # otherwise this many draws
 
 
 @lru_cache(maxsize=1 << 16)
-def _peg(pile: Ranks) -> int:
+def peg_points(pile: Ranks) -> int:
+    """What the last card laid on ``pile`` scores in the play (cached: searches ask often)."""
     return peg_score(pile).total
 
 
@@ -87,7 +88,7 @@ class _Search:
         """The value once ``last`` has laid the last rank of ``pile``: its points, then who
         lays the next card (as the game decides: the other player, else the same one, else
         one for the go or the last card and the count starts again)."""
-        got = _peg(pile)
+        got = peg_points(pile)
         needs = self.needs
         if last == 0:
             g0 += got
@@ -238,4 +239,4 @@ def card_values(mine: Sequence[int], pile: Sequence[int], unseen: Sequence[int],
     return totals
 
 
-__all__ = ["card_values", "move_values", "net_points", "opponent_holdings", "solve"]
+__all__ = ["card_values", "move_values", "net_points", "opponent_holdings", "peg_points", "solve"]

@@ -17,7 +17,7 @@ Policies (``POLICY``):
   ``hard`` level's play (:func:`.levels._heuristic`).
 - ``greedy``: the card worth most now (ties: nearer to 15 while under it, then the higher
   rank), as the Monte-Carlo sparring partner lays its cards.
-- ``lookahead``: ``expert-v1``'s play (:func:`.levels._lookahead`): the card worth most
+- ``lookahead``: ``expert-v1``'s play (:func:`.levels.lookahead_value`): the card worth most
   now less the other player's expected best reply from the cards this player has not
   seen, plus the chance they cannot reply. Each player reads its own unseen cards: this
   seat's are those it has not seen less what the opponent lays; the opponent's, this
@@ -41,9 +41,9 @@ from kingscrib.players.classic.pegsearch import (
     NEVER,
     Ranks,
     Value,
-    _peg,
     net_points,
     opponent_holdings,
+    peg_points,
 )
 
 POLICY = "careful"
@@ -60,7 +60,7 @@ def careful_rank(hand: Ranks, pile: Ranks, count: int, unseen: list[int] | None 
         new = count + card_points(r)
         if new > MAX_COUNT:
             continue
-        value = _peg(pile + (r,)) + 0.01 * card_points(r)
+        value = peg_points(pile + (r,)) + 0.01 * card_points(r)
         if new in (5, 21):
             value -= 1.5
         if 5 <= new <= 14:
@@ -80,7 +80,7 @@ def greedy_rank(hand: Ranks, pile: Ranks, count: int, unseen: list[int] | None =
         new = count + card_points(r)
         if new > MAX_COUNT:
             continue
-        key = (_peg(pile + (r,)), -abs(15 - new) if count < 15 else 0, r)
+        key = (peg_points(pile + (r,)), -abs(15 - new) if count < 15 else 0, r)
         if best_key is None or key > best_key:
             best, best_key = r, key
     return best
@@ -98,7 +98,7 @@ def lookahead_rank(hand: Ranks, pile: Ranks, count: int, unseen: list[int] | Non
         if new > MAX_COUNT or r == best:
             continue
         laid = pile + (r,)
-        value = _peg(laid) + 0.01 * card_points(r)
+        value = peg_points(laid) + 0.01 * card_points(r)
         if new < MAX_COUNT:
             if not other_left:
                 value += 0.5
@@ -111,7 +111,7 @@ def lookahead_rank(hand: Ranks, pile: Ranks, count: int, unseen: list[int] | Non
 
 def _reply_value(laid: Ranks, count: int, unseen: list[int], k: int, n_unseen: int) -> float:
     """The chance the other player is stuck less their expected best reply, holding ``k``
-    of the ``n_unseen`` cards (as :func:`.levels._lookahead`)."""
+    of the ``n_unseen`` cards (as :func:`.levels.lookahead_value`)."""
     total = comb(n_unseen, k)
     if not total:
         return 0.0
@@ -120,7 +120,7 @@ def _reply_value(laid: Ranks, count: int, unseen: list[int], k: int, n_unseen: i
     for x in range(1, 14):
         m = unseen[x]
         if m and count + card_points(x) <= MAX_COUNT:
-            replies.append((_peg(laid + (x,)), m))
+            replies.append((peg_points(laid + (x,)), m))
             fits += m
     return comb(n_unseen - fits, k) / total - expected_best_reply(replies, n_unseen, k)
 
@@ -156,7 +156,7 @@ def play_out(hands: tuple[Ranks, Ranks], pile: Ranks, first: int, policy: Policy
             unseen[1 - mover][r] -= 1
         pile = pile + (r,)
         count += card_points(r)
-        got[mover] += _peg(pile)
+        got[mover] += peg_points(pile)
         if got[mover] >= needs[mover]:
             return 1.0 if mover == 0 else 0.0
         last, other = mover, 1 - mover

@@ -120,7 +120,7 @@ def view_of(position: Position, players: int = 2) -> PlayerView:
     return PlayerView(0, pos, tuple([0] * players), sizes, unseen, 0, 0, players)
 
 
-def _same_play_key(action: Action, board: Mapping[Square, Tile]) -> tuple:
+def play_key(action: Action, board: Mapping[Square, Tile]) -> tuple:
     """Options with one key are one play for a learner: the same rack tiles making the
     same hands for the same points, wherever along the line they go (``3 4 5 Q`` laid
     before or after a 5 on the board, or anywhere on an empty board)."""
@@ -133,13 +133,13 @@ def _same_play_key(action: Action, board: Mapping[Square, Tile]) -> tuple:
     return ("pass",)
 
 
-def _same(c: Candidate, action: Action, board: Mapping[Square, Tile]) -> bool:
+def same_action(c: Candidate, action: Action, board: Mapping[Square, Tile]) -> bool:
     """Whether option ``c`` is ``action`` or the same play laid elsewhere (see above)."""
     mine = materialise(c)
     if mine == action:
         return True
     try:
-        return _same_play_key(mine, board) == _same_play_key(action, board)
+        return play_key(mine, board) == play_key(action, board)
     except IllegalPlay:
         return False
 
@@ -171,7 +171,7 @@ def ranked(view: PlayerView, table: LeaveTable, seed: int, width: int,
     chosen: list[Candidate] = []
     seen: set[tuple] = set()
     for c in options:  # best static equity first: keep the best of each distinct play
-        key = _same_play_key(materialise(c), board)
+        key = play_key(materialise(c), board)
         if key not in seen:
             seen.add(key)
             chosen.append(c)
@@ -181,8 +181,8 @@ def ranked(view: PlayerView, table: LeaveTable, seed: int, width: int,
     rng_seed = seed  # the same racks for every defence, so the replies compare
     if bag > 0 and chosen:
         chosen = defend(view, chosen, random.Random(rng_seed), width=len(chosen))
-    if also is not None and not any(_same(c, also, board) for c in chosen):
-        extra = [c for c in options if _same(c, also, board)][:1]
+    if also is not None and not any(same_action(c, also, board) for c in chosen):
+        extra = [c for c in options if same_action(c, also, board)][:1]
         if not extra and isinstance(also, Pass):  # passing keeps the whole rack
             extra = [_pass_option(view, table)]
         if not extra and isinstance(also, Play):  # a play the quick generator leaves out
@@ -223,7 +223,8 @@ def analyse_position(position: Position, top: int = 10, sim_seconds: float = 0.0
     return [o.to_json() for o in best_options(view_of(position), top, sim_seconds, seed, table)]
 
 
-def _action_of(turn: Turn) -> Action:
+def action_of(turn: Turn) -> Action:
+    """The action a recorded turn took."""
     if turn.action == "play":
         return Play.of(turn.tiles)
     if turn.action == "exchange":
@@ -247,10 +248,10 @@ def review_game(record: dict[str, Any], table: LeaveTable | None = None,
         for key in reshuffles[i]:
             game.reshuffle(key)
         view = game.view(game.turn)
-        action = _action_of(turn)
+        action = action_of(turn)
         weighed = ranked(view, table, i, DEFENCE_WIDTH, also=action)
         made = next((c for c in weighed if materialise(c) == action), None) or next(
-            (c for c in weighed if _same(c, action, game.board)), None)
+            (c for c in weighed if same_action(c, action, game.board)), None)
         best = max(weighed, key=lambda c: (c.equity, -c.order)) if weighed else None
         reviews.append(TurnReview(
             turn=i + 1, player=turn.player, name=played.names[turn.player],
@@ -289,5 +290,5 @@ def options_text(options: Sequence[Option]) -> list[str]:
     return lines
 
 
-__all__ = ["MISTAKE", "Option", "TurnReview", "analyse_position", "best_options",
-           "options_text", "review_game", "review_record", "view_of"]
+__all__ = ["MISTAKE", "Option", "TurnReview", "action_of", "analyse_position", "best_options",
+           "options_text", "play_key", "review_game", "review_record", "same_action", "view_of"]

@@ -47,7 +47,7 @@ from kingscrib.players.kings.equity import (
     materialise,
 )
 from kingscrib.players.kings.leaves import LeaveTable
-from kingscrib.players.kings.sim import SimPlayer, SimStats, _apply, _apply_raw
+from kingscrib.players.kings.sim import SimPlayer, SimStats, apply_candidate, apply_raw_play
 
 PLAYOUT_ROUNDS = 1  # rounds of replies after the candidate in a play-out (sim's: 1)
 NEAR_END = 7  # with this many tiles in the bag or fewer, play-outs go on to the end...
@@ -122,7 +122,7 @@ class ExpertPlayer(SimPlayer):
         for o in others:
             held[o] = list(racks[o])
         gained = dict.fromkeys(held, 0)
-        gained[me] = _apply(board, held[me], bag, cand)
+        gained[me] = apply_candidate(board, held[me], bag, cand)
         order = others + [me]
         plies = self._rounds * len(order)
         over = not bag and not held[me]
@@ -146,7 +146,7 @@ class ExpertPlayer(SimPlayer):
                 over = not bag and passes >= len(order)
                 continue
             passes = 0
-            gained[seat] += _apply_raw(board, rack, bag, raw)
+            gained[seat] += apply_raw_play(board, rack, bag, raw)
             over = not bag and not rack
         if over:
             for seat, rack in held.items():

@@ -55,11 +55,11 @@ class SimStats:
         return math.sqrt(var / self.n)
 
 
-def _apply(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile],
+def apply_candidate(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile],
            c: Candidate) -> int:
     """Play candidate ``c`` on the simulated board: returns its score; refills the rack."""
     if c.raw is not None:
-        return _apply_raw(board, rack, bag, c.raw)
+        return apply_raw_play(board, rack, bag, c.raw)
     if isinstance(c.action, Exchange):
         returned = list(c.action.tiles)
         drawn = [bag.pop() for _ in range(min(len(returned), len(bag)))]
@@ -70,7 +70,7 @@ def _apply(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile],
     return 0
 
 
-def _apply_raw(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile], raw) -> int:
+def apply_raw_play(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile], raw) -> int:
     _, total, squares, faces = raw
     for q, f in zip(squares, faces):
         t = face_tile(f)
@@ -173,14 +173,14 @@ class SimPlayer(ComputerPlayer):
                  others: list[int]) -> float:
         board = dict(p.board)
         rack = [t.held() for t in p.rack]
-        mine = _apply(board, rack, bag, cand)
+        mine = apply_candidate(board, rack, bag, cand)
         best_other = -math.inf
         for o in others:
             orack = list(racks[o])
             if not orack:
                 continue
             _, reply = self.best_reply(board, orack, len(bag), p.rules, self.table)
-            got = _apply_raw(board, orack, bag, reply) if reply else 0
+            got = apply_raw_play(board, orack, bag, reply) if reply else 0
             best_other = max(best_other, got)
         if best_other == -math.inf:
             best_other = 0
@@ -192,4 +192,4 @@ class SimPlayer(ComputerPlayer):
         return mine - best_other + follow
 
 
-__all__ = ["SimPlayer", "SimStats"]
+__all__ = ["SimPlayer", "SimStats", "apply_candidate", "apply_raw_play"]

@@ -13,7 +13,7 @@ from kingscrib.kings.board import square_name
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Exchange, Play
 from kingscrib.people import placement_text, tiles_text
-from kingscrib.players.kings.analysis import _action_of, ranked, review_game
+from kingscrib.players.kings.analysis import action_of, ranked, review_game
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
 from kingscrib.players.kings.equity import materialise
 from kingscrib.players.kings.leaves import shipped
@@ -28,7 +28,7 @@ def review(record: dict[str, Any], progress: Progress | None = None) -> list[dic
     history = Game.from_record(record).history
     for turn in review_game(record, progress=progress):
         row = turn.to_json()
-        row["played_text"] = action_text(_action_of(history[turn.turn - 1]))
+        row["played_text"] = action_text(action_of(history[turn.turn - 1]))
         best = turn.options[0].action if turn.options else None  # options are best first
         if isinstance(best, Play):
             row["best_tiles"] = {square_name(s): str(t) for s, t in sorted(best.placed.items())}
