@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from kingscrib.classic.cards import Card
 from kingscrib.classic.game import PlayerView
@@ -36,7 +37,7 @@ class Advice:
 
     best: str  # "lay away 6D 9C" / "lay 4S"
     lines: list[str]  # the explanation, one sentence a line
-    options: list[dict] = field(default_factory=list)  # numbers per option, for front ends
+    options: list[dict[str, Any]] = field(default_factory=list)  # numbers per option, for front ends
 
 
 def _pct(p: float) -> str:
@@ -68,7 +69,7 @@ def coach_discard(hand: Sequence[Card], i_deal: bool, me: int = 0, opponent: int
     return Advice(f"lay away {_cards(best.discard)}", lines, [_discard_json(c) for c in choices])
 
 
-def _discard_json(c: DiscardChoice) -> dict:
+def _discard_json(c: DiscardChoice) -> dict[str, Any]:
     return {"discard": [str(x) for x in c.discard], "keep": [str(x) for x in c.keep],
             "hand": round(c.hand, 3), "crib": round(c.crib, 3), "pegging": round(c.pegging, 3),
             "points": round(c.points, 3), "win": round(c.win, 4)}
@@ -97,7 +98,7 @@ def coach_play(view: PlayerView) -> Advice:
     else:
         ranks = win_values(view, tuple(c.rank for c in view.hand),
                             tuple(c.rank for c in view.pile), [c.rank for c in unseen_by(view)],
-                            tuple(c.rank for s, c in view.played if s != view.seat), rng, {})
+                            tuple(c.rank for s, c in view.played if s != view.seat), rng)
         wins = {c.card: ranks[c.card.rank] for c in choices}
     best = choices[0]
     now = f"scores {best.points_now} now" if best.points_now else "scores nothing now"
@@ -123,7 +124,8 @@ def _margin(points: float) -> str:
     return f"{abs(points):.1f} {'more' if points > 0 else 'fewer'} than"
 
 
-def _play_json(c: PlayChoice, points: dict, wins: dict) -> dict:
+def _play_json(c: PlayChoice, points: dict[Card, float], wins: dict[Card, float]
+               ) -> dict[str, Any]:
     return {"card": str(c.card), "now": c.points_now, "pegging": round(points[c.card], 3),
             "win": round(wins[c.card], 4)}
 

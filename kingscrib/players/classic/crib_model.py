@@ -38,7 +38,7 @@ def deal_means() -> dict[str, Any]:
 def dealer_pegs_at_least(points: int) -> float:
     """How often the dealer pegs ``points`` or more in the play (self-play)."""
     dist = deal_means()["peg_dealer_dist"]
-    return sum(p for k, p in dist.items() if int(k) >= points)
+    return sum(float(p) for k, p in dist.items() if int(k) >= points)
 
 
 @cache
@@ -95,7 +95,7 @@ def crib_with_starter(thrown: Sequence[Card], starter: Card, unseen: Sequence[Ca
             w = ways * table.get((a, b), 0.0)
             if not w:
                 continue
-            pts = rank_points(tuple(sorted(known + [a, b])))
+            pts: float = rank_points(tuple(sorted(known + [a, b])))
             if nob_thrown:
                 pts += 1
             elif nob_unseen and JACK in (a, b):
@@ -112,7 +112,7 @@ def crib_with_starter(thrown: Sequence[Card], starter: Card, unseen: Sequence[Ca
     return expected
 
 
-_FROZEN: dict[int, tuple[dict, tuple[tuple[Pair, float], ...]]] = {}
+_FROZEN: dict[int, tuple[dict[Pair, float], tuple[tuple[Pair, float], ...]]] = {}
 
 
 def _frozen(table: dict[Pair, float]) -> tuple[tuple[Pair, float], ...]:

@@ -34,7 +34,8 @@ def _vector(counts: Counter[int]) -> np.ndarray:
     out = np.zeros(size)
     for k, v in counts.items():
         out[max(k, 0)] += v
-    return out / out.sum()
+    out /= out.sum()
+    return out
 
 
 @cache

@@ -30,8 +30,9 @@ player sees the other's hand (:mod:`.play_search`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 
 from kingscrib.classic.cards import Card
@@ -48,7 +49,13 @@ from kingscrib.players.classic.crib_model import (
     likely_crib,
 )
 from kingscrib.players.classic.levels import LevelPlayer, unseen_by
-from kingscrib.players.classic.pegsearch import Ranks, Value, card_values
+from kingscrib.players.classic.pegsearch import (
+    CardSearch,
+    HoldingOptions,
+    Ranks,
+    Value,
+    card_values,
+)
 from kingscrib.players.classic.pegtable import kept_pegging, seat_pegging
 from kingscrib.players.classic.reader import GREED, holding_weigher
 
@@ -196,18 +203,18 @@ def play_choices(view: PlayerView, rng: random.Random | None = None,
     me, them = view.scores[view.side], view.scores[1 - view.side]
     by_win = near_end(me, them)
     mine = tuple(c.rank for c in view.hand)
-    search = play_search.card_values if PLAY_SEARCH else card_values
-    kwargs: dict = {"samples": SEARCH_SAMPLES if PLAY_SEARCH else samples,
-                    "pool": HOLDING_POOL}
+    holding: HoldingOptions = {"samples": SEARCH_SAMPLES if PLAY_SEARCH else samples,
+                               "pool": HOLDING_POOL}
     if read:
-        kwargs["weigh"] = holding_weigher(view, greed, keep)
-    if PLAY_SEARCH:
-        kwargs["my_discards"] = tuple(c.rank for c in view.discards)
+        holding["weigh"] = holding_weigher(view, greed, keep)
+    search: CardSearch = (
+        partial(play_search.card_values, my_discards=tuple(c.rank for c in view.discards),
+                **holding)
+        if PLAY_SEARCH else partial(card_values, **holding))
     if by_win:
-        values = win_values(view, mine, pile, unseen, laid, rng, kwargs, search)
+        values = win_values(view, mine, pile, unseen, laid, rng, search)
     else:
-        values = search(mine, pile, unseen, view.cards_left[opp], laid, go_floor(view),
-                        rng, **kwargs)
+        values = search(mine, pile, unseen, view.cards_left[opp], laid, go_floor(view), rng)
     out = [PlayChoice(c, peg_score(pile + (c.rank,)).total, values[c.rank], by_win)
            for c in plays]
     out.sort(key=lambda p: (-p.value, -p.points_now, p.card))
@@ -215,11 +222,10 @@ def play_choices(view: PlayerView, rng: random.Random | None = None,
 
 
 def win_values(view: PlayerView, mine: Ranks, pile: Ranks, unseen: list[int], laid: Ranks,
-                rng: random.Random, kwargs: dict,
-                search: Callable[..., dict[int, float]] = card_values) -> dict[int, float]:
+                rng: random.Random, search: CardSearch = card_values) -> dict[int, float]:
     """For each rank this seat may lay, the chance to win once it is laid (see
     :func:`play_choices`; ``search``: :func:`.pegsearch.card_values` or
-    :func:`.play_search.card_values`)."""
+    :func:`.play_search.card_values`, with their options)."""
     assert view.starter is not None
     me, them = view.scores[view.side], view.scores[1 - view.side]
     i_deal = view.is_dealer
@@ -236,7 +242,7 @@ def win_values(view: PlayerView, mine: Ranks, pile: Ranks, unseen: list[int], la
         return _leaf(me, them, i_deal, my_show, their_show, crib)
 
     return search(mine, pile, unseen, view.cards_left[1 - view.seat], laid,
-                  go_floor(view), rng, needs=needs, value_for=value_for, **kwargs)
+                  go_floor(view), rng, needs=needs, value_for=value_for)
 
 
 def crib_in_play(view: PlayerView) -> float:

@@ -24,9 +24,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from kingscrib.classic.pegging import MAX_COUNT, count_of, peg_score
 from kingscrib.counting import card_points
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 Ranks = tuple[int, ...]
 # value(points pegged by the searcher, points pegged by the opponent) at the end of the play
@@ -36,6 +40,27 @@ NEVER = 10**6  # "needs" for a game that cannot end in this play
 DISCARD_WEIGHT = 0.15  # how strongly a hand's own points make it likelier (see card_values)
 EXACT_LIMIT = 100  # search every rank multiset when there are at most this many (k <= 2)
 SAMPLES = 48  # otherwise this many draws
+
+
+class HoldingOptions(TypedDict, total=False):
+    """The options of :func:`opponent_holdings` that the searches pass on to it."""
+
+    exact_limit: int
+    samples: int
+    discard_weight: float
+    weigh: Callable[[Ranks], float] | None
+    pool: int
+
+
+class CardSearch(Protocol):
+    """A search of the play from this seat (:func:`card_values` or
+    :func:`.play_search.card_values`, their other options bound): for each rank this seat
+    may lay now, the value of the play after it."""
+
+    def __call__(self, mine: Sequence[int], pile: Sequence[int], unseen: Sequence[int],
+                 k: int, laid: Sequence[int], above: int, rng: random.Random, *,
+                 needs: tuple[int, int] = ...,
+                 value_for: Callable[[Ranks], Value] | None = ...) -> dict[int, float]: ...
 
 
 @lru_cache(maxsize=1 << 16)
@@ -54,7 +79,7 @@ class _Search:
     def __init__(self, value: Value, needs: tuple[int, int]) -> None:
         self.value = value
         self.needs = needs
-        self.memo: dict[tuple, float] = {}
+        self.memo: dict[tuple[Ranks | int, ...], float] = {}
         # Counting points only, a state's value is the points pegged so far plus what is
         # to come, which does not depend on them: memoise that, whatever the path.
         self.additive = value is net_points and needs == (NEVER, NEVER)
@@ -205,7 +230,7 @@ def opponent_holdings(unseen: Sequence[int], k: int, laid: Sequence[int], above:
         # hand-quality factor is applied as a weight
         dealt = [tuple(sorted(rng.sample(cards, k))) for _ in range(samples * pool)]
         factors = [quality(m) for m in dealt]
-        if pool > 1 and sum(factors):
+        if pool > 1 and any(factors):  # the factors are never negative
             dealt, factors = rng.choices(dealt, weights=factors, k=samples), [1.0] * samples
         for multiset, factor in zip(dealt, factors):
             found[multiset] = found.get(multiset, 0.0) + factor
@@ -226,7 +251,7 @@ def card_values(mine: Sequence[int], pile: Sequence[int], unseen: Sequence[int],
                 laid: Sequence[int], above: int, rng: random.Random,
                 value: Value = net_points, needs: tuple[int, int] = (NEVER, NEVER),
                 value_for: Callable[[Ranks], Value] | None = None,
-                **holding_options) -> dict[int, float]:
+                **holding_options: Unpack[HoldingOptions]) -> dict[int, float]:
     """For each rank this seat may lay now, the value of the play after it, averaged over
     the opponent's possible holdings (see :func:`opponent_holdings`). ``value_for``, when
     given, makes the end-of-play value depend on the holding (their show)."""
@@ -239,4 +264,4 @@ def card_values(mine: Sequence[int], pile: Sequence[int], unseen: Sequence[int],
     return totals
 
 
-__all__ = ["card_values", "move_values", "net_points", "opponent_holdings", "peg_points", "solve"]
+__all__ = ["CardSearch", "HoldingOptions", "card_values", "move_values", "net_points", "opponent_holdings", "peg_points", "solve"]

@@ -33,18 +33,23 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from math import comb
+from typing import TYPE_CHECKING
 
 from kingscrib.classic.pegging import MAX_COUNT, count_of
 from kingscrib.counting import card_points
 from kingscrib.players.classic.levels import expected_best_reply
 from kingscrib.players.classic.pegsearch import (
     NEVER,
+    HoldingOptions,
     Ranks,
     Value,
     net_points,
     opponent_holdings,
     peg_points,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 POLICY = "careful"
 # policy(hand, pile, count, the ranks the mover has not seen by rank (a list of 14
@@ -182,7 +187,7 @@ def card_values(mine: Sequence[int], pile: Sequence[int], unseen: Sequence[int],
                 value: Value = net_points, needs: tuple[int, int] = (NEVER, NEVER),
                 value_for: Callable[[Ranks], Value] | None = None,
                 policy: str | None = None, my_discards: Sequence[int] = (),
-                **holding_options) -> dict[int, float]:
+                **holding_options: Unpack[HoldingOptions]) -> dict[int, float]:
     """For each rank this seat may lay now, the mean over the opponent's possible holdings
     (:func:`.pegsearch.opponent_holdings`, with ``holding_options``) of the play played
     out from it by ``policy`` (default ``POLICY``), as :func:`.pegsearch.card_values` but

@@ -73,7 +73,11 @@ def _ranked_by(advice: Advice) -> str:
     return "win" if "Ranked by chance to win" in advice.lines[-1] else "points"
 
 
-def _judge_discard(game: ClassicGame, seat: int, action: Discard) -> tuple[Advice, dict, dict]:
+Option = dict[str, Any]  # one option of the coach's advice, as JSON
+
+
+def _judge_discard(game: ClassicGame, seat: int, action: Discard
+                   ) -> tuple[Advice, Option, Option]:
     side, other = game.rules.side_of(seat), 1 - game.rules.side_of(seat)
     advice = coach_discard(game.hand(seat), seat == game.dealer, game.scores[side],
                            game.scores[other])
@@ -82,7 +86,7 @@ def _judge_discard(game: ClassicGame, seat: int, action: Discard) -> tuple[Advic
     return advice, made, advice.options[0]
 
 
-def _judge_play(game: ClassicGame, seat: int, action: Play) -> tuple[Advice, dict, dict]:
+def _judge_play(game: ClassicGame, seat: int, action: Play) -> tuple[Advice, Option, Option]:
     view = dataclasses.replace(game.view(seat), legal=tuple(game.legal_for(seat)))
     advice = coach_play(view)
     made = next(o for o in advice.options if o["card"] == str(action.card))
@@ -126,8 +130,11 @@ def iter_review(record: dict[str, Any], progress: Progress | None = None
     done = 0
     for turn, (seat, action) in enumerate(actions, start=1):
         if _choice(game, seat, action):
-            judge = _judge_discard if isinstance(action, Discard) else _judge_play
-            advice, made, best = judge(game, seat, action)
+            if isinstance(action, Discard):
+                advice, made, best = _judge_discard(game, seat, action)
+            else:
+                assert isinstance(action, Play)  # _choice is true of discards and plays only
+                advice, made, best = _judge_play(game, seat, action)
             is_discard = isinstance(action, Discard)
             key = "points" if is_discard else "pegging"
 

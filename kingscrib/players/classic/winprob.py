@@ -52,7 +52,7 @@ def shipped_table() -> tuple[tuple[float, ...], ...]:
 
 
 def shipped_deals() -> list[Deal]:
-    return json.loads(DEALS_FILE.read_text())["deals"]
+    return [[int(x) for x in deal] for deal in json.loads(DEALS_FILE.read_text())["deals"]]
 
 
 def pone_wins(pone: int, dealer: int) -> float:

@@ -120,7 +120,7 @@ def view_of(position: Position, players: int = 2) -> PlayerView:
     return PlayerView(0, pos, tuple([0] * players), sizes, unseen, 0, 0, players)
 
 
-def play_key(action: Action, board: Mapping[Square, Tile]) -> tuple:
+def play_key(action: Action, board: Mapping[Square, Tile]) -> tuple[object, ...]:
     """Options with one key are one play for a learner: the same rack tiles making the
     same hands for the same points, wherever along the line they go (``3 4 5 Q`` laid
     before or after a 5 on the board, or anywhere on an empty board)."""
@@ -169,7 +169,7 @@ def ranked(view: PlayerView, table: LeaveTable, seed: int, width: int,
     board = view.position.board
     options = candidates(view, table)
     chosen: list[Candidate] = []
-    seen: set[tuple] = set()
+    seen: set[tuple[object, ...]] = set()
     for c in options:  # best static equity first: keep the best of each distinct play
         key = play_key(materialise(c), board)
         if key not in seen:
@@ -240,7 +240,7 @@ def review_game(record: dict[str, Any], table: LeaveTable | None = None,
     table = table or shipped()
     played = Game.from_record(record)
     game = Game.new(list(played.names), played.rules, played.seed)
-    reshuffles = dict.fromkeys(range(len(played.history) + 1), ())
+    reshuffles: dict[int, tuple[int, ...]] = dict.fromkeys(range(len(played.history) + 1), ())
     for at, key in played.reshuffles:
         reshuffles[at] = (*reshuffles[at], key)
     reviews = []
@@ -274,7 +274,8 @@ def review_game(record: dict[str, Any], table: LeaveTable | None = None,
     return reviews
 
 
-def review_record(record: dict[str, Any], table: LeaveTable | None = None) -> list[dict]:
+def review_record(record: dict[str, Any],
+                  table: LeaveTable | None = None) -> list[dict[str, Any]]:
     """:func:`review_game` as JSON objects."""
     return [r.to_json() for r in review_game(record, table)]
 

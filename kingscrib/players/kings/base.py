@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Protocol
 
 from kingscrib.kings.game import PlayerView
@@ -29,10 +30,14 @@ class KingsPlayer(Protocol):
         ...
 
 
-class ComputerPlayer:
+class ComputerPlayer(ABC):
     """Shared defaults of the computer players: honest claims, Joker only when sure."""
 
     name = "computer"
+
+    @abstractmethod
+    def choose(self, view: PlayerView) -> Action:
+        """The action to take (a Play, an Exchange or a Pass)."""
 
     def claim(self, view: PlayerView, play: ScoredPlay) -> int:
         return play.total

@@ -11,10 +11,12 @@ or closes. Only unseen tiles are drawn: never the real racks or the bag's order.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from kingscrib.kings.board import Square
 from kingscrib.kings.fastgen import best_score, face_tile
 from kingscrib.kings.game import PlayerView
+from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 
 DEFENCE_WEIGHT = 0.5  # share of the expected reply taken off (docs/ai.md: how it was chosen)
@@ -29,8 +31,8 @@ def sample_racks(view: PlayerView, rng: random.Random, count: int) -> list[list[
     return [rng.sample(unseen, size) for _ in range(count)]
 
 
-def expected_reply(board, placed: Sequence[tuple[int, int]], racks: Sequence[Sequence[Tile]],
-                   rules) -> float:
+def expected_reply(board: Mapping[Square, Tile], placed: Sequence[tuple[Square, int]],
+                   racks: Sequence[Sequence[Tile]], rules: RuleSet) -> float:
     """The mean over ``racks`` of the best score on ``board`` once the faces ``placed``
     (square, fastgen face index) are on it; a rack with no play scores 0. Only the best
     score is needed, so no play is built (:func:`~kingscrib.kings.fastgen.best_score`)."""

@@ -12,15 +12,20 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from kingscrib.kings.board import Square
-from kingscrib.kings.fastgen import face_tile, generate, to_play
+from kingscrib.kings.fastgen import RawPlay, face_tile, generate, to_play
 from kingscrib.kings.moves import Action, Pass
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import Tile
 
 INF = 10**9
 EXACT, LOWER, UPPER = 0, 1, 2
+
+Move = RawPlay | Literal["pass"]
+# placed faces, the mover's rack, the other rack, passes in a row before
+Node = tuple[frozenset[tuple[Square, int]], tuple[Tile, ...], tuple[Tile, ...], int]
 
 
 class SearchAborted(Exception):
@@ -46,16 +51,16 @@ class _Search:
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.nodes = 0
-        self.tt: dict[tuple, tuple[int, int, object]] = {}
+        self.tt: dict[Node, tuple[int, int, Move | None]] = {}
         self.placed: dict[Square, int] = {}
 
-    def moves(self, rack: list[Tile]) -> list[tuple]:
+    def moves(self, rack: list[Tile]) -> list[RawPlay]:
         raw = generate(self.board, rack, self.rules)
         raw.sort()
         return raw
 
     def negamax(self, me: list[Tile], opp: list[Tile], passes: int, alpha: int,
-                beta: int) -> tuple[int, object]:
+                beta: int) -> tuple[int, Move | None]:
         """The best spread for the player to move (future points only), and the move."""
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
@@ -63,7 +68,7 @@ class _Search:
         if self.deadline is not None and self.nodes % 256 == 0 and \
                 time.perf_counter() > self.deadline:
             raise SearchAborted
-        key = (frozenset(self.placed.items()), tuple(sorted(me)), tuple(sorted(opp)), passes)
+        key: Node = (frozenset(self.placed.items()), tuple(sorted(me)), tuple(sorted(opp)), passes)
         hit = self.tt.get(key)
         alpha0 = alpha
         if hit is not None:
@@ -81,7 +86,7 @@ class _Search:
         raw.sort(key=lambda r: (len(r[2]) != len(me), r[0]))
         best, best_move = -INF, None
         opp_pen = penalty(opp)
-        options: list[object] = list(raw) + ["pass"]
+        options: list[Move] = [*raw, "pass"]
         for move in options:
             if move == "pass":
                 if passes + 1 >= 2:
@@ -90,7 +95,7 @@ class _Search:
                     v, _ = self.negamax(opp, me, passes + 1, -beta, -alpha)
                     value = -v
             else:
-                _, total, squares, faces = move  # type: ignore[misc]
+                _, total, squares, faces = move
                 tiles = [face_tile(f) for f in faces]
                 left = list(me)
                 for t in tiles:
@@ -136,7 +141,7 @@ def solve(board: Mapping[Square, Tile], rack: Sequence[Tile], other: Sequence[Ti
     if move == "pass" or move is None:
         action: Action = Pass()
     else:
-        action = to_play(move[2], move[3])  # type: ignore[index]
+        action = to_play(move[2], move[3])
     return EndgameResult(value, action, search.nodes)
 
 

@@ -11,13 +11,14 @@ also looks at what its best few options open for the next player (see
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
+from kingscrib.kings.board import Square
 from kingscrib.kings.fastgen import NATIVE, RawPlay, best_equity, generate, held_faces, to_play
 from kingscrib.kings.game import PlayerView
 from kingscrib.kings.moves import Action, Exchange, Pass
-from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK
+from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
 from kingscrib.kings.tiles import NINE, RACK_SIZE, SIX, Tile
 from kingscrib.players.kings.base import ComputerPlayer
 from kingscrib.players.kings.defence import (
@@ -27,9 +28,12 @@ from kingscrib.players.kings.defence import (
     expected_reply,
     sample_racks,
 )
-from kingscrib.players.kings.leaves import LeaveTable, shipped
+from kingscrib.players.kings.leaves import LeaveKey, LeaveTable, shipped
 
 GOING_OUT_BONUS = 5.0  # besides the others' penalties: they lose their last turn
+
+Board = Mapping[Square, Tile]
+LeaveValue = Callable[[LeaveKey], float]
 
 
 def _penalty(rank: int) -> int:
@@ -42,9 +46,9 @@ class Candidate:
 
     __slots__ = ("action", "equity", "score", "leave", "raw", "order", "reply", "defence")
 
-    def __init__(self, action: Action, equity: float, score: int, leave: tuple, raw: RawPlay | None,
-                 order: int) -> None:
-        self.action = action
+    def __init__(self, action: Action | None, equity: float, score: int, leave: LeaveKey,
+                 raw: RawPlay | None, order: int) -> None:
+        self.action = action  # None for a play until materialised from ``raw``
         self.equity = equity
         self.score = score
         self.leave = leave  # sorted (held rank, colour) pairs kept
@@ -58,11 +62,11 @@ class Candidate:
         return self.equity - self.score + self.defence
 
 
-def rack_key(rack: Sequence[Tile]) -> tuple[tuple[int, str], ...]:
+def rack_key(rack: Sequence[Tile]) -> LeaveKey:
     return tuple(sorted((t.held().rank, t.colour) for t in rack))
 
 
-def leave_of(rack: tuple[tuple[int, str], ...], faces: Sequence[int]) -> tuple:
+def leave_of(rack: LeaveKey, faces: Sequence[int]) -> LeaveKey:
     """What stays on ``rack`` once the faces (fastgen indexes) are played."""
     left = list(rack)
     for f in faces:
@@ -86,7 +90,7 @@ def candidates(view: PlayerView, table: LeaveTable, with_exchanges: bool = True,
                         opponents_penalty(view) if bag == 0 else 0, with_exchanges, raw)
 
 
-def rank_options(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
+def rank_options(board: Board, rack: Sequence[Tile], bag: int, rules: RuleSet, table: LeaveTable,
                  opp_penalty: int = 0, with_exchanges: bool = True,
                  raw: list[RawPlay] | None = None) -> list[Candidate]:
     """:func:`candidates` from the parts of a position; ``opp_penalty`` is what the others
@@ -100,10 +104,10 @@ def rank_options(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable
     leave_value = _leave_values(rk, bag, table, opp_penalty)
     for i, r in enumerate(raw):
         lv = leave_value(r[3])
-        out.append(Candidate(None, r[1] + lv, r[1], (), r, i))  # type: ignore[arg-type]
+        out.append(Candidate(None, r[1] + lv, r[1], (), r, i))
     allowed = with_exchanges and not (rules.exchange == EXCHANGE_WHEN_STUCK and raw)
     if allowed and bag > 0:
-        seen: set[tuple] = set()
+        seen: set[LeaveKey] = set()
         held = [(t.held().rank, t.colour) for t in rack]
         n = len(held)
         for size in range(1, n + 1):
@@ -121,7 +125,8 @@ def rank_options(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable
     return out
 
 
-def _leave_value(leave, played: int, bag: int, value, opp_penalty: int) -> float:
+def _leave_value(leave: LeaveKey, played: int, bag: int, value: LeaveValue,
+                 opp_penalty: int) -> float:
     """What the tiles kept after playing ``played`` are worth: with the bag empty, going
     out earns the others' penalty and a bonus and tiles kept cost their penalty;
     otherwise the leave table (``value``) decides, weighed down when the bag cannot
@@ -135,13 +140,14 @@ def _leave_value(leave, played: int, bag: int, value, opp_penalty: int) -> float
     return lv
 
 
-def _leave_values(rk, bag: int, table: LeaveTable, opp_penalty: int):
+def _leave_values(rk: LeaveKey, bag: int, table: LeaveTable,
+                  opp_penalty: int) -> Callable[[Sequence[int]], float]:
     """A function: the faces a play uses -> the value of the tiles it keeps
     (:func:`_leave_value`, cached)."""
-    cache: dict[tuple, float] = {}
+    cache: dict[tuple[int, ...], float] = {}
     value = table.value_key
 
-    def leave_value(faces) -> float:
+    def leave_value(faces: Sequence[int]) -> float:
         key = tuple(sorted(faces))
         lv = cache.get(key)
         if lv is None:
@@ -152,22 +158,23 @@ def _leave_values(rk, bag: int, table: LeaveTable, opp_penalty: int):
     return leave_value
 
 
-def best_static(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
+def best_static(board: Board, rack: Sequence[Tile], bag: int, rules: RuleSet, table: LeaveTable,
                 opp_penalty: int = 0) -> tuple[float, RawPlay | None]:
     """The best play by static equity (no exchanges), quickly: (equity, raw play or None)."""
     raw = generate(board, rack, rules, one_span=True)
     if not raw:
         return 0.0, None
     leave_value = _leave_values(rack_key(rack), bag, table, opp_penalty)
-    best_eq, best = -1e18, None
+    best_eq, best = -1e18, raw[0]
     for r in raw:
         eq = r[1] + leave_value(r[3])
-        if eq > best_eq or (eq == best_eq and r[0] < best[0]):  # type: ignore[index]
+        if eq > best_eq or (eq == best_eq and r[0] < best[0]):
             best_eq, best = eq, r
     return best_eq, best
 
 
-def best_static_native(board, rack: Sequence[Tile], bag: int, rules, table: LeaveTable,
+def best_static_native(board: Board, rack: Sequence[Tile], bag: int, rules: RuleSet,
+                       table: LeaveTable,
                        opp_penalty: int = 0) -> tuple[float, RawPlay | None]:
     """:func:`best_static`, the same answer, but with the C core only the best play is
     built: the leave of each subset of the rack is valued once and the core keeps the
@@ -182,7 +189,7 @@ def best_static_native(board, rack: Sequence[Tile], bag: int, rules, table: Leav
 
 # id(table) -> (table, {(held, bag, opp_penalty): leave values by mask}); the table is kept
 # so that its id stays its own
-_SUBSET_LEAVES: dict[int, tuple[LeaveTable, dict[tuple, list[float]]]] = {}
+_SUBSET_LEAVES: dict[int, tuple[LeaveTable, dict[tuple[tuple[int, ...], int, int], list[float]]]] = {}
 
 
 def _subset_leaves(held: tuple[int, ...], bag: int, opp_penalty: int,
@@ -213,7 +220,7 @@ def distinct(options: Sequence[Candidate], width: int) -> list[Candidate]:
     """The best ``width`` options, keeping one of the plays that only reorder the same tiles
     on the same squares for the same score (they are nearly always equivalent)."""
     out: list[Candidate] = []
-    seen: set[tuple] = set()
+    seen: set[tuple[object, ...]] = set()
     for c in options:
         key = (c.raw[2], tuple(sorted(c.raw[3])), c.raw[1]) if c.raw is not None else \
             ("x", c.leave)

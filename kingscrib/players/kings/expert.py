@@ -36,6 +36,7 @@ from collections.abc import Sequence
 
 from kingscrib.kings.game import PlayerView
 from kingscrib.kings.moves import Action
+from kingscrib.kings.position import Position
 from kingscrib.kings.tiles import Tile
 from kingscrib.players.kings.defence import DEFENCE_RACKS, DEFENCE_WEIGHT
 from kingscrib.players.kings.endgame import penalty as rack_penalty
@@ -108,7 +109,7 @@ class ExpertPlayer(SimPlayer):
         self._rounds = self.end_rounds if bag <= self.near_end else self.rounds
         return super().simulate(view, options, deadline)
 
-    def _playout(self, p, cand: Candidate, racks: dict[int, list[Tile]], bag: list[Tile],
+    def _playout(self, p: Position, cand: Candidate, racks: dict[int, list[Tile]], bag: list[Tile],
                  others: list[int]) -> float:
         """The candidate, then this move's rounds (``rounds``, or ``end_rounds`` near the
         end) of best static-equity replies (the others', then ours; our last one valued at

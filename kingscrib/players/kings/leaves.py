@@ -23,6 +23,7 @@ from kingscrib.kings.tiles import NINE, SIX, Tile
 
 HELD_RANKS = [r for r in range(1, 14) if r != NINE]  # 6 stands for the 6/9 tile
 FORMAT = "kingscrib-leaves/1"
+LeaveKey = tuple[tuple[int, str], ...]  # a leave as sorted (held rank, colour) pairs
 DATA_FILE = "leaves.json"
 
 
@@ -66,19 +67,21 @@ class LeaveTable:
     meta: dict[str, Any]
     # corrections by the ranks kept (e.g. "55J"): what the linear model missed, shrunk
     corrections: tuple[tuple[str, float], ...] = ()
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[LeaveKey, float] = field(default_factory=dict, compare=False, repr=False)
+    _corrections: dict[str, float] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_corrections", dict(self.corrections))
 
     def value(self, leave: Iterable[Tile]) -> float:
         tiles = sorted(t.held() for t in leave)
         return self.value_key(tuple((t.rank, t.colour) for t in tiles))
 
-    def value_key(self, key: tuple[tuple[int, str], ...]) -> float:
+    def value_key(self, key: LeaveKey) -> float:
         """The value of a leave given as sorted (held rank, colour) pairs."""
         v = self._cache.get(key)
         if v is None:
-            if not self._cache:
-                self._cache[None] = dict(self.corrections)
-            v = self._cache[key] = _value(self.weights, self._cache[None], key)
+            v = self._cache[key] = _value(self.weights, self._corrections, key)
         return v
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -115,8 +118,7 @@ def ranks_key(ranks: Iterable[int]) -> str:
     return "".join(rank_char(r) for r in sorted(SIX if r == NINE else r for r in ranks))
 
 
-def _value(weights: tuple[float, ...], corrections: dict[str, float],
-           key: tuple[tuple[int, str], ...]) -> float:
+def _value(weights: tuple[float, ...], corrections: dict[str, float], key: LeaveKey) -> float:
     if not key:
         return 0.0
     f = features([r for r, _ in key], [c for _, c in key])
@@ -138,5 +140,5 @@ def shipped_path() -> Path:
     return Path(__file__).parent / "data" / DATA_FILE
 
 
-__all__ = ["DATA_FILE", "FORMAT", "HELD_RANKS", "LeaveTable", "feature_names", "features",
+__all__ = ["DATA_FILE", "FORMAT", "HELD_RANKS", "LeaveKey", "LeaveTable", "feature_names", "features",
            "ranks_key", "shipped", "shipped_path"]

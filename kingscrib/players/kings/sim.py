@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kingscrib.kings.board import Square
-from kingscrib.kings.fastgen import face_tile
+from kingscrib.kings.fastgen import RawPlay, face_tile
 from kingscrib.kings.game import PlayerView
 from kingscrib.kings.moves import Action, Exchange, Pass
+from kingscrib.kings.position import Position
 from kingscrib.kings.tiles import RACK_SIZE, Tile
 from kingscrib.players.kings.base import ComputerPlayer
 from kingscrib.players.kings.endgame import SearchAborted, solve
@@ -70,7 +71,9 @@ def apply_candidate(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile]
     return 0
 
 
-def apply_raw_play(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile], raw) -> int:
+def apply_raw_play(board: dict[Square, Tile], rack: list[Tile], bag: list[Tile],
+                   raw: RawPlay) -> int:
+    """Play the raw play on the simulated board: returns its score; refills the rack."""
     _, total, squares, faces = raw
     for q, f in zip(squares, faces):
         t = face_tile(f)
@@ -101,7 +104,7 @@ class SimPlayer(ComputerPlayer):
         self.endgame_nodes = endgame_nodes
         self.last: list[SimStats] = []
 
-    def settled(self, view: PlayerView, start: float) -> tuple[Action | None, list]:
+    def settled(self, view: PlayerView, start: float) -> tuple[Action | None, list[Candidate]]:
         """The move when there is nothing to simulate (no option, the exact endgame, one
         option, an empty bag), else None; and the candidates."""
         options = candidates(view, self.table)
@@ -169,7 +172,7 @@ class SimPlayer(ComputerPlayer):
             if s is not top and s.mean + 2 * s.stderr < top.mean - 2 * top.stderr:
                 s.alive = False
 
-    def _playout(self, p, cand: Candidate, racks: dict[int, list[Tile]], bag: list[Tile],
+    def _playout(self, p: Position, cand: Candidate, racks: dict[int, list[Tile]], bag: list[Tile],
                  others: list[int]) -> float:
         board = dict(p.board)
         rack = [t.held() for t in p.rack]
