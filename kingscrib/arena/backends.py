@@ -23,9 +23,12 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from ray._private.worker import RemoteFunction1
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -153,7 +156,7 @@ def _run_ray(fn: Callable[[T], R], jobs: Sequence[T], backend: Backend, progress
         size = max(1, min(JOBS_PER_TASK, len(jobs) // (cpus * 4) or 1))
         chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
         task = progress.add_task(description, total=len(jobs)) if progress is not None else None
-        remote = ray.remote(_run_chunk)
+        remote: RemoteFunction1[list[R], Callable[[T], R], Sequence[T]] = ray.remote(_run_chunk)
         fn_ref = ray.put(fn)
         pending = {remote.remote(fn_ref, chunk): k for k, chunk in enumerate(chunks)}
         finished: dict[int, list[R]] = {}

@@ -18,7 +18,7 @@ import click
 from kingscrib import jsontext, level_names
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
-from kingscrib.classic.show import score_show
+from kingscrib.classic.show import ShowScore, score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
 from kingscrib.cli.backend_options import backend_from_options, backend_options
@@ -65,7 +65,7 @@ def score(crib: bool, as_json: bool, cards: tuple[str, ...]) -> None:
     # a bad line is reported on its own and the batch goes on
     for n, line, why in user_files.iter_lines("-"):
         try:
-            if why is not None:
+            if line is None:  # it could not be read: ``why`` says why
                 raise click.BadParameter(f"line {n}: {why}")
             hand, starter = _read_hand(line, f"line {n}: ")
         except click.BadParameter as exc:
@@ -80,7 +80,7 @@ def score(crib: bool, as_json: bool, cards: tuple[str, ...]) -> None:
         sys.exit(1)
 
 
-def _echo_score(result, as_json: bool) -> None:
+def _echo_score(result: ShowScore, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(result.to_json()))
     else:
@@ -198,6 +198,8 @@ def _review_classic(data: object, where: str, as_json: bool) -> None:
     from kingscrib.players.classic.review import review_record
 
     try:
+        if not isinstance(data, dict):
+            raise RecordError("a game record is a JSON object")
         rows = review_record(data)
     except RecordError as e:
         raise click.ClickException(f"{where}bad game record: {e}") from None
@@ -385,7 +387,7 @@ def _run_lines(session: ClassicSession, console: Console) -> None:
     from kingscrib.cli.play import clear_with_scrollback
     from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
 
-    shown: tuple | None = None
+    shown: tuple[object, ...] | None = None
     while session.state != OVER:
         state = session.state
         if state == THINKING:

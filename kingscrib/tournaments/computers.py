@@ -23,7 +23,7 @@ GAMES = ("kings", "cribbage")
 
 @dataclass(frozen=True)
 class PlayedRound:
-    round: Round
+    round: Round[str]
     results: tuple[Result, ...]
 
 
@@ -54,33 +54,41 @@ def check_entrants(game: str, entrants: Sequence[str]) -> None:
         raise ValueError("a tournament needs at least two players")
     if len(set(entrants)) != len(entrants):
         raise ValueError("each player may be entered once")
-    if game == "kings":
-        from kingscrib.players.kings import PLAYERS as known
-    else:
-        from kingscrib.players.classic import PLAYER_NAMES as known
+    known = _players(game)
     unknown = [e for e in entrants if e not in known]
     if unknown:
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(known)}")
+
+
+def _players(game: str) -> tuple[str, ...]:
+    """The computer players of ``game`` by name."""
+    if game == "kings":
+        from kingscrib.players.kings import PLAYERS
+
+        return tuple(PLAYERS)
+    from kingscrib.players.classic import PLAYER_NAMES
+
+    return PLAYER_NAMES
 
 
 def swiss(game: str, entrants: Sequence[str], rounds: int, seed: int = 1,
           progress: Any = None) -> tuple[list[PlayedRound], list[Standing]]:
     """Play ``rounds`` Swiss rounds among ``entrants`` (ranked in the order given)."""
     check_entrants(game, entrants)
-    records = {e: Record(rank=i) for i, e in enumerate(entrants)}
+    records: dict[str, Record[str]] = {e: Record(rank=i) for i, e in enumerate(entrants)}
     rng = random.Random(seed)
     played: list[PlayedRound] = []
     for number in range(1, rounds + 1):
         pairing = swiss_round(records)
         jobs = [(game, a, b, rng.randrange(2**31)) for a, b in pairing.pairs]
-        results = [r for pair in run_jobs(play_pairing, jobs, progress=progress,
-                                          description=f"round {number}")
-                   for r in pair]
-        for r in results:
-            records[r.a].score += r.points_a
-            records[r.b].score += 1.0 - r.points_a
-            records[r.a].met.add(r.b)
-            records[r.b].met.add(r.a)
+        games = run_jobs(play_pairing, jobs, progress=progress, description=f"round {number}")
+        for (a, b), pair in zip(pairing.pairs, games):
+            for r in pair:  # each game of the pair, ``a`` as its A
+                records[a].score += r.points_a
+                records[b].score += 1.0 - r.points_a
+            records[a].met.add(b)
+            records[b].met.add(a)
+        results = [r for pair in games for r in pair]
         if pairing.bye is not None:
             # A bye is worth a won pairing: two games' points, as the others could earn.
             records[pairing.bye].score += 2.0

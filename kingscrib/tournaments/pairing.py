@@ -24,23 +24,25 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 Entrant = Hashable
+E = TypeVar("E", bound=Hashable)  # whoever is paired: a name, a player id
 
 
 @dataclass(frozen=True)
-class Round:
-    pairs: tuple[tuple[Entrant, Entrant], ...]
-    bye: Entrant | None = None
+class Round(Generic[E]):
+    pairs: tuple[tuple[E, E], ...]
+    bye: E | None = None
 
 
 @dataclass
-class Record:
+class Record(Generic[E]):
     """What pairing needs to know of an entrant: its score so far, whom it has met,
     how many byes it had. ``rank`` orders equal scores (0 = first: e.g. by rating)."""
 
     score: float = 0.0
-    met: set[Entrant] = field(default_factory=set)
+    met: set[E] = field(default_factory=set)
     byes: int = 0
     rank: int = 0
 
@@ -48,16 +50,17 @@ class Record:
 _BYE = object()  # the matching's stand-in for "no opponent"
 
 
-def round_robin(entrants: Sequence[Entrant]) -> list[Round]:
+def round_robin(entrants: Sequence[E]) -> list[Round[E]]:
     """Every entrant meets every other once (the circle method); with an odd number,
     each sits out one round."""
-    people: list[Entrant | None] = list(entrants)
+    people: list[E | None] = list(entrants)
     if len(people) % 2:
         people.append(None)
     n = len(people)
-    rounds = []
+    rounds: list[Round[E]] = []
     for _ in range(n - 1):
-        pairs, bye = [], None
+        pairs: list[tuple[E, E]] = []
+        bye: E | None = None
         for i in range(n // 2):
             a, b = people[i], people[n - 1 - i]
             if a is None or b is None:
@@ -69,7 +72,7 @@ def round_robin(entrants: Sequence[Entrant]) -> list[Round]:
     return rounds
 
 
-def swiss_round(records: dict[Entrant, Record]) -> Round:
+def swiss_round(records: dict[E, Record[E]]) -> Round[E]:
     """The next Swiss round for ``records`` (see the module's criteria)."""
     import networkx as nx  # (only here: every server process imports this module)
 
@@ -108,7 +111,8 @@ def swiss_round(records: dict[Entrant, Record]) -> Round:
     for _, _, data in graph.edges(data=True):
         data["weight"] = data["weight"] - low + 1
     matching = nx.max_weight_matching(graph, maxcardinality=True)
-    pairs, bye = [], None
+    pairs: list[tuple[E, E]] = []
+    bye: E | None = None
     for a, b in matching:
         if a is _BYE or b is _BYE:
             bye = b if a is _BYE else a
@@ -118,17 +122,17 @@ def swiss_round(records: dict[Entrant, Record]) -> Round:
     return Round(tuple(pairs), bye)
 
 
-def _places_in_score_groups(order: list[Entrant], records: dict[Entrant, Record]
-                            ) -> dict[Entrant, tuple[int, int]]:
+def _places_in_score_groups(order: list[E], records: dict[E, Record[E]]
+                            ) -> dict[E, tuple[int, int]]:
     """Each entrant's place within its score group, and the group's size."""
-    groups: dict[float, list[Entrant]] = {}
+    groups: dict[float, list[E]] = {}
     for e in order:
         groups.setdefault(records[e].score, []).append(e)
     return {e: (i, len(g)) for g in groups.values() for i, e in enumerate(g)}
 
 
-def _dutch_cost(a: Entrant, b: Entrant, records: dict[Entrant, Record],
-                group_place: dict[Entrant, tuple[int, int]]) -> int:
+def _dutch_cost(a: E, b: E, records: dict[E, Record[E]],
+                group_place: dict[E, tuple[int, int]]) -> int:
     """How far a pairing inside one score group is from top half v bottom half."""
     if records[a].score != records[b].score:
         return 0
@@ -136,13 +140,13 @@ def _dutch_cost(a: Entrant, b: Entrant, records: dict[Entrant, Record],
     return abs(abs(i - j) - size // 2)
 
 
-def arena_pairs(free: Sequence[Entrant], records: dict[Entrant, Record],
-                last_opponent: dict[Entrant, Entrant]) -> list[tuple[Entrant, Entrant]]:
+def arena_pairs(free: Sequence[E], records: dict[E, Record[E]],
+                last_opponent: dict[E, E]) -> list[tuple[E, E]]:
     """Pairs among the entrants free now, in the order they became free: each is paired
     with the free entrant closest in score who is not the one it has just played,
     unless that one is the only other free entrant."""
     waiting = list(free)
-    pairs = []
+    pairs: list[tuple[E, E]] = []
     while len(waiting) >= 2:
         a = waiting.pop(0)
         others = [b for b in waiting if last_opponent.get(a) != b] or waiting

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from itertools import combinations, combinations_with_replacement
 
 from kingscrib.classic.cards import SUITS, Card
@@ -53,7 +53,7 @@ def compute_keep_ratios(dealer: bool, temperature: float = TEMPERATURE) -> dict[
     random make it), the player dealing (the crib theirs) or not (a few seconds)."""
     crib = crib_by_pair()
     sign = 1.0 if dealer else -1.0
-    kept: Counter[Ranks] = Counter()
+    kept: defaultdict[Ranks, float] = defaultdict(float)
     for six in combinations_with_replacement(RANKS, 6):
         counts = Counter(six)
         if max(counts.values()) > 4:
