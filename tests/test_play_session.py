@@ -1,4 +1,4 @@
-"""The terminal game's controller (kingscrib.cli.terminal.session), driven by text commands."""
+"""The terminal game's controller (kingscrib.terminal.session), driven by text commands."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 import pytest
 from rich.console import Console
 
-from kingscrib.cli.terminal import render
-from kingscrib.cli.terminal.session import (
+from kingscrib.terminal import render
+from kingscrib.terminal.session import (
     CLAIM,
     HANDOVER,
     HUMAN,

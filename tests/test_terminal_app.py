@@ -12,9 +12,9 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.app import HandoverScreen, KingsApp, message_line
-from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Seat, Session
+from kingscrib.terminal import storage
+from kingscrib.terminal.app import HandoverScreen, KingsApp, message_line
+from kingscrib.terminal.session import HANDOVER, MOVE, OVER, THINKING, Seat, Session
 from kingscrib.kings.board import square_name
 from kingscrib.kings.notation import format_play
 
@@ -352,7 +352,7 @@ def _tiles(*codes):
 
 
 def test_draft_cursor_stays_on_the_board_and_out_of_the_corner():
-    from kingscrib.cli.terminal.draft import Draft
+    from kingscrib.terminal.draft import Draft
     from kingscrib.kings.board import PLAYABLE, parse_square
 
     d = Draft()
@@ -368,7 +368,7 @@ def test_draft_cursor_stays_on_the_board_and_out_of_the_corner():
 
 
 def test_draft_lays_ranks_from_the_rack_and_says_what_it_is_worth():
-    from kingscrib.cli.terminal.draft import Draft
+    from kingscrib.terminal.draft import Draft
     from kingscrib.kings.board import parse_square
     from kingscrib.kings.play import check_play
 
@@ -393,7 +393,7 @@ def test_draft_lays_ranks_from_the_rack_and_says_what_it_is_worth():
 
 
 def test_draft_steps_over_tiles_on_the_board_and_refuses_taken_squares():
-    from kingscrib.cli.terminal.draft import Draft
+    from kingscrib.terminal.draft import Draft
     from kingscrib.kings.board import parse_square
 
     board = {parse_square("H7"): _tiles("8L")[0]}

@@ -11,9 +11,9 @@ from rich.console import Console
 
 from kingscrib.classic.show import score_show
 from kingscrib.cli.play import _summary
-from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.draft import Draft
-from kingscrib.cli.terminal.session import CLAIM, MOVE, Seat, Session
+from kingscrib.terminal.classic_session import ClassicSession
+from kingscrib.terminal.draft import Draft
+from kingscrib.terminal.session import CLAIM, MOVE, Seat, Session
 from kingscrib.kings.board import parse_square
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.rules import RuleSet

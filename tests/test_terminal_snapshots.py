@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from kingscrib.cli.classic import after_reply
-from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.app import KingsApp
-from kingscrib.cli.terminal.classic_app import ClassicApp
-from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.session import THINKING, Seat, Session
+from kingscrib.terminal import storage
+from kingscrib.terminal.app import KingsApp
+from kingscrib.terminal.classic_app import ClassicApp
+from kingscrib.terminal.classic_session import ClassicSession
+from kingscrib.terminal.session import THINKING, Seat, Session
 
 
 @pytest.fixture(autouse=True)

@@ -22,8 +22,8 @@ from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
-from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.session import Reply
+from kingscrib.terminal.classic_session import ClassicSession
+from kingscrib.terminal.session import Reply
 from kingscrib.level_names import GENTLE_DEFAULT
 
 if TYPE_CHECKING:
@@ -424,7 +424,7 @@ def _save(session: ClassicSession) -> None:
 
 def _keep_aside(prefix: str) -> Path | None:
     """Move the autosave to the games folder (it is never just overwritten or deleted)."""
-    from kingscrib.cli.terminal.storage import free_path
+    from kingscrib.terminal.storage import free_path
 
     path = autosave_path()
     if not path.exists():
@@ -436,7 +436,7 @@ def _keep_aside(prefix: str) -> Path | None:
 
 def after_reply(session: ClassicSession, reply: Reply) -> list[str]:
     """Save what a reply asks (both front ends call this after every reply)."""
-    from kingscrib.cli.terminal.storage import save_record
+    from kingscrib.terminal.storage import save_record
 
     notes = [f"Game record saved to {save_record(r, 'classic-')}" for r in reply.finished]
     if session.game.phase == "over":
@@ -463,7 +463,7 @@ def _read_saved() -> tuple[ClassicSession | None, str | None]:
 def _run_lines(session: ClassicSession, console: Console) -> None:
     """Line mode: print, read a line, hand it to the session; saved after every action."""
     from kingscrib.cli.play import clear_with_scrollback
-    from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
+    from kingscrib.terminal.session import HANDOVER, MOVE, OVER, THINKING
 
     shown: tuple | None = None
     while session.state != OVER:
@@ -588,7 +588,7 @@ def play(players: int, humans: int, level: str, muggins: bool, skunk: bool,
                 raise click.BadParameter(str(exc)) from None
     _save(session)
     if not line_mode and full_screen_possible():
-        from kingscrib.cli.terminal.classic_app import ClassicApp
+        from kingscrib.terminal.classic_app import ClassicApp
 
         ClassicApp(session, lambda reply: after_reply(session, reply)).run()
         if session.game.phase != "over":

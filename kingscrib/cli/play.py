@@ -1,8 +1,8 @@
 """``kingscrib play``: Kings Cribbage in the terminal (people and computers, 2-4 seats).
 
 This module only reads lines and prints; the game is run by
-:class:`kingscrib.cli.terminal.session.Session` and drawn by
-:mod:`kingscrib.cli.terminal.render`.
+:class:`kingscrib.terminal.session.Session` and drawn by
+:mod:`kingscrib.terminal.render`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from rich.text import Text
 
 from kingscrib import level_names
 from kingscrib.cli import user_files
-from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.session import (
+from kingscrib.terminal import storage
+from kingscrib.terminal.session import (
     CLAIM,
     COMPUTER,
     HANDOVER,
@@ -272,7 +272,7 @@ def wants_plain(console: Console) -> bool:
 
 
 def _run_full_screen(console: Console, session: Session, record_file: str | None) -> None:
-    from kingscrib.cli.terminal.app import KingsApp
+    from kingscrib.terminal.app import KingsApp
 
     app = KingsApp(session, lambda reply: storage.keep_what_a_reply_asks(session, reply),
                    plain=wants_plain(console))

@@ -95,7 +95,7 @@ def _show(console: Console, puzzle: Puzzle, plain: bool) -> None:
     console.print(Text(f"Puzzle {puzzle.id}", style="bold"))
     pos = puzzle.position
     if puzzle.game == "kings":
-        from kingscrib.cli.terminal.render import render_board, render_rack
+        from kingscrib.terminal.render import render_board, render_rack
         from kingscrib.kings.position import Position
 
         position = Position.from_json(pos)

@@ -18,15 +18,15 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, RichLog, Static
 
-from kingscrib.cli.terminal.app import (
+from kingscrib.terminal.app import (
     HandoverScreen,
     InfoScreen,
     message_line,
     own_move_first,
 )
-from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
-from kingscrib.cli.terminal.too_small import TooSmallNotice
+from kingscrib.terminal.classic_session import ClassicSession
+from kingscrib.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
+from kingscrib.terminal.too_small import TooSmallNotice
 
 
 class ClassicApp(App[None]):

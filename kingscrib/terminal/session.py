@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kingscrib import level_names
-from kingscrib.cli.terminal import render
+from kingscrib.terminal import render
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.match import Match
 from kingscrib.kings.moves import Play

@@ -21,8 +21,8 @@ from textual.widgets.option_list import Option
 
 from kingscrib.classic.cards import parse_cards
 from kingscrib.classic.pegging import count_of
-from kingscrib.cli.terminal.render import GOOD_STYLE, render_board, render_rack
-from kingscrib.cli.terminal.too_small import TooSmallNotice
+from kingscrib.terminal.render import GOOD_STYLE, render_board, render_rack
+from kingscrib.terminal.too_small import TooSmallNotice
 from kingscrib.kings.moves import Play
 from kingscrib.learn import check, lessons
 from kingscrib.learn import progress as learn_progress
