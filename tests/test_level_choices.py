@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from kingscrib.cli.classic import autosave_path, classic
 from kingscrib.cli.play import play
-from kingscrib.terminal.session import Session, make_seats
 from kingscrib.level_names import GENTLE_DEFAULT, NAMES
+from kingscrib.terminal.controllers.kings import Session, make_seats
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_the_first_screen_says_the_goal_until_the_first_move():
 
 
 def test_the_cribbage_first_screen_says_the_goal(data):
-    from kingscrib.terminal.classic_session import ClassicSession
+    from kingscrib.terminal.controllers.classic import ClassicSession
     text = ClassicSession.new(seed=3).intro().text
     assert "Cut for deal" in text and "Goal:" in text and "121" in text
     result = CliRunner().invoke(classic, ["play", "--line", "--seed", "3"], input="quit\n")

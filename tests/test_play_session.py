@@ -1,4 +1,4 @@
-"""The terminal game's controller (kingscrib.terminal.session), driven by text commands."""
+"""The terminal game's controller (kingscrib.terminal.controllers.kings), driven by text commands."""
 
 from __future__ import annotations
 
@@ -8,8 +8,14 @@ import json
 import pytest
 from rich.console import Console
 
-from kingscrib.terminal import render
-from kingscrib.terminal.session import (
+from kingscrib.kings.board import parse_square, square_name
+from kingscrib.kings.game import Game
+from kingscrib.kings.match import Match
+from kingscrib.kings.play import IllegalPlay, check_play
+from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import Tile
+from kingscrib.players.kings import PLAYERS
+from kingscrib.terminal.controllers.kings import (
     CLAIM,
     HANDOVER,
     HUMAN,
@@ -22,13 +28,7 @@ from kingscrib.terminal.session import (
     default_level,
     make_seats,
 )
-from kingscrib.kings.board import parse_square, square_name
-from kingscrib.kings.game import Game
-from kingscrib.kings.match import Match
-from kingscrib.kings.play import IllegalPlay, check_play
-from kingscrib.kings.rules import RuleSet
-from kingscrib.kings.tiles import Tile
-from kingscrib.players.kings import PLAYERS
+from kingscrib.terminal.views import kings as render
 
 G7, H7 = parse_square("G7"), parse_square("H7")
 

@@ -11,12 +11,12 @@ from rich.console import Console
 
 from kingscrib.classic.show import score_show
 from kingscrib.cli.play import _summary
-from kingscrib.terminal.classic_session import ClassicSession
-from kingscrib.terminal.draft import Draft
-from kingscrib.terminal.session import CLAIM, MOVE, Seat, Session
 from kingscrib.kings.board import parse_square
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.rules import RuleSet
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.draft import Draft
+from kingscrib.terminal.controllers.kings import CLAIM, MOVE, Seat, Session
 
 G7, H7 = parse_square("G7"), parse_square("H7")
 

@@ -119,7 +119,7 @@ def test_colours_are_demanded_when_their_order_changes_the_score():
 # ----- undo reshuffles; autosaves that cannot be read say why ---------------------------
 
 def _vs_greedy(seed=9):
-    from kingscrib.terminal.session import Seat, Session
+    from kingscrib.terminal.controllers.kings import Seat, Session
     return Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=seed)
 
 
@@ -162,7 +162,7 @@ def test_a_record_with_a_bad_undo_list_is_refused():
 def test_snapshot_faults_are_named():
     import pytest
 
-    from kingscrib.terminal.session import Session
+    from kingscrib.terminal.controllers.kings import Session
 
     good = _vs_greedy().snapshot()
     missing = {k: v for k, v in good.items() if k != "match"}
@@ -188,7 +188,7 @@ def test_a_binary_autosave_names_its_file(tmp_path, monkeypatch):
 def test_more_names_than_seats_is_refused():
     import pytest
 
-    from kingscrib.terminal.session import HUMAN, make_seats
+    from kingscrib.terminal.controllers.kings import HUMAN, make_seats
 
     with pytest.raises(ValueError, match="3 names given for 2 seats: C would have no seat"):
         make_seats([HUMAN, HUMAN], ["A", "B", "C"])
@@ -289,8 +289,8 @@ def test_your_exchange_says_what_you_drew():
 
 
 def test_game_over_names_who_went_out():
-    from kingscrib.terminal.render import render_result
     from kingscrib.kings.game import End
+    from kingscrib.terminal.views.kings import render_result
 
     session = _vs_greedy()
     game = session.game
@@ -308,7 +308,7 @@ def Reply_text(renderable):
 
 
 def test_the_draw_for_first_play_is_said_when_the_computer_starts():
-    from kingscrib.terminal.session import THINKING, Seat, Session
+    from kingscrib.terminal.controllers.kings import THINKING, Seat, Session
 
     for seed in range(20):
         session = Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=seed)

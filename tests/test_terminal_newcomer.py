@@ -14,10 +14,10 @@ from textual.containers import VerticalScroll
 
 from kingscrib.cli.classic import after_reply
 from kingscrib.terminal import storage
-from kingscrib.terminal.app import HandoverScreen, InfoScreen, KingsApp
 from kingscrib.terminal.classic_app import ClassicApp
-from kingscrib.terminal.classic_session import ClassicSession
-from kingscrib.terminal.session import MOVE, THINKING, Seat, Session
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.kings import MOVE, THINKING, Seat, Session
+from kingscrib.terminal.kings_app import HandoverScreen, InfoScreen, KingsApp
 
 SMALL, WIDE = (80, 24), (110, 30)
 
@@ -229,7 +229,7 @@ def test_an_unreadable_card_gets_an_example_without_repeats():
 
 
 def test_hint_in_the_play_is_the_coach_s_best_card_and_why():
-    from kingscrib.terminal.classic_session import pretty_text
+    from kingscrib.terminal.controllers.classic import pretty_text
 
     session = at_play()
     advice = session.coach_advice()

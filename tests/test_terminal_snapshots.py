@@ -10,10 +10,10 @@ import pytest
 
 from kingscrib.cli.classic import after_reply
 from kingscrib.terminal import storage
-from kingscrib.terminal.app import KingsApp
 from kingscrib.terminal.classic_app import ClassicApp
-from kingscrib.terminal.classic_session import ClassicSession
-from kingscrib.terminal.session import THINKING, Seat, Session
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.kings import THINKING, Seat, Session
+from kingscrib.terminal.kings_app import KingsApp
 
 
 @pytest.fixture(autouse=True)

@@ -22,9 +22,9 @@ from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
-from kingscrib.terminal.classic_session import ClassicSession
-from kingscrib.terminal.session import Reply
 from kingscrib.level_names import GENTLE_DEFAULT
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.kings import Reply
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -463,7 +463,7 @@ def _read_saved() -> tuple[ClassicSession | None, str | None]:
 def _run_lines(session: ClassicSession, console: Console) -> None:
     """Line mode: print, read a line, hand it to the session; saved after every action."""
     from kingscrib.cli.play import clear_with_scrollback
-    from kingscrib.terminal.session import HANDOVER, MOVE, OVER, THINKING
+    from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING
 
     shown: tuple | None = None
     while session.state != OVER:

@@ -1,8 +1,8 @@
 """``kingscrib play``: Kings Cribbage in the terminal (people and computers, 2-4 seats).
 
 This module only reads lines and prints; the game is run by
-:class:`kingscrib.terminal.session.Session` and drawn by
-:mod:`kingscrib.terminal.render`.
+:class:`kingscrib.terminal.controllers.kings.Session` and drawn by
+:mod:`kingscrib.terminal.views.kings`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from rich.text import Text
 
 from kingscrib import level_names
 from kingscrib.cli import user_files
+from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
+from kingscrib.players.kings import PLAYERS
 from kingscrib.terminal import storage
-from kingscrib.terminal.session import (
+from kingscrib.terminal.controllers.kings import (
     CLAIM,
     COMPUTER,
     HANDOVER,
@@ -34,8 +36,6 @@ from kingscrib.terminal.session import (
     describe_seats,
     make_seats,
 )
-from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
-from kingscrib.players.kings import PLAYERS
 
 _HUMAN_WORDS = {"human", "person", "me", "you", "h"}
 
@@ -272,7 +272,7 @@ def wants_plain(console: Console) -> bool:
 
 
 def _run_full_screen(console: Console, session: Session, record_file: str | None) -> None:
-    from kingscrib.terminal.app import KingsApp
+    from kingscrib.terminal.kings_app import KingsApp
 
     app = KingsApp(session, lambda reply: storage.keep_what_a_reply_asks(session, reply),
                    plain=wants_plain(console))

@@ -95,8 +95,8 @@ def _show(console: Console, puzzle: Puzzle, plain: bool) -> None:
     console.print(Text(f"Puzzle {puzzle.id}", style="bold"))
     pos = puzzle.position
     if puzzle.game == "kings":
-        from kingscrib.terminal.render import render_board, render_rack
         from kingscrib.kings.position import Position
+        from kingscrib.terminal.views.kings import render_board, render_rack
 
         position = Position.from_json(pos)
         console.print(render_board(position.board, plain=plain))

@@ -18,15 +18,15 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, RichLog, Static
 
-from kingscrib.terminal.app import (
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING, Reply
+from kingscrib.terminal.kings_app import (
     HandoverScreen,
     InfoScreen,
     message_line,
     own_move_first,
 )
-from kingscrib.terminal.classic_session import ClassicSession
-from kingscrib.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
-from kingscrib.terminal.too_small import TooSmallNotice
+from kingscrib.terminal.widgets.too_small import TooSmallNotice
 
 
 class ClassicApp(App[None]):

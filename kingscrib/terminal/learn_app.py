@@ -21,13 +21,13 @@ from textual.widgets.option_list import Option
 
 from kingscrib.classic.cards import parse_cards
 from kingscrib.classic.pegging import count_of
-from kingscrib.terminal.render import GOOD_STYLE, render_board, render_rack
-from kingscrib.terminal.too_small import TooSmallNotice
 from kingscrib.kings.moves import Play
 from kingscrib.learn import check, lessons
 from kingscrib.learn import progress as learn_progress
 from kingscrib.learn.kings import position_of, read_action
 from kingscrib.learn.lesson import DISCARD, GOALS, NUMBER, PEG, Lesson, Step, Verdict
+from kingscrib.terminal.views.kings import GOOD_STYLE, render_board, render_rack
+from kingscrib.terminal.widgets.too_small import TooSmallNotice
 
 TITLES = {"kings": "Kings Cribbage", "cribbage": "Cribbage"}
 BAD_STYLE = "bold red"

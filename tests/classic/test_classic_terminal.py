@@ -14,11 +14,11 @@ from rich.console import Console
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.game import Claim, Discard, Play
 from kingscrib.cli.classic import after_reply, autosave_path, classic
-from kingscrib.terminal.app import HandoverScreen
-from kingscrib.terminal.classic_app import ClassicApp
-from kingscrib.terminal.classic_session import ClassicSession, pretty_text, read_cards
-from kingscrib.terminal.session import HANDOVER, MOVE, OVER, THINKING
 from kingscrib.players.classic.coach import coach_discard, coach_play
+from kingscrib.terminal.classic_app import ClassicApp
+from kingscrib.terminal.controllers.classic import ClassicSession, pretty_text, read_cards
+from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING
+from kingscrib.terminal.kings_app import HandoverScreen
 
 
 @pytest.fixture

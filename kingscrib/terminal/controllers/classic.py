@@ -1,6 +1,6 @@
 """The classic Cribbage game's controller: text commands in, things to show out, no I/O.
 
-Like :class:`kingscrib.terminal.session.Session` for Kings Cribbage, a
+Like :class:`kingscrib.terminal.controllers.kings.Session` for Kings Cribbage, a
 :class:`ClassicSession` holds the game, its seats (people or computer players of a
 level) and what has been shown; both the line mode and the full-screen app of
 ``kingscrib classic play`` pass each line typed to :meth:`ClassicSession.handle`,
@@ -35,11 +35,11 @@ from kingscrib.classic.game import (
 )
 from kingscrib.classic.record import RecordError, replay
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
-from kingscrib.terminal.classic_rules import rules_table
-from kingscrib.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.players.classic import LEVELS, make_player
 from kingscrib.players.classic.coach import Advice, coach_discard, coach_play
+from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING, Reply
+from kingscrib.terminal.views.classic_rules import rules_table
 
 SNAPSHOT_FORMAT = "kingscrib-classic-autosave/1"
 HOLES_PER_STREET = 60

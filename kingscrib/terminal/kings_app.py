@@ -2,7 +2,7 @@
 
 The widgets here only draw and collect keys and clicks. Every line typed goes to
 :meth:`Session.handle`, every computer turn to :meth:`Session.computer_turn`, and a play
-laid out with the keys or the mouse is a :class:`~kingscrib.terminal.draft.Draft`
+laid out with the keys or the mouse is a :class:`~kingscrib.terminal.controllers.draft.Draft`
 turned into notation and handled the same way, so the rules of input live in the
 session core, shared with the line mode of :mod:`kingscrib.cli.play`.
 """
@@ -24,9 +24,9 @@ from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from kingscrib.terminal.draft import RANK_KEYS, Draft, square_at
-from kingscrib.terminal.render import CELL, tile_chip
-from kingscrib.terminal.session import (
+from kingscrib.kings.board import ACROSS, SIZE
+from kingscrib.terminal.controllers.draft import RANK_KEYS, Draft, square_at
+from kingscrib.terminal.controllers.kings import (
     CLAIM,
     HANDOVER,
     MOVE,
@@ -37,8 +37,8 @@ from kingscrib.terminal.session import (
     Session,
     complete,
 )
-from kingscrib.terminal.too_small import TooSmallNotice
-from kingscrib.kings.board import ACROSS, SIZE
+from kingscrib.terminal.views.kings import CELL, tile_chip
+from kingscrib.terminal.widgets.too_small import TooSmallNotice
 
 BOARD_LEFT = 4  # characters before column A on each board line
 HISTORY_WIDTH = 110  # terminals at least this wide (and 30 tall) show the move history

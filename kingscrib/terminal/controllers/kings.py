@@ -22,7 +22,6 @@ from rich.table import Table
 from rich.text import Text
 
 from kingscrib import level_names
-from kingscrib.terminal import render
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.match import Match
 from kingscrib.kings.moves import Play
@@ -35,6 +34,7 @@ from kingscrib.level_names import GENTLE_DEFAULT
 from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.players.kings.analysis import best_options
 from kingscrib.players.kings.driver import take_turn
+from kingscrib.terminal.views import kings as render
 
 SNAPSHOT_FORMAT = "kingscrib-autosave/1"
 HUMAN, COMPUTER = "human", "computer"
