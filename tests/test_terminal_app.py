@@ -16,7 +16,9 @@ from kingscrib.kings.board import square_name
 from kingscrib.kings.notation import format_play
 from kingscrib.terminal import storage
 from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING, Seat, Session
-from kingscrib.terminal.kings_app import HandoverScreen, KingsApp, message_line
+from kingscrib.terminal.kings_app import KingsApp
+from kingscrib.terminal.screens.handover import HandoverScreen
+from kingscrib.terminal.widgets.message import message_line
 
 SMALL, LARGE = (80, 24), (160, 50)
 

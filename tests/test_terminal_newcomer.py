@@ -17,7 +17,9 @@ from kingscrib.terminal import storage
 from kingscrib.terminal.classic_app import ClassicApp
 from kingscrib.terminal.controllers.classic import ClassicSession
 from kingscrib.terminal.controllers.kings import MOVE, THINKING, Seat, Session
-from kingscrib.terminal.kings_app import HandoverScreen, InfoScreen, KingsApp
+from kingscrib.terminal.kings_app import KingsApp
+from kingscrib.terminal.screens.handover import HandoverScreen
+from kingscrib.terminal.screens.info import InfoScreen
 
 SMALL, WIDE = (80, 24), (110, 30)
 

@@ -46,7 +46,7 @@ def run_lines(game: str, saved: learn_progress.Progress, save: bool, plain: bool
 
     from kingscrib.learn import lessons
     from kingscrib.learn.lesson import GOALS
-    from kingscrib.terminal.learn_app import setup_view
+    from kingscrib.terminal.views.lessons import setup_view
 
     console = Console(no_color=plain or None, highlight=False)
     plain = plain or not console.is_terminal  # through a pipe no colour tells light from dark

@@ -18,7 +18,7 @@ from kingscrib.players.classic.coach import coach_discard, coach_play
 from kingscrib.terminal.classic_app import ClassicApp
 from kingscrib.terminal.controllers.classic import ClassicSession, pretty_text, read_cards
 from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING
-from kingscrib.terminal.kings_app import HandoverScreen
+from kingscrib.terminal.screens.handover import HandoverScreen
 
 
 @pytest.fixture
@@ -377,3 +377,4 @@ def test_the_coach_in_the_full_screen_app(data):
             assert frozen(session) == before
 
     asyncio.run(run())
+
