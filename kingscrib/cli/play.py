@@ -58,10 +58,10 @@ def _read_rules(text: str | None) -> dict[str, Any]:
         source = user_files.read_text(str(Path(text).expanduser()))
     try:
         data = user_files.parse(source)
-        RuleSet.from_json(data)
+        RuleSet.from_json(data)  # a JSON object of known rules, or ValueError saying why
     except (ValueError, TypeError) as e:
         raise click.BadParameter(str(e), param_hint="--rules") from None
-    return data
+    return {str(key): value for key, value in data.items()}
 
 
 def _seat_kinds(seats: tuple[str, ...], players: int | None) -> list[str]:
@@ -72,8 +72,8 @@ def _seat_kinds(seats: tuple[str, ...], players: int | None) -> list[str]:
             kinds.append(HUMAN)
         elif word in ("computer", "cpu", "c"):
             kinds.append(COMPUTER)
-        elif _level(word):
-            kinds.append(_level(word))
+        elif level := _level(word):
+            kinds.append(level)
         else:
             raise click.BadParameter(
                 f"{s!r} is neither human nor a computer level ({_levels()})",

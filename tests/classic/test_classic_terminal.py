@@ -378,3 +378,19 @@ def test_the_coach_in_the_full_screen_app(data):
 
     asyncio.run(run())
 
+
+def test_a_game_of_a_secret_seed_seats_its_computers_with_a_number_seed():
+    """A game from the server has a secret text seed: each computer gets a number of its
+    own from it (and a number seed keeps seed * 10 + seat, as autosaves were made)."""
+    from kingscrib.classic.game import ClassicGame
+    from kingscrib.classic.rules import RuleSet
+    from kingscrib.terminal.controllers.classic import computer_seed
+
+    secret = "0123456789abcdef" * 2
+    seeds = [computer_seed(secret, seat) for seat in range(3)]
+    assert all(isinstance(s, int) for s in seeds) and len(set(seeds)) == 3
+    assert seeds == [computer_seed(secret, seat) for seat in range(3)]
+    assert computer_seed(7, 1) == 71
+    game = ClassicGame(RuleSet(players=2), seed=secret, names=["you", "computer"])
+    session = ClassicSession(game, [0], "easy")
+    assert session.state in (MOVE, THINKING)

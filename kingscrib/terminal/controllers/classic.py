@@ -14,6 +14,7 @@ hand holds one card of that rank.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from rich.text import Text
 
 from kingscrib.classic.cards import Card
 from kingscrib.classic.game import (
+    Action,
     Claim,
     ClassicGame,
     Discard,
@@ -38,6 +40,7 @@ from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.players.classic import LEVELS, make_player
 from kingscrib.players.classic.coach import Advice, coach_discard, coach_play
+from kingscrib.shuffle import Seed
 from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING, Reply
 from kingscrib.terminal.views.classic_rules import rules_table
 
@@ -133,6 +136,14 @@ CRIBBAGE_GOAL = ("score from your cards in the play and the show (15s, pairs, ru
                  " to 121 wins. New? kingscrib learn --game cribbage")
 
 
+def computer_seed(seed: Seed, seat: int) -> int:
+    """The seed of the computer player at ``seat`` in a game of ``seed``: ``seed * 10 +
+    seat`` for a number, a number drawn from a secret seed (a game from the server) else."""
+    if isinstance(seed, int):
+        return seed * 10 + seat
+    return int.from_bytes(hashlib.sha256(f"{seed}/{seat}".encode()).digest()[:6], "big")
+
+
 class ClassicSession:
     """A classic game between people (``humans``: their seats) and computers of ``level``."""
 
@@ -145,7 +156,7 @@ class ClassicSession:
         self.game = game
         self.humans = sorted(set(humans))
         self.level = level
-        self.computers = {s: make_player(level, game.seed * 10 + s)
+        self.computers = {s: make_player(level, computer_seed(game.seed, s))
                           for s in range(players) if s not in self.humans}
         self.seen = len(game.events)  # events already shown
         self.at_keyboard: tuple[int, int] | None = None
@@ -293,7 +304,7 @@ class ClassicSession:
         hand = sorted(g.view(seat).hand)
         try:
             if g.phase == "discard":
-                action: Discard | Play | Claim = Discard(tuple(read_cards(text, hand)))
+                action: Action = Discard(tuple(read_cards(text, hand)))
             elif g.phase == "play":
                 cards = read_cards(text, hand)
                 if len(cards) != 1:
@@ -320,7 +331,7 @@ class ClassicSession:
         self._apply(self.computers[seat].choose(self.game.view(seat)), reply)
         return reply
 
-    def _apply(self, action: Discard | Play | Claim, reply: Reply) -> None:
+    def _apply(self, action: Action, reply: Reply) -> None:
         g = self.game
         seat = g.to_act
         assert seat is not None

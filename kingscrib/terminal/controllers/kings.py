@@ -11,6 +11,7 @@ resumes it.
 
 from __future__ import annotations
 
+import io
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -22,9 +23,9 @@ from rich.table import Table
 from rich.text import Text
 
 from kingscrib import level_names
-from kingscrib.kings.game import Game, IllegalAction, Turn
+from kingscrib.kings.game import Game, IllegalAction, PlayerView, Turn
 from kingscrib.kings.match import Match
-from kingscrib.kings.moves import Play
+from kingscrib.kings.moves import Action, Play, ScoredPlay
 from kingscrib.kings.notation import NotationError, format_play, parse_action
 from kingscrib.kings.play import IllegalPlay
 from kingscrib.kings.record import game_from_record
@@ -153,13 +154,13 @@ class _PersonAtTheTable:
 
     name = "person"
 
-    def choose(self, view):  # pragma: no cover - people type their moves
+    def choose(self, view: PlayerView) -> Action:  # pragma: no cover - people type moves
         raise RuntimeError("a person chooses at the keyboard")
 
-    def claim(self, view, play):  # pragma: no cover
+    def claim(self, view: PlayerView, play: ScoredPlay) -> int:  # pragma: no cover
         return play.total
 
-    def calls_joker(self, view, missed) -> bool:
+    def calls_joker(self, view: PlayerView, missed: int) -> bool:
         return False
 
 
@@ -184,18 +185,10 @@ class Reply:
         """The messages as plain text (for tests and logs)."""
         from rich.console import Console
 
-        console = Console(width=100, color_system=None, record=True, file=_Null())
+        console = Console(width=100, color_system=None, record=True, file=io.StringIO())
         for m in self.messages:
             console.print(m)
         return console.export_text()
-
-
-class _Null:
-    def write(self, _: str) -> int:
-        return 0
-
-    def flush(self) -> None:
-        pass
 
 
 class Session:
