@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from kingscrib.cli.kings_commands import score
 from kingscrib.counting import card_points, count_hand, unscored_positions
+from kingscrib.terminal.views.replies import plain_text
 
 
 def _brute_fifteens(ranks):
@@ -285,7 +286,7 @@ def test_your_exchange_says_what_you_drew():
     rack = list(session.game.racks[0])
     reply = session.handle(f"x {rack[0]}")
     drew = session.game.history[-1].drew
-    assert f"You exchanged 1 tile ({rack[0]}) and drew {drew[0]}." in reply.text
+    assert f"You exchanged 1 tile ({rack[0]}) and drew {drew[0]}." in plain_text(reply)
 
 
 def test_game_over_names_who_went_out():
@@ -314,7 +315,7 @@ def test_the_draw_for_first_play_is_said_when_the_computer_starts():
         session = Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=seed)
         if session.state == THINKING:
             break
-    text = session.intro().text
+    text = plain_text(session.intro())
     draws = session.game.first_draws[0]
     assert f"You {draws[0]}, Computer {draws[1]}" in text and "Computer plays first." in text
 

@@ -24,7 +24,9 @@ from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
 from kingscrib.level_names import GENTLE_DEFAULT
 from kingscrib.terminal.controllers.classic import ClassicSession
-from kingscrib.terminal.controllers.kings import Reply
+from kingscrib.terminal.controllers.reply import Reply
+from kingscrib.terminal.views import classic as classic_view
+from kingscrib.terminal.views.replies import render_message, render_messages
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -481,9 +483,9 @@ def _run_lines(session: ClassicSession, console: Console) -> None:
                 shown = where
                 if g.phase == "discard":
                     console.rule(f"Deal {len(g.deals)}")
-                    console.print(session.peg_board())
-                console.print(session.table_view())
-                console.print(session.hand_text())
+                    console.print(render_message(session.peg_board()))
+                console.print(classic_view.table_view(session))
+                console.print(classic_view.hand_text(session))
         try:
             line = click.prompt(session.prompt(), default="", show_default=False)
         except click.Abort:
@@ -497,7 +499,7 @@ def _run_lines(session: ClassicSession, console: Console) -> None:
 
 
 def _print_reply(console: Console, session: ClassicSession, reply: Reply) -> bool:
-    for message in reply.messages:
+    for message in render_messages(reply):
         console.print(message)
     for note in after_reply(session, reply):
         console.print(note, style="dim")
@@ -597,8 +599,8 @@ def play(players: int, humans: int, level: str, muggins: bool, skunk: bool,
                           f" ({autosave_path()})")
         else:
             for line in session.result_lines():
-                console.print(line)
+                console.print(render_message(line))
         return
-    for message in session.intro().messages:
+    for message in render_messages(session.intro()):
         console.print(message)
     _run_lines(session, console)

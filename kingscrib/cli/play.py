@@ -36,6 +36,8 @@ from kingscrib.terminal.controllers.kings import (
     describe_seats,
     make_seats,
 )
+from kingscrib.terminal.views import kings as kings_view
+from kingscrib.terminal.views.replies import render_messages
 
 _HUMAN_WORDS = {"human", "person", "me", "you", "h"}
 
@@ -278,7 +280,7 @@ def _run_full_screen(console: Console, session: Session, record_file: str | None
                    plain=wants_plain(console))
     app.run()
     if session.state == OVER:
-        console.print(session.screen(console.width, wants_plain(console)))
+        console.print(kings_view.screen(session, console.width, wants_plain(console)))
         _finish(console, session, record_file)
     else:
         storage.write_autosave(session.snapshot())
@@ -287,7 +289,6 @@ def _run_full_screen(console: Console, session: Session, record_file: str | None
 
 def _run(console: Console, session: Session, record_file: str | None) -> None:
     plain = wants_plain(console)
-    session.plain = plain
     _show(console, session.intro(), session)
     while session.state != OVER:
         state = session.state
@@ -301,7 +302,7 @@ def _run(console: Console, session: Session, record_file: str | None) -> None:
         if state == HANDOVER and console.is_terminal:
             clear_with_scrollback(console)
         elif session.needs_screen and state in (MOVE, CLAIM):
-            console.print(session.screen(console.width, plain))
+            console.print(kings_view.screen(session, console.width, plain))
             session.needs_screen = False
         try:
             line = console.input(f"[bold green]{escape(session.prompt())}[/] › ")
@@ -329,7 +330,7 @@ def _finish(console: Console, session: Session, record_file: str | None) -> None
 
 def _show(console: Console, reply: Reply, session: Session) -> bool:
     """Print a reply and save; True when the user quits."""
-    for message in reply.messages:
+    for message in render_messages(reply, wants_plain(console)):
         console.print(message)
     for note in storage.keep_what_a_reply_asks(session, reply):
         console.print(Text(note, style="dim"))

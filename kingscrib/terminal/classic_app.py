@@ -19,9 +19,11 @@ from textual.widget import Widget
 from textual.widgets import Input, RichLog, Static
 
 from kingscrib.terminal.controllers.classic import ClassicSession
-from kingscrib.terminal.controllers.kings import MOVE, Reply
+from kingscrib.terminal.controllers.reply import MOVE, Reply
 from kingscrib.terminal.screens.info import InfoScreen
 from kingscrib.terminal.shell import GameApp, styles
+from kingscrib.terminal.views import classic as classic_view
+from kingscrib.terminal.views.replies import render_message, render_messages
 from kingscrib.terminal.widgets.message import message_line, own_move_first
 
 
@@ -45,9 +47,9 @@ class ClassicApp(GameApp[ClassicSession]):
 
     def redraw(self) -> None:
         s = self.session
-        self.query_one("#table", Static).update(s.table_view())
-        self.query_one("#pegs", Static).update(s.peg_board())
-        self.query_one("#hand", Static).update(s.hand_text())
+        self.query_one("#table", Static).update(classic_view.table_view(s))
+        self.query_one("#pegs", Static).update(render_message(s.peg_board()))
+        self.query_one("#hand", Static).update(classic_view.hand_text(s))
         command = self.query_one("#command", Input)
         command.disabled = self.thinking or s.state != MOVE
         command.placeholder = s.prompt()
@@ -58,7 +60,8 @@ class ClassicApp(GameApp[ClassicSession]):
     def say(self, reply: Reply, computer: bool = False) -> None:
         notes = self.on_reply(reply)
         log = self.query_one("#log", RichLog)
-        texts = [m for m in reply.messages if isinstance(m, Text)]
+        drawn = render_messages(reply)
+        texts = [m for m in drawn if isinstance(m, Text)]
         for m in texts:
             if m.style != "bold red" and not m.plain.startswith("✗"):
                 log.write(m)
@@ -66,8 +69,8 @@ class ClassicApp(GameApp[ClassicSession]):
         parts = own_move_first(self.own_move, reply,
                                texts + [Text(n, style="dim") for n in notes], computer)
         message.update(message_line(parts, message.size.width or self.size.width))
-        if any(isinstance(m, Table) for m in reply.messages):
-            self.push_screen(InfoScreen(Group(*reply.messages)))
+        if any(isinstance(m, Table) for m in drawn):
+            self.push_screen(InfoScreen(Group(*drawn)))
         if reply.quit:
             self.exit()
 

@@ -27,7 +27,9 @@ from kingscrib.terminal.controllers.draft import RANK_KEYS, Draft
 from kingscrib.terminal.controllers.kings import CLAIM, MOVE, NEXT_GAME, Reply, Session
 from kingscrib.terminal.screens.info import InfoScreen
 from kingscrib.terminal.shell import GameApp, styles
+from kingscrib.terminal.views import kings as kings_view
 from kingscrib.terminal.views.kings import tile_chip
+from kingscrib.terminal.views.replies import render_messages
 from kingscrib.terminal.widgets.board import BoardView, RackView
 from kingscrib.terminal.widgets.command import CommandSuggester
 from kingscrib.terminal.widgets.message import message_line, own_move_first
@@ -47,7 +49,6 @@ class KingsApp(GameApp[Session]):
                  plain: bool = False) -> None:
         super().__init__(session, on_reply)
         self.plain = plain
-        session.plain = plain
         self.draft = Draft()
         self.history: list[str] = []
         self.history_at = 0
@@ -76,16 +77,16 @@ class KingsApp(GameApp[Session]):
         board.tiles, board.marked = dict(tiles), tuple(marked)
         board.draft, board.cursor = dict(self.draft.placed), self.draft.cursor
         board.plain = self.plain
-        self.query_one("#side", Static).update(s.side_panel())
+        self.query_one("#side", Static).update(kings_view.side_panel(s))
         history = self.query_one("#history", Static)
         history.update(Group(Text("Moves", style="bold underline"),
-                             *(self.latest_that_fit(s.history_lines(), history.content_size)
+                             *(self.latest_that_fit(kings_view.history_lines(s), history.content_size)
                                or [Text("none yet")])))
         viewer = s.viewer()
         rack = None
         if viewer is not None:
             rack = self.draft.left_on_rack(s.game.racks[viewer])
-        self.query_one("#rack", Static).update(s.rack_text(self.plain, rack, self.draft.selected))
+        self.query_one("#rack", Static).update(kings_view.rack_text(s, self.plain, rack, self.draft.selected))
         self.query_one("#preview", Static).update(self.draft.preview(s.game.board, s.game.rules))
         command = self.query_one("#command", Input)
         command.disabled = self.thinking or s.state not in (MOVE, CLAIM)
@@ -125,8 +126,9 @@ class KingsApp(GameApp[Session]):
         the message line after what the person's own move said (kept while the computers
         answer it); then save as the reply asks."""
         notes = self.on_reply(reply)
-        long = [m for m in reply.messages if isinstance(m, Table)]
-        short = [m for m in reply.messages if not isinstance(m, Table)]
+        drawn = render_messages(reply, self.plain)
+        long = [m for m in drawn if isinstance(m, Table)]
+        short = [m for m in drawn if not isinstance(m, Table)]
         message = self.query_one("#message", Static)
         parts = [m for m in short if isinstance(m, Text)] + [Text(n, style="dim") for n in notes]
         parts = own_move_first(self.own_move, reply, parts, computer)
@@ -135,7 +137,7 @@ class KingsApp(GameApp[Session]):
         if not self.message_has_error or reply.changed:
             self.good_parts = [p for p in parts if not p.plain.startswith("✗")]
         if long:  # the board is on screen already: only tables and short lines go over it
-            body = [m for m in reply.messages
+            body = [m for m in drawn
                     if isinstance(m, Table) or (isinstance(m, Text) and m.plain.count("\n") < 4)]
             self.push_screen(InfoScreen(Group(*body)))
         if reply.quit:
@@ -271,7 +273,7 @@ class KingsApp(GameApp[Session]):
             return
         left = sorted(self.draft.left_on_rack(s.game.racks[s.game.turn]),
                       key=lambda t: (t.rank, t.colour))
-        pos = len(s.rack_text(self.plain, []).plain) - len("(empty)")  # after "Your rack: "
+        pos = len(kings_view.rack_text(s, self.plain, []).plain) - len("(empty)")  # after "Your rack: "
         for i, tile in enumerate(left):
             width = len(tile_chip(tile, self.plain).plain)
             if pos <= x < pos + width:
@@ -301,7 +303,10 @@ class KingsApp(GameApp[Session]):
         self.redraw()
 
     def on_descendant_focus(self) -> None:
-        self.redraw()  # the keys line and the prompt say where the focus is
+        # The keys line and the prompt say where the focus is; the focus also moves while
+        # the app closes, when there is no board left to draw.
+        if self.query("#board"):
+            self.redraw()
 
 
 __all__ = ["HISTORY_WIDTH", "KingsApp"]

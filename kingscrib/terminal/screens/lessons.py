@@ -24,8 +24,8 @@ from kingscrib.kings.moves import Play
 from kingscrib.learn import check
 from kingscrib.learn.kings import position_of, read_action
 from kingscrib.learn.lesson import Lesson, Step, Verdict
-from kingscrib.terminal.views.kings import GOOD_STYLE
 from kingscrib.terminal.views.lessons import ANSWER_HINT, setup_view
+from kingscrib.terminal.views.lines import GOOD_STYLE
 
 BAD_STYLE = "bold red"
 
