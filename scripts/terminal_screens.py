@@ -30,9 +30,9 @@ async def type_line(pilot, line: str) -> None:
 
 
 async def kings() -> None:
-    from kingscrib.cli.terminal import storage
-    from kingscrib.cli.terminal.app import KingsApp
-    from kingscrib.cli.terminal.session import Seat, Session, default_level
+    from kingscrib.terminal import storage
+    from kingscrib.terminal.controllers.kings import Seat, Session, default_level
+    from kingscrib.terminal.kings_app import KingsApp
 
     session = Session.new([Seat("You"), Seat("Computer", "computer", default_level())], seed=9)
     app = KingsApp(session, lambda reply: storage.keep_what_a_reply_asks(session, reply))
@@ -45,8 +45,8 @@ async def kings() -> None:
 
 async def cribbage() -> None:
     from kingscrib.cli.classic import after_reply
-    from kingscrib.cli.terminal.classic_app import ClassicApp
-    from kingscrib.cli.terminal.classic_session import ClassicSession
+    from kingscrib.terminal.classic_app import ClassicApp
+    from kingscrib.terminal.controllers.classic import ClassicSession
 
     session = ClassicSession.new(seed=3, muggins=True)
     app = ClassicApp(session, lambda reply: after_reply(session, reply))

@@ -198,8 +198,8 @@ def test_replay_of_a_selfplay_file_checks_each_record(games_jsonl):
 
 
 def test_analyze_reads_the_game_inside_the_autosave(tmp_path):
-    from kingscrib.cli.terminal.session import THINKING, Seat, Session
     from kingscrib.kings.rules import RuleSet
+    from kingscrib.terminal.controllers.kings import THINKING, Seat, Session
 
     session = Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], RuleSet(),
                           seed=3)
@@ -217,7 +217,7 @@ def test_analyze_reads_the_game_inside_the_autosave(tmp_path):
 
 
 def test_classic_analyze_reads_the_autosave_and_json_lines(tmp_path):
-    from kingscrib.cli.terminal.classic_session import ClassicSession
+    from kingscrib.terminal.controllers.classic import ClassicSession
 
     session = ClassicSession.new(seed=3, level="easy")
     path = tmp_path / "classic-autosave.json"

@@ -11,8 +11,9 @@ from click.testing import CliRunner
 
 from kingscrib.cli.classic import autosave_path, classic
 from kingscrib.cli.play import play
-from kingscrib.cli.terminal.session import Session, make_seats
 from kingscrib.level_names import GENTLE_DEFAULT, NAMES
+from kingscrib.terminal.controllers.kings import Session, make_seats
+from kingscrib.terminal.views import kings as kings_view
 
 
 @pytest.fixture
@@ -72,17 +73,20 @@ def test_the_classic_game_takes_a_title_and_defaults_to_the_gentle_level(data):
 def test_the_first_screen_says_the_goal_until_the_first_move():
     session = Session.new(make_seats(["human", "computer"]), seed=9)
     assert session.seats[1].level == GENTLE_DEFAULT
-    side = session.side_panel()
+    side = kings_view.side_panel(session)
     text = " ".join(getattr(part, "plain", "") for part in side.renderables)
     assert "Goal:" in text and "kingscrib learn" in text
     session.handle("d1 across 4 5 6 k k")
-    text = " ".join(getattr(part, "plain", "") for part in session.side_panel().renderables)
+    text = " ".join(getattr(part, "plain", "")
+                    for part in kings_view.side_panel(session).renderables)
     assert "Goal:" not in text
 
 
 def test_the_cribbage_first_screen_says_the_goal(data):
-    from kingscrib.cli.terminal.classic_session import ClassicSession
-    text = ClassicSession.new(seed=3).intro().text
+    from kingscrib.terminal.controllers.classic import ClassicSession
+    from kingscrib.terminal.views.replies import plain_text
+
+    text = plain_text(ClassicSession.new(seed=3).intro())
     assert "Cut for deal" in text and "Goal:" in text and "121" in text
     result = CliRunner().invoke(classic, ["play", "--line", "--seed", "3"], input="quit\n")
     assert "Goal: score from your cards" in result.output

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from web_support import in_process_client
 
-from kingscrib.cli.terminal.session import make_seats
+from kingscrib.terminal.controllers.kings import make_seats
 from kingscrib.web import seeks
 from kingscrib.web.errors import WebError
 from kingscrib.web.names import person_name, reads_as_computer, skeleton

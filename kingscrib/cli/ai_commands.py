@@ -141,7 +141,7 @@ def train_leaves(games: int, rounds: int, seed: int, workers: int | None,
 COMMANDS += [tournament, train_leaves]
 
 
-AUTOSAVE_FORMAT = "kingscrib-autosave/1"  # the terminal game's autosave (cli.terminal.session)
+AUTOSAVE_FORMAT = "kingscrib-autosave/1"  # the terminal game's autosave (kingscrib.terminal.controllers.kings)
 MATCH_FORMAT = "kingscrib-match/1"
 
 

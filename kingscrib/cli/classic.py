@@ -22,9 +22,11 @@ from kingscrib.classic.show import ShowScore, score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
 from kingscrib.cli.backend_options import backend_from_options, backend_options
-from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.session import Reply
 from kingscrib.level_names import GENTLE_DEFAULT
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.reply import Reply
+from kingscrib.terminal.views import classic as classic_view
+from kingscrib.terminal.views.replies import render_message, render_messages
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -346,7 +348,7 @@ def _save(session: ClassicSession) -> None:
 
 def _keep_aside(prefix: str) -> Path | None:
     """Move the autosave to the games folder (it is never just overwritten or deleted)."""
-    from kingscrib.cli.terminal.storage import free_path
+    from kingscrib.terminal.storage import free_path
 
     path = autosave_path()
     if not path.exists():
@@ -358,7 +360,7 @@ def _keep_aside(prefix: str) -> Path | None:
 
 def after_reply(session: ClassicSession, reply: Reply) -> list[str]:
     """Save what a reply asks (both front ends call this after every reply)."""
-    from kingscrib.cli.terminal.storage import save_record
+    from kingscrib.terminal.storage import save_record
 
     notes = [f"Game record saved to {save_record(r, 'classic-')}" for r in reply.finished]
     if session.game.phase == "over":
@@ -385,7 +387,7 @@ def _read_saved() -> tuple[ClassicSession | None, str | None]:
 def _run_lines(session: ClassicSession, console: Console) -> None:
     """Line mode: print, read a line, hand it to the session; saved after every action."""
     from kingscrib.cli.play import clear_with_scrollback
-    from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
+    from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING
 
     shown: tuple[object, ...] | None = None
     while session.state != OVER:
@@ -403,9 +405,9 @@ def _run_lines(session: ClassicSession, console: Console) -> None:
                 shown = where
                 if g.phase == "discard":
                     console.rule(f"Deal {len(g.deals)}")
-                    console.print(session.peg_board())
-                console.print(session.table_view())
-                console.print(session.hand_text())
+                    console.print(render_message(session.peg_board()))
+                console.print(classic_view.table_view(session))
+                console.print(classic_view.hand_text(session))
         try:
             line = click.prompt(session.prompt(), default="", show_default=False)
         except click.Abort:
@@ -419,7 +421,7 @@ def _run_lines(session: ClassicSession, console: Console) -> None:
 
 
 def _print_reply(console: Console, session: ClassicSession, reply: Reply) -> bool:
-    for message in reply.messages:
+    for message in render_messages(reply):
         console.print(message)
     for note in after_reply(session, reply):
         console.print(note, style="dim")
@@ -510,7 +512,7 @@ def play(players: int, humans: int, level: str, muggins: bool, skunk: bool,
                 raise click.BadParameter(str(exc)) from None
     _save(session)
     if not line_mode and full_screen_possible():
-        from kingscrib.cli.terminal.classic_app import ClassicApp
+        from kingscrib.terminal.classic_app import ClassicApp
 
         ClassicApp(session, lambda reply: after_reply(session, reply)).run()
         if session.game.phase != "over":
@@ -519,8 +521,8 @@ def play(players: int, humans: int, level: str, muggins: bool, skunk: bool,
                           f" ({autosave_path()})")
         else:
             for line in session.result_lines():
-                console.print(line)
+                console.print(render_message(line))
         return
-    for message in session.intro().messages:
+    for message in render_messages(session.intro()):
         console.print(message)
     _run_lines(session, console)

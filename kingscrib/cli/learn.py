@@ -44,9 +44,9 @@ def run_lines(game: str, saved: learn_progress.Progress, save: bool, plain: bool
     from standard input until the step is solved (``hint``, ``show``, ``skip``, ``quit``)."""
     from rich.console import Console
 
-    from kingscrib.cli.terminal.learn_app import setup_view
     from kingscrib.learn import lessons
     from kingscrib.learn.lesson import GOALS
+    from kingscrib.terminal.views.lessons import setup_view
 
     console = Console(no_color=plain or None, highlight=False)
     plain = plain or not console.is_terminal  # through a pipe no colour tells light from dark
@@ -115,7 +115,7 @@ def learn(game: str, no_color: bool, line_mode: bool) -> None:
     if line_mode or not full_screen_possible():
         run_lines(game, saved, problem is None, no_color)
         return
-    from kingscrib.cli.terminal.learn_app import LearnApp
+    from kingscrib.terminal.learn_app import LearnApp
 
     app = LearnApp(game, saved, None if problem else write_progress, plain=no_color,
                    notice=problem)

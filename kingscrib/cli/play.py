@@ -1,8 +1,8 @@
 """``kingscrib play``: Kings Cribbage in the terminal (people and computers, 2-4 seats).
 
 This module only reads lines and prints; the game is run by
-:class:`kingscrib.cli.terminal.session.Session` and drawn by
-:mod:`kingscrib.cli.terminal.render`.
+:class:`kingscrib.terminal.controllers.kings.Session` and drawn by
+:mod:`kingscrib.terminal.views.kings`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from rich.text import Text
 
 from kingscrib import level_names
 from kingscrib.cli import user_files
-from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.session import (
+from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
+from kingscrib.players.kings import PLAYERS
+from kingscrib.terminal import storage
+from kingscrib.terminal.controllers.kings import (
     CLAIM,
     COMPUTER,
     HANDOVER,
@@ -34,8 +36,8 @@ from kingscrib.cli.terminal.session import (
     describe_seats,
     make_seats,
 )
-from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
-from kingscrib.players.kings import PLAYERS
+from kingscrib.terminal.views import kings as kings_view
+from kingscrib.terminal.views.replies import render_messages
 
 _HUMAN_WORDS = {"human", "person", "me", "you", "h"}
 
@@ -58,10 +60,10 @@ def _read_rules(text: str | None) -> dict[str, Any]:
         source = user_files.read_text(str(Path(text).expanduser()))
     try:
         data = user_files.parse(source)
-        RuleSet.from_json(data)
+        RuleSet.from_json(data)  # a JSON object of known rules, or ValueError saying why
     except (ValueError, TypeError) as e:
         raise click.BadParameter(str(e), param_hint="--rules") from None
-    return data
+    return {str(key): value for key, value in data.items()}
 
 
 def _seat_kinds(seats: tuple[str, ...], players: int | None) -> list[str]:
@@ -72,8 +74,8 @@ def _seat_kinds(seats: tuple[str, ...], players: int | None) -> list[str]:
             kinds.append(HUMAN)
         elif word in ("computer", "cpu", "c"):
             kinds.append(COMPUTER)
-        elif _level(word):
-            kinds.append(_level(word))
+        elif level := _level(word):
+            kinds.append(level)
         else:
             raise click.BadParameter(
                 f"{s!r} is neither human nor a computer level ({_levels()})",
@@ -272,13 +274,13 @@ def wants_plain(console: Console) -> bool:
 
 
 def _run_full_screen(console: Console, session: Session, record_file: str | None) -> None:
-    from kingscrib.cli.terminal.app import KingsApp
+    from kingscrib.terminal.kings_app import KingsApp
 
     app = KingsApp(session, lambda reply: storage.keep_what_a_reply_asks(session, reply),
                    plain=wants_plain(console))
     app.run()
     if session.state == OVER:
-        console.print(session.screen(console.width, wants_plain(console)))
+        console.print(kings_view.screen(session, console.width, wants_plain(console)))
         _finish(console, session, record_file)
     else:
         storage.write_autosave(session.snapshot())
@@ -287,7 +289,6 @@ def _run_full_screen(console: Console, session: Session, record_file: str | None
 
 def _run(console: Console, session: Session, record_file: str | None) -> None:
     plain = wants_plain(console)
-    session.plain = plain
     _show(console, session.intro(), session)
     while session.state != OVER:
         state = session.state
@@ -301,7 +302,7 @@ def _run(console: Console, session: Session, record_file: str | None) -> None:
         if state == HANDOVER and console.is_terminal:
             clear_with_scrollback(console)
         elif session.needs_screen and state in (MOVE, CLAIM):
-            console.print(session.screen(console.width, plain))
+            console.print(kings_view.screen(session, console.width, plain))
             session.needs_screen = False
         try:
             line = console.input(f"[bold green]{escape(session.prompt())}[/] › ")
@@ -329,7 +330,7 @@ def _finish(console: Console, session: Session, record_file: str | None) -> None
 
 def _show(console: Console, reply: Reply, session: Session) -> bool:
     """Print a reply and save; True when the user quits."""
-    for message in reply.messages:
+    for message in render_messages(reply, wants_plain(console)):
         console.print(message)
     for note in storage.keep_what_a_reply_asks(session, reply):
         console.print(Text(note, style="dim"))

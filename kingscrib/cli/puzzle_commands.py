@@ -95,8 +95,8 @@ def _show(console: Console, puzzle: Puzzle, plain: bool) -> None:
     console.print(Text(f"Puzzle {puzzle.id}", style="bold"))
     pos = puzzle.position
     if puzzle.game == "kings":
-        from kingscrib.cli.terminal.render import render_board, render_rack
         from kingscrib.kings.position import Position
+        from kingscrib.terminal.views.kings import render_board, render_rack
 
         position = Position.from_json(pos)
         console.print(render_board(position.board, plain=plain))
@@ -130,9 +130,9 @@ def _pool(game: str | None, file: str | None) -> list[Puzzle]:
             raise click.ClickException(str(e)) from None
         return [p for p in found if game is None or p.game == game]
     games = [game] if game else list(GAMES)
-    found = [list(shipped(g)) for g in games]
+    by_game = [list(shipped(g)) for g in games]
     # interleave the games so that a session without --game meets both
-    return [p for group in zip(*found) for p in group] if len(found) > 1 else found[0]
+    return [p for group in zip(*by_game) for p in group] if len(by_game) > 1 else by_game[0]
 
 
 @click.command("puzzle")

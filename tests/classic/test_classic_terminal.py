@@ -14,11 +14,12 @@ from rich.console import Console
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.game import Claim, Discard, Play
 from kingscrib.cli.classic import after_reply, autosave_path, classic
-from kingscrib.cli.terminal.app import HandoverScreen
-from kingscrib.cli.terminal.classic_app import ClassicApp
-from kingscrib.cli.terminal.classic_session import ClassicSession, pretty_text, read_cards
-from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING
 from kingscrib.players.classic.coach import coach_discard, coach_play
+from kingscrib.terminal.classic_app import ClassicApp
+from kingscrib.terminal.controllers.classic import ClassicSession, pretty_text, read_cards
+from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING
+from kingscrib.terminal.screens.handover import HandoverScreen
+from kingscrib.terminal.views.replies import plain_text
 
 
 @pytest.fixture
@@ -91,7 +92,7 @@ def test_messages_write_cards_with_suit_symbols_only():
     assert pretty_text("the starter is 6C; 10D and TH") == "the starter is 6♣; 10♦ and 10♥"
     session = computers_first(ClassicSession.new(seed=3, level="easy"))
     reply = session.handle("ZZ")
-    assert "'ZZ' is not a card" in reply.text
+    assert "'ZZ' is not a card" in plain_text(reply)
     session.handle("1 2")
     computers_first(session)
     text = "\n".join(line.plain for line in session.event_lines(session.game.events))
@@ -107,7 +108,7 @@ def computers_first(session: ClassicSession) -> ClassicSession:
 
 def test_help_and_quit_are_commands_not_cards(data):
     session = computers_first(ClassicSession.new(seed=3, level="easy"))
-    assert "lay away cards" in session.handle("help").text
+    assert "lay away cards" in plain_text(session.handle("help"))
     assert session.handle("quit").quit
     assert session.game.phase == "discard" and session.game.to_act == 0
 
@@ -117,7 +118,7 @@ def test_rules_shows_the_rules_in_short_with_this_games_options(data, options):
     session = computers_first(ClassicSession.new(seed=3, level="easy", **options))
     before = (session.game.phase, session.game.to_act, len(session.game.events))
     reply = session.handle("rules")
-    text = " ".join(reply.text.split())
+    text = " ".join(plain_text(reply).split())
     assert not reply.changed and not reply.quit
     assert "first to 121" in text and "nobs" in text and "his heels" in text
     assert ("points missed, or claimed too many, go to the next player" in text) == \
@@ -127,7 +128,7 @@ def test_rules_shows_the_rules_in_short_with_this_games_options(data, options):
         "6 cards each; each lays 2 away"
     assert hand in text
     assert (session.game.phase, session.game.to_act, len(session.game.events)) == before
-    assert "rules" in session.handle("help").text
+    assert "rules" in plain_text(session.handle("help"))
 
 
 def test_an_unknown_level_in_an_autosave_is_refused(data):
@@ -291,7 +292,7 @@ def test_the_coach_at_a_discard_is_coach_discard_and_changes_nothing():
     assert session.coach_advice() == expected
     assert shown(reply) == [f"Coach: {pretty_text(expected.best)}"] + [
         pretty_text(line) for line in expected.lines]
-    assert "chance to win" in reply.text and not reply.changed
+    assert "chance to win" in plain_text(reply) and not reply.changed
     assert frozen(session) == before
 
 
@@ -320,13 +321,13 @@ def test_the_coach_is_refused_when_the_decision_is_not_the_persons():
     before = frozen(session)
     reply = session.handle("coach")
     computer = session.name(session.game.to_act)
-    assert f"the coach advises only on your own decision: {computer} is to act" in reply.text
+    assert f"the coach advises only on your own decision: {computer} is to act" in plain_text(reply)
     assert frozen(session) == before and not reply.changed
 
     hot_seat = ClassicSession.new(players=2, humans=2, seed=4, level="easy")
     assert hot_seat.state == HANDOVER
     before = frozen(hot_seat)
-    assert "pass the keyboard to" in hot_seat.handle("coach").text
+    assert "pass the keyboard to" in plain_text(hot_seat.handle("coach"))
     assert frozen(hot_seat) == before  # not taken as the keyboard handed over
 
 
@@ -334,13 +335,13 @@ def test_the_coach_needs_two_players_and_does_not_count_the_show():
     three = until_human(ClassicSession.new(players=3, seed=3, level="easy"), "discard")
     before = frozen(three)
     reply = three.handle("coach")
-    assert "the coach needs a two-player game (this one has 3 players)" in reply.text
+    assert "the coach needs a two-player game (this one has 3 players)" in plain_text(reply)
     assert frozen(three) == before
     muggins = until_human(ClassicSession.new(seed=3, level="easy", muggins=True), "show")
     before = frozen(muggins)
-    assert "not on counting the show" in muggins.handle("coach").text
+    assert "not on counting the show" in plain_text(muggins.handle("coach"))
     assert frozen(muggins) == before
-    assert "coach" in muggins.handle("help").text
+    assert "coach" in plain_text(muggins.handle("help"))
 
 
 def test_the_coach_in_line_mode(data):
@@ -377,3 +378,20 @@ def test_the_coach_in_the_full_screen_app(data):
             assert frozen(session) == before
 
     asyncio.run(run())
+
+
+def test_a_game_of_a_secret_seed_seats_its_computers_with_a_number_seed():
+    """A game from the server has a secret text seed: each computer gets a number of its
+    own from it (and a number seed keeps seed * 10 + seat, as autosaves were made)."""
+    from kingscrib.classic.game import ClassicGame
+    from kingscrib.classic.rules import RuleSet
+    from kingscrib.terminal.controllers.classic import computer_seed
+
+    secret = "0123456789abcdef" * 2
+    seeds = [computer_seed(secret, seat) for seat in range(3)]
+    assert all(isinstance(s, int) for s in seeds) and len(set(seeds)) == 3
+    assert seeds == [computer_seed(secret, seat) for seat in range(3)]
+    assert computer_seed(7, 1) == 71
+    game = ClassicGame(RuleSet(players=2), seed=secret, names=["you", "computer"])
+    session = ClassicSession(game, [0], "easy")
+    assert session.state in (MOVE, THINKING)

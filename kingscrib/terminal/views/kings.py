@@ -1,4 +1,5 @@
-"""Pure drawing for the terminal game: board, rack, scores, plays -> rich renderables.
+"""Pure drawing for the Kings terminal game: board, rack, scores, plays, the session's
+screen and the messages of its replies -> rich renderables.
 
 Nothing here reads input, prints or changes a game. ``plain=True`` draws for a
 terminal without colour: tiles are then written with their colour letter
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -28,6 +29,21 @@ from kingscrib.kings.notation import format_play
 from kingscrib.kings.play import PlayScore
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
 from kingscrib.kings.tiles import DARK, LIGHT, Tile
+from kingscrib.terminal.controllers.kings import (
+    KINGS_GOAL,
+    MOVE,
+    FinalBoard,
+    GameResult,
+    Hints,
+    KingsRules,
+    MatchScores,
+    Session,
+    TurnSaid,
+    overclaim_text,
+    play_notation,
+)
+from kingscrib.terminal.controllers.reply import Message
+from kingscrib.terminal.views.lines import GOOD_STYLE, line_text
 
 CELL = 3  # characters per board square
 LIGHT_STYLE = "bold grey11 on wheat1"
@@ -40,8 +56,6 @@ CURSOR_STYLE = "reverse"
 LABEL_STYLE = "bold cyan"
 PATCH_STYLE = "bold magenta"
 PATCH_TEXT = ("  KINGS  ", " CRIBBAGE")
-ERROR_STYLE = "bold red"
-GOOD_STYLE = "bold green"
 
 
 def tile_cell(tile: Tile, marked: bool = False, plain: bool = False) -> Text:
@@ -176,18 +190,6 @@ def describe_score(score: PlayScore) -> list[str]:
     if score.first_play_bonus:
         lines.append(f"first play: {score.first_play_bonus}")
     return lines
-
-
-def play_notation(turn: Turn, board: Mapping[Square, Tile]) -> str:
-    return format_play(Play.of(turn.tiles), board)
-
-
-def overclaim_text(turn: Turn, claimer: str, taker: str) -> str:
-    """A claim above the play's value, as corrected: "You claimed 14; the play is worth
-    12: 2 go to Computer." """
-    n = turn.overclaim["points"] if turn.overclaim else 0
-    return (f"{claimer} claimed {turn.claimed}; the play is worth {turn.score}: {n}"
-            f" go{'es' if n == 1 else ''} to {'you' if taker == 'You' else taker}.")
 
 
 def render_turn(game: Game, turn: Turn, name: str, hide_breakdown: bool = False,
@@ -342,34 +344,134 @@ def render_legend(rules: RuleSet, plain: bool = False) -> Table:
     return table
 
 
-HELP_LINES = [
-    ("G7 across 7A7A", "play: the first square, across or down, the tiles in board order"),
-    ("H8 3D", "one tile needs no direction; colours L/D only when your rack has both"),
-    ("F7 down 7 (8) 7", "tiles already on the board may be written in parentheses"),
-    ("exchange 7L KD", "swap tiles with the bag (short: x 7 K)"),
-    ("pass", "do nothing this turn"),
-    ("hint", "the best plays the engine finds"),
-    ("joker", "(joker rule) call Joker on the last play before your move"),
-    ("undo", "take back your last turn and the computer turns after it"),
-    ("rules", "the rules in short and the options in force (also: legend)"),
-    ("board", "draw the board again"),
-    ("save", "save now (the game is saved after every move anyway)"),
-    ("quit", "stop; resume later with kingscrib play --resume"),
-]
+# ----- a session's screen ---------------------------------------------------------
+def screen(session: Session, width: int = 100, plain: bool = False) -> RenderableType:
+    """The board, the scores, the last turn and the rack of the player who may see it."""
+    board = board_view(session, plain)
+    side_group = side_panel(session)
+    rack = rack_text(session, plain)
+    footer = Text("Type a move (e.g. G7 across 7A7A), exchange, pass, hint, rules or help.",
+                  style="dim") if session.state == MOVE else Text("")
+    if width >= 92:
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        grid.add_row(board, side_group)
+        return Group(Text(""), grid, rack, footer)
+    return Group(Text(""), side_group, Text(""), board, rack, footer)
+
+def board_view(session: Session, plain: bool = False, cursor: int | None = None,
+               draft: Mapping[int, Tile] | None = None) -> Text:
+    tiles, marked = session.board_tiles()
+    return render_board(tiles, marked, plain, cursor, draft)
+
+def side_panel(session: Session) -> RenderableType:
+    """The heading, the turn and the bag, the scores and the last turn(s)."""
+    game = session.game
+    viewer = session.viewer()
+    last = game.history[-1] if game.history else None
+    side: list[RenderableType] = []
+    head = Text("Kings Cribbage", style="bold")
+    if session.match.games > 1:
+        head.append(f"  game {session.match.played + 1} of {session.match.games}", style="dim")
+    head.append(f"\nturn {len(game.history) + 1} · {bag_text(game)}", style="dim")
+    side.append(head)
+    totals = session.match.totals if session.match.games > 1 else None
+    side.append(render_scores(
+        game, [s.tag for s in session.seats], None if game.is_over else game.turn, totals,
+        session.match.servant if session.match.games > 1 else None))
+    if last is not None:
+        hide = (game.rules.joker and game.joker_open() and viewer is not None
+                and viewer == game.turn and last.player != viewer)
+        recent = session.recent_turns(viewer)
+        side.append(Text("Last turn" if len(recent) == 1 else "Since your last turn",
+                         style="bold underline"))
+        for turn in recent:
+            side.append(render_turn(game, turn, session.seats[turn.player].name,
+                                           hide and turn is last,
+                                           own=turn.player == viewer))
+    else:  # before the first move: what the game is about, for a newcomer
+        side.append(Text(f"Goal: {KINGS_GOAL}", style="italic"))
+        if game.first_draws:
+            side.append(line_text(session.first_draw_line()))
+    return Group(*side)
+
+def rack_text(session: Session, plain: bool = False, rack: Sequence[Tile] | None = None,
+              selected: int | None = None) -> Text:
+    """The rack of the player who may see it (``rack``: what is left of it), or ''."""
+    viewer = session.viewer()
+    if viewer is None:
+        return Text("")
+    owner = "Your rack" if session.seats[viewer].name == "You" else \
+        f"{session.seats[viewer].name}'s rack"
+    out = Text(f"{owner}: ", style="bold")
+    tiles = session.game.racks[viewer] if rack is None else rack
+    out.append_text(render_rack(tiles, plain, selected))
+    return out
+
+def history_lines(session: Session) -> list[Text]:
+    """One line per turn of the game so far (exchanged tiles stay secret)."""
+    lines: list[Text] = []
+    board: dict[int, Tile] = {}
+    for i, turn in enumerate(session.game.history, 1):
+        name = session.seats[turn.player].name
+        line = Text(f"{i:>3}. {name}: ", style="dim")
+        if turn.action == "play":
+            line.append(format_play(Play.of(turn.tiles), board), style="bold")
+            line.append(f" {turn.gained}")
+            board.update(turn.tiles)
+        elif turn.action == "exchange":
+            line.append(f"exchanged {len(turn.returned)}")
+        else:
+            line.append("passed")
+        if turn.overclaim is not None:
+            taker = session.seats[turn.overclaim["player"]].name
+            line.append(f"  claimed {turn.claimed}: {turn.overclaim['points']} to {taker}",
+                        style="yellow")
+        if turn.joker is not None:
+            line.append(f"  Joker {turn.joker['points']:+d}", style="yellow")
+        lines.append(line)
+    return lines
 
 
-def render_help() -> Table:
-    table = Table(box=None, padding=(0, 2), show_header=False)
-    table.add_column(style="bold cyan", no_wrap=True)
-    table.add_column()
-    for command, meaning in HELP_LINES:
-        table.add_row(command, meaning)
+# ----- the messages of a reply --------------------------------------------------------
+def hints_table(hints: Hints) -> Table:
+    """The best options by equity; under the joker rule only the options, best first
+    (their points or equity would tell the claim)."""
+    if hints.joker:
+        table = Table(title="Best options (Joker rule: count the points yourself)",
+                      title_justify="left", title_style="bold", box=None, padding=(0, 2),
+                      min_width=56)
+        table.add_column("option", style="bold cyan", no_wrap=True)
+        for o in hints.options:
+            table.add_row(o.move)
+        return table
+    table = Table(title="Best options by equity", title_justify="left",
+                  title_style="bold", box=None, padding=(0, 2))
+    table.add_column("option", style="bold cyan", no_wrap=True)
+    table.add_column("points", justify="right")
+    table.add_column("leave", justify="right")
+    table.add_column("reply", justify="right")
+    table.add_column("equity", justify="right", style="bold")
+    for o in hints.options:
+        table.add_row(o.move, str(o.score), f"{o.leave:+.1f}",
+                      "-" if o.reply is None else f"{o.reply:.1f}", f"{o.equity:.1f}")
     return table
 
 
-def error(message: str) -> Text:
-    return Text(f"✗ {message}", style=ERROR_STYLE)
-
-
-def note(message: str, style: str = "") -> Text:
-    return Text(message, style=style)
+def render_message(message: Message, plain: bool = False) -> RenderableType | None:
+    """A Kings message drawn, or None when it is not one of the Kings game's own."""
+    if isinstance(message, TurnSaid):
+        return render_turn(message.game, message.turn, message.name, own=message.own,
+                           correction=message.correction)
+    if isinstance(message, KingsRules):
+        return render_legend(message.rules, plain)
+    if isinstance(message, Hints):
+        return hints_table(message)
+    if isinstance(message, FinalBoard):
+        return render_board(message.tiles, message.marked, plain)
+    if isinstance(message, GameResult):
+        return render_result(message.game, message.names)
+    if isinstance(message, MatchScores):
+        return render_match(message.names, message.results, message.games, message.servant)
+    return None

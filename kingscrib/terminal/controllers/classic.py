@@ -1,6 +1,6 @@
 """The classic Cribbage game's controller: text commands in, things to show out, no I/O.
 
-Like :class:`kingscrib.cli.terminal.session.Session` for Kings Cribbage, a
+Like :class:`kingscrib.terminal.controllers.kings.Session` for Kings Cribbage, a
 :class:`ClassicSession` holds the game, its seats (people or computer players of a
 level) and what has been shown; both the line mode and the full-screen app of
 ``kingscrib classic play`` pass each line typed to :meth:`ClassicSession.handle`,
@@ -14,17 +14,16 @@ hand holds one card of that rank.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Sequence
-from typing import Any
-
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from kingscrib.classic.cards import Card
 from kingscrib.classic.game import (
+    Action,
     Claim,
     ClassicGame,
     Discard,
@@ -35,19 +34,35 @@ from kingscrib.classic.game import (
 )
 from kingscrib.classic.record import RecordError, replay
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
-from kingscrib.cli.terminal.classic_rules import rules_table
-from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Reply
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.players.classic import LEVELS, make_player
 from kingscrib.players.classic.coach import Advice, coach_discard, coach_play
+from kingscrib.shuffle import Seed
+from kingscrib.terminal.controllers.reply import (
+    ALERT,
+    GOAL,
+    HANDOVER,
+    MOVE,
+    OVER,
+    QUIET,
+    RED_CARD,
+    STRONG,
+    THINKING,
+    WIN,
+    Help,
+    Line,
+    Message,
+    Reply,
+)
+
+if TYPE_CHECKING:
+    from kingscrib.classic.discard import DiscardOption
 
 SNAPSHOT_FORMAT = "kingscrib-classic-autosave/1"
-HOLES_PER_STREET = 60
 _CODE = re.compile(r"\b(10|[A2-9TJQK])([CDHS])\b")
 # No one-letter "q" for quit: Q is a queen here.
 _COMMANDS = {"help": "help", "?": "help", "h": "help", "hint": "hint", "coach": "coach",
              "quit": "quit", "exit": "quit", "save": "save", "rules": "rules"}
-SIDE_STYLES = ("bold green", "bold magenta", "bold cyan")
 
 HELP_LINES = [
     ("1 2  or  5H JD  or  5 J", "lay away cards: their numbers in your hand, the cards, or"
@@ -70,19 +85,51 @@ def pretty_text(text: str) -> str:
     return _CODE.sub(lambda m: Card(parse_rank(m.group(1)), m.group(2)).pretty(), text)
 
 
-def card_text(card: Card) -> Text:
-    return Text(card.pretty(), style="bold red" if card.is_red else "bold")
+Run = tuple[str, str]
 
 
-def cards_text(cards: Sequence[Card], numbered: bool = False) -> Text:
-    out = Text()
+def card_runs(card: Card) -> tuple[Run, ...]:
+    """A card with its suit symbol, red or black."""
+    return ((card.pretty(), RED_CARD if card.is_red else STRONG),)
+
+
+def cards_runs(cards: Sequence[Card], numbered: bool = False) -> tuple[Run, ...]:
+    """Cards two spaces apart; ``numbered``: each after its place (``1:``)."""
+    runs: list[Run] = []
     for i, c in enumerate(cards):
         if i:
-            out.append("  ")
+            runs.append(("  ", ""))
         if numbered:
-            out.append(f"{i + 1}:", style="dim")
-        out.append_text(card_text(c))
-    return out
+            runs.append((f"{i + 1}:", QUIET))
+        runs.extend(card_runs(c))
+    return tuple(runs)
+
+
+def cards_line(cards: Sequence[Card], numbered: bool = False) -> Line:
+    return Line(cards_runs(cards, numbered))
+
+
+@dataclass(frozen=True)
+class CribbageRules(Message):
+    """The rules in short, with the options of ``rules``."""
+
+    rules: RuleSet
+
+
+@dataclass(frozen=True)
+class DiscardHints(Message):
+    """The best discards by expected points."""
+
+    options: tuple[DiscardOption, ...]
+
+
+@dataclass(frozen=True)
+class PegBoard(Message):
+    """The peg board of ``game``: each side's front peg at its score, its back peg at
+    ``back`` (its score before its last points)."""
+
+    game: ClassicGame
+    back: tuple[int, ...]
 
 
 def read_cards(answer: str, hand: Sequence[Card]) -> list[Card]:
@@ -133,6 +180,14 @@ CRIBBAGE_GOAL = ("score from your cards in the play and the show (15s, pairs, ru
                  " to 121 wins. New? kingscrib learn --game cribbage")
 
 
+def computer_seed(seed: Seed, seat: int) -> int:
+    """The seed of the computer player at ``seat`` in a game of ``seed``: ``seed * 10 +
+    seat`` for a number, a number drawn from a secret seed (a game from the server) else."""
+    if isinstance(seed, int):
+        return seed * 10 + seat
+    return int.from_bytes(hashlib.sha256(f"{seed}/{seat}".encode()).digest()[:6], "big")
+
+
 class ClassicSession:
     """A classic game between people (``humans``: their seats) and computers of ``level``."""
 
@@ -145,7 +200,7 @@ class ClassicSession:
         self.game = game
         self.humans = sorted(set(humans))
         self.level = level
-        self.computers = {s: make_player(level, game.seed * 10 + s)
+        self.computers = {s: make_player(level, computer_seed(game.seed, s))
                           for s in range(players) if s not in self.humans}
         self.seen = len(game.events)  # events already shown
         self.at_keyboard: tuple[int, int] | None = None
@@ -265,10 +320,10 @@ class ClassicSession:
         if command == "save":
             return Reply(save=True)
         if command == "help":
-            reply.add(self.help_table())
+            reply.add(Help(HELP_LINES))
             return reply
         if command == "rules":
-            reply.add(rules_table(self.game.rules))
+            reply.add(CribbageRules(self.game.rules))
             return reply
         state = self.state
         if command == "coach" and state != MOVE:
@@ -293,7 +348,7 @@ class ClassicSession:
         hand = sorted(g.view(seat).hand)
         try:
             if g.phase == "discard":
-                action: Discard | Play | Claim = Discard(tuple(read_cards(text, hand)))
+                action: Action = Discard(tuple(read_cards(text, hand)))
             elif g.phase == "play":
                 cards = read_cards(text, hand)
                 if len(cards) != 1:
@@ -320,7 +375,7 @@ class ClassicSession:
         self._apply(self.computers[seat].choose(self.game.view(seat)), reply)
         return reply
 
-    def _apply(self, action: Discard | Play | Claim, reply: Reply) -> None:
+    def _apply(self, action: Action, reply: Reply) -> None:
         g = self.game
         seat = g.to_act
         assert seat is not None
@@ -328,14 +383,13 @@ class ClassicSession:
         if isinstance(action, Discard):  # no event says it: echo it (the cards to their owner)
             crib = possessive(g.names[g.dealer]) if g.names[g.dealer] != g.names[seat] \
                 else "your" if g.names[seat] == "you" else "their"
-            line = Text(f"  {g.names[seat]} laid away ")
+            runs: tuple[Run, ...] = ((f"  {g.names[seat]} laid away ", ""),)
             if seat in self.humans:
-                line.append_text(cards_text(action.cards))
+                runs += cards_runs(action.cards)
             else:
                 n = len(action.cards)
-                line.append(f"{n} card{'s' if n != 1 else ''}")
-            line.append(f" to {crib} crib")
-            reply.messages.append(line)
+                runs += ((f"{n} card{'s' if n != 1 else ''}", ""),)
+            reply.messages.append(Line((*runs, (f" to {crib} crib", ""))))
         reply.messages.extend(self.event_lines(self.game.events[self.seen:]))
         self.seen = len(self.game.events)
         reply.changed = True
@@ -379,7 +433,7 @@ class ClassicSession:
         except ValueError as exc:
             reply.error(pretty_text(str(exc)))
             return reply
-        reply.add(f"Coach: {pretty_text(advice.best)}", "bold")
+        reply.add(f"Coach: {pretty_text(advice.best)}", STRONG)
         for line in advice.lines:
             reply.add(pretty_text(line))
         return reply
@@ -395,147 +449,66 @@ class ClassicSession:
             return self._coach()  # the best card and why, not only the cards allowed
         if g.phase != "discard":
             playable = [a.card for a in view.legal if isinstance(a, Play)]
-            reply.add(Text.assemble("Cards you may lay: ", cards_text(sorted(playable)))
-                      if g.phase == "play" else Text("Count fifteens, pairs, runs, flush"
-                                                     " and nobs."))
+            reply.add(Line((("Cards you may lay: ", ""), *cards_runs(sorted(playable))))
+                      if g.phase == "play" else Line.of("Count fifteens, pairs, runs, flush"
+                                                        " and nobs."))
             return reply
-        table = Table(title="Best discards (expected points)", title_justify="left",
-                      title_style="bold", box=None, padding=(0, 2))
-        for column in ("lay away", "hand", "crib"):
-            table.add_column(column, justify="right" if column != "lay away" else "left")
-        for o in analyse_discards(list(view.hand), owns_crib(view), view.rules.discards)[:3]:
-            table.add_row(cards_text(o.discard), f"{o.hand:.2f}", f"{o.crib:+.2f}")
-        reply.add(table)
+        options = analyse_discards(list(view.hand), owns_crib(view), view.rules.discards)[:3]
+        reply.add(DiscardHints(tuple(options)))
         return reply
 
     # ----- drawing ----------------------------------------------------------------------
-    def event_lines(self, events: Sequence[Event]) -> list[Text]:
+    def event_lines(self, events: Sequence[Event]) -> list[Line]:
+        """A line for each event: who said go, pegged or showed what, and the win."""
         g = self.game
         lines = []
         for e in events:
             who = g.names[e.seat]
-            line = Text("  ")
             if e.kind == "go-said":
-                line.append(f"{who}: go")
+                line = Line.of(f"  {who}: go")
             elif e.kind == "starter":
-                line.append("Starter: ")
-                line.append_text(cards_text(e.cards))
+                line = Line((("  Starter: ", ""), *cards_runs(e.cards)))
             elif e.kind == "peg":
-                line.append(f"{who}: ")
-                line.append_text(cards_text(e.cards))
-                line.append(f"  {pretty_text(e.text)}")
+                line = Line(((f"  {who}: ", ""), *cards_runs(e.cards),
+                             (f"  {pretty_text(e.text)}", "")))
             elif e.kind == "show":
                 label, _, words = e.text.partition(": ")
-                whose = possessive(who)
-                line.append(f"{whose} {label}: ")
-                line.append_text(cards_text(e.cards))
-                line.append(f"  {e.points}: {pretty_text(words)}")
+                line = Line(((f"  {possessive(who)} {label}: ", ""), *cards_runs(e.cards),
+                             (f"  {e.points}: {pretty_text(words)}", "")))
             elif e.kind == "win":
-                line = Text(f"{e.text}!", style="bold green")
+                line = Line.of(f"{e.text}!", WIN)
             else:
                 pts = f" (+{e.points})" if e.points else ""
-                line.append(f"{who}: {pretty_text(e.text)}{pts}")
+                line = Line.of(f"  {who}: {pretty_text(e.text)}{pts}")
             lines.append(line)
         return lines
 
-    def result_lines(self) -> list[Text]:
+    def result_lines(self) -> list[Message]:
+        """The end of the game: the peg board, and a skunk when there is one."""
         g = self.game
-        lines = [self.peg_board()]
+        lines: list[Message] = [self.peg_board()]
         end = g.record().get("end", {})
         if g.rules.skunk and end.get("game_points", 1) > 1:
-            lines.append(Text(f"A {'double ' if end['game_points'] == 3 else ''}skunk!",
-                              style="bold yellow"))
+            lines.append(Line.of(f"A {'double ' if end['game_points'] == 3 else ''}skunk!",
+                                 ALERT))
         return lines
 
-    def peg_board(self) -> Text:
-        """The board: for each side two streets of 60 holes, the front peg ● at its score
-        and the back peg ○ at its score before its last points; then the score."""
-        g = self.game
-        out = Text()
-        for side in range(g.rules.sides):
-            style = SIDE_STYLES[side % len(SIDE_STYLES)]
-            front, back = g.scores[side], self.back_pegs[side]
-            name = g.side_name(side)
-            for street in range(2):
-                label = f"{name[:9]:>9} " if street == 0 else " " * 10
-                out.append(label, style="bold" if street == 0 else "")
-                for hole in range(street * HOLES_PER_STREET + 1,
-                                  (street + 1) * HOLES_PER_STREET + 1):
-                    if hole == front:
-                        out.append("●", style=style)
-                    elif hole == back and back:
-                        out.append("○", style=style)
-                    else:
-                        out.append("·" if hole % 5 else "•", style="dim")
-                    if hole % 30 == 0 and hole % HOLES_PER_STREET:
-                        out.append("│", style="dim")
-                if street == 0:
-                    out.append(f" {front:>3}/{WINNING_SCORE}", style="bold")
-                elif front >= WINNING_SCORE:
-                    out.append(" ● home", style=style)
-                out.append("\n")
-        out.rstrip()
-        return out
-
-    def table_view(self) -> RenderableType:
-        """The deal: dealer and crib, the starter, the count and the cards laid."""
-        g = self.game
-        parts: list[RenderableType] = []
-        head = Text(f"Classic Cribbage · deal {len(g.deals)} · {g.names[g.dealer]} "
-                    f"{'deal' if g.names[g.dealer] == 'you' else 'deals'}", style="bold")
-        if g.rules.muggins:
-            head.append(" · muggins", style="yellow")
-        parts.append(head)
-        line = Text("Starter: ")
-        line.append_text(card_text(g.starter) if g.starter else Text("(not cut yet)",
-                                                                     style="dim"))
-        if g.phase == "play":
-            line.append(f"   Count: {g.count}   ")
-            line.append_text(cards_text(g.pile))
-        parts.append(line)
-        if g.phase == "show" and g.show_item is not None:
-            item = g.show_item
-            show = Text(f"Showing {possessive(g.names[item.seat])} {item.kind}: ")
-            show.append_text(cards_text(item.cards))
-            parts.append(show)
-        return Group(*parts)
-
-    def hand_text(self) -> Text:
-        viewer = self.viewer()
-        if viewer is None:
-            return Text("")
-        g = self.game
-        hand = sorted(g.view(viewer).hand)
-        owner = "Your hand" if g.names[viewer] == "you" else f"{g.names[viewer]}'s hand"
-        out = Text(f"{owner}: ", style="bold")
-        out.append_text(cards_text(hand, numbered=True) if hand else Text("(none left)",
-                                                                          style="dim"))
-        kept = g.view(viewer).kept
-        if g.phase == "play" and kept:
-            out.append("   for the show: ", style="dim")
-            out.append_text(cards_text(sorted(kept)))
-        return out
-
-    def help_table(self) -> Table:
-        table = Table(box=None, padding=(0, 2), show_header=False)
-        table.add_column(style="bold cyan", no_wrap=True)
-        table.add_column()
-        for command, meaning in HELP_LINES:
-            table.add_row(command, meaning)
-        return table
+    def peg_board(self) -> PegBoard:
+        return PegBoard(self.game, tuple(self.back_pegs))
 
     def intro(self) -> Reply:
         reply = Reply()
         g = self.game
         if self.seen:
-            reply.add(f"Resuming the game of seed {g.seed}.", "bold")
+            reply.add(f"Resuming the game of seed {g.seed}.", STRONG)
         else:
             cut = ", ".join(f"{n} {c.pretty()}" for n, c in zip(g.names, g.cuts[-1]))
             dealer = g.names[g.first_dealer]
             reply.add(f"Cut for deal: {cut}. {dealer[0].upper()}{dealer[1:]} deal"
                       f"{'' if dealer == 'you' else 's'} first.")
-            reply.add(f"Goal: {CRIBBAGE_GOAL}", "italic")
+            reply.add(f"Goal: {CRIBBAGE_GOAL}", GOAL)
         return reply
 
 
-__all__ = ["ClassicSession", "card_text", "cards_text", "pretty_text", "read_cards"]
+__all__ = ["ClassicSession", "CribbageRules", "DiscardHints", "PegBoard", "card_runs",
+           "cards_line", "cards_runs", "computer_seed", "pretty_text", "read_cards"]

@@ -1,4 +1,6 @@
-"""The terminal game's controller: text commands in, things to show out, no I/O.
+"""The terminal game's controller: text commands in, things to show out as plain data
+(:mod:`kingscrib.terminal.controllers.reply`; :mod:`kingscrib.terminal.views` draws
+them), no I/O.
 
 A :class:`Session` holds a match (one or more games), its seats (people or
 computer players) and the game in progress. The front end asks for
@@ -14,18 +16,13 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
 from kingscrib import level_names
-from kingscrib.cli.terminal import render
-from kingscrib.kings.game import Game, IllegalAction, Turn
+from kingscrib.kings.game import Game, IllegalAction, PlayerView, Turn
 from kingscrib.kings.match import Match
-from kingscrib.kings.moves import Play
+from kingscrib.kings.moves import Action, Play, ScoredPlay
 from kingscrib.kings.notation import NotationError, format_play, parse_action
 from kingscrib.kings.play import IllegalPlay
 from kingscrib.kings.record import game_from_record
@@ -33,21 +30,30 @@ from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import Tile
 from kingscrib.level_names import GENTLE_DEFAULT
 from kingscrib.players.kings import PLAYERS, make_player
-from kingscrib.players.kings.analysis import best_options
+from kingscrib.players.kings.analysis import Option, best_options
 from kingscrib.players.kings.driver import take_turn
+from kingscrib.terminal.controllers.reply import (
+    ALERT,
+    CLAIM,
+    HANDOVER,
+    MOVE,
+    NEXT_GAME,
+    OVER,
+    QUIET,
+    STRONG,
+    THINKING,
+    WARNING,
+    WIN,
+    Help,
+    Line,
+    Message,
+    Reply,
+)
 
 SNAPSHOT_FORMAT = "kingscrib-autosave/1"
 HUMAN, COMPUTER = "human", "computer"
 LEVEL_ORDER = ("expert", "hard", "medium", "easy", "greedy")
 HINTS = 5
-
-# States of a session (what the front end should do next).
-MOVE = "move"  # a person to move types a command
-CLAIM = "claim"  # joker rule: the person who just played types the points claimed
-HANDOVER = "handover"  # several people: press Enter when the next one is at the keyboard
-THINKING = "computer"  # a computer is to move: call computer_turn()
-NEXT_GAME = "next-game"  # a game of the match is over: press Enter for the next
-OVER = "over"  # the match is over
 
 _SQUARE_START = re.compile(r"^[a-m]\d", re.IGNORECASE)
 _COMMANDS = {
@@ -153,49 +159,94 @@ class _PersonAtTheTable:
 
     name = "person"
 
-    def choose(self, view):  # pragma: no cover - people type their moves
+    def choose(self, view: PlayerView) -> Action:  # pragma: no cover - people type moves
         raise RuntimeError("a person chooses at the keyboard")
 
-    def claim(self, view, play):  # pragma: no cover
+    def claim(self, view: PlayerView, play: ScoredPlay) -> int:  # pragma: no cover
         return play.total
 
-    def calls_joker(self, view, missed) -> bool:
+    def calls_joker(self, view: PlayerView, missed: int) -> bool:
         return False
 
 
-@dataclass
-class Reply:
-    """What to show after a command: messages in order, and what the front end must do."""
-
-    messages: list[RenderableType] = field(default_factory=list)
-    quit: bool = False  # the user stops (the game stays saved)
-    save: bool = False  # the user asked to save now
-    finished: list[dict[str, Any]] = field(default_factory=list)  # records of ended games
-    changed: bool = False  # the game changed: write the autosave
-
-    def add(self, message: RenderableType | str, style: str = "") -> None:
-        self.messages.append(Text(message, style=style) if isinstance(message, str) else message)
-
-    def error(self, message: str) -> None:
-        self.messages.append(render.error(message))
-
-    @property
-    def text(self) -> str:
-        """The messages as plain text (for tests and logs)."""
-        from rich.console import Console
-
-        console = Console(width=100, color_system=None, record=True, file=_Null())
-        for m in self.messages:
-            console.print(m)
-        return console.export_text()
+HELP_LINES = (
+    ("G7 across 7A7A", "play: the first square, across or down, the tiles in board order"),
+    ("H8 3D", "one tile needs no direction; colours L/D only when your rack has both"),
+    ("F7 down 7 (8) 7", "tiles already on the board may be written in parentheses"),
+    ("exchange 7L KD", "swap tiles with the bag (short: x 7 K)"),
+    ("pass", "do nothing this turn"),
+    ("hint", "the best plays the engine finds"),
+    ("joker", "(joker rule) call Joker on the last play before your move"),
+    ("undo", "take back your last turn and the computer turns after it"),
+    ("rules", "the rules in short and the options in force (also: legend)"),
+    ("board", "draw the board again"),
+    ("save", "save now (the game is saved after every move anyway)"),
+    ("quit", "stop; resume later with kingscrib play --resume"),
+)
 
 
-class _Null:
-    def write(self, _: str) -> int:
-        return 0
+@dataclass(frozen=True)
+class KingsRules(Message):
+    """The rules in short, with the options of ``rules``."""
 
-    def flush(self) -> None:
-        pass
+    rules: RuleSet
+
+
+@dataclass(frozen=True)
+class TurnSaid(Message):
+    """A turn just taken, with its breakdown (the board as it is after it)."""
+
+    game: Game
+    turn: Turn
+    name: str
+    own: bool = False  # the player who took it is looking (an exchange shows its tiles)
+    correction: bool = True  # say how an over-claim was corrected
+
+
+@dataclass(frozen=True)
+class FinalBoard(Message):
+    """The board at the end of a game, the last play marked."""
+
+    tiles: Mapping[int, Tile]
+    marked: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameResult(Message):
+    """The end of a game: scores, rack penalties, final scores, the winners."""
+
+    game: Game
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MatchScores(Message):
+    """The match so far: each game's scores and the totals."""
+
+    names: tuple[str, ...]
+    results: tuple[tuple[int, ...], ...]
+    games: int
+    servant: int | None
+
+
+@dataclass(frozen=True)
+class Hints(Message):
+    """The best options found; under the joker rule without their points."""
+
+    options: tuple[Option, ...]
+    joker: bool
+
+
+def overclaim_text(turn: Turn, claimer: str, taker: str) -> str:
+    """A claim above the play's value, as corrected: "You claimed 14; the play is worth
+    12: 2 go to Computer." """
+    n = turn.overclaim["points"] if turn.overclaim else 0
+    return (f"{claimer} claimed {turn.claimed}; the play is worth {turn.score}: {n}"
+            f" go{'es' if n == 1 else ''} to {'you' if taker == 'You' else taker}.")
+
+
+def play_notation(turn: Turn, board: Mapping[int, Tile]) -> str:
+    return format_play(Play.of(turn.tiles), board)
 
 
 class Session:
@@ -216,7 +267,6 @@ class Session:
         self.pending: Play | None = None  # joker rule: a play waiting for its claim
         self.at_keyboard: tuple[int, int] | None = None  # (seat, turn number) handed over
         self.needs_screen = True
-        self.plain = False  # draw without colour (set by the front end)
 
     # ----- making and saving ------------------------------------------------
     @classmethod
@@ -322,21 +372,6 @@ class Session:
         return "Your move" if name == "You" else f"{name}, your move"
 
     # ----- drawing ------------------------------------------------------------
-    def screen(self, width: int = 100, plain: bool = False) -> RenderableType:
-        """The board, the scores, the last turn and the rack of the player who may see it."""
-        board = self.board_view(plain)
-        side_group = self.side_panel()
-        rack = self.rack_text(plain)
-        footer = Text("Type a move (e.g. G7 across 7A7A), exchange, pass, hint, rules or help.",
-                      style="dim") if self.state == MOVE else Text("")
-        if width >= 92:
-            grid = Table.grid(padding=(0, 3))
-            grid.add_column(no_wrap=True)
-            grid.add_column()
-            grid.add_row(board, side_group)
-            return Group(Text(""), grid, rack, footer)
-        return Group(Text(""), side_group, Text(""), board, rack, footer)
-
     def board_tiles(self) -> tuple[dict[int, Tile], list[int]]:
         """The tiles to draw (with a play waiting for its claim) and the squares to mark."""
         game = self.game
@@ -348,80 +383,7 @@ class Session:
             marked = list(self.pending.placed)
         return tiles, marked
 
-    def board_view(self, plain: bool = False, cursor: int | None = None,
-                   draft: Mapping[int, Tile] | None = None) -> Text:
-        tiles, marked = self.board_tiles()
-        return render.render_board(tiles, marked, plain, cursor, draft)
-
-    def side_panel(self) -> RenderableType:
-        """The heading, the turn and the bag, the scores and the last turn(s)."""
-        game = self.game
-        viewer = self.viewer()
-        last = game.history[-1] if game.history else None
-        side: list[RenderableType] = []
-        head = Text("Kings Cribbage", style="bold")
-        if self.match.games > 1:
-            head.append(f"  game {self.match.played + 1} of {self.match.games}", style="dim")
-        head.append(f"\nturn {len(game.history) + 1} · {render.bag_text(game)}", style="dim")
-        side.append(head)
-        totals = self.match.totals if self.match.games > 1 else None
-        side.append(render.render_scores(
-            game, [s.tag for s in self.seats], None if game.is_over else game.turn, totals,
-            self.match.servant if self.match.games > 1 else None))
-        if last is not None:
-            hide = (game.rules.joker and game.joker_open() and viewer is not None
-                    and viewer == game.turn and last.player != viewer)
-            recent = self._recent_turns(viewer)
-            side.append(Text("Last turn" if len(recent) == 1 else "Since your last turn",
-                             style="bold underline"))
-            for turn in recent:
-                side.append(render.render_turn(game, turn, self.seats[turn.player].name,
-                                               hide and turn is last,
-                                               own=turn.player == viewer))
-        else:  # before the first move: what the game is about, for a newcomer
-            side.append(Text(f"Goal: {KINGS_GOAL}", style="italic"))
-            if game.first_draws:
-                side.append(self._first_draw_text())
-        return Group(*side)
-
-    def rack_text(self, plain: bool = False, rack: Sequence[Tile] | None = None,
-                  selected: int | None = None) -> Text:
-        """The rack of the player who may see it (``rack``: what is left of it), or ''."""
-        viewer = self.viewer()
-        if viewer is None:
-            return Text("")
-        owner = "Your rack" if self.seats[viewer].name == "You" else \
-            f"{self.seats[viewer].name}'s rack"
-        out = Text(f"{owner}: ", style="bold")
-        tiles = self.game.racks[viewer] if rack is None else rack
-        out.append_text(render.render_rack(tiles, plain, selected))
-        return out
-
-    def history_lines(self) -> list[Text]:
-        """One line per turn of the game so far (exchanged tiles stay secret)."""
-        lines = []
-        board: dict[int, Tile] = {}
-        for i, turn in enumerate(self.game.history, 1):
-            name = self.seats[turn.player].name
-            line = Text(f"{i:>3}. {name}: ", style="dim")
-            if turn.action == "play":
-                line.append(format_play(Play.of(turn.tiles), board), style="bold")
-                line.append(f" {turn.gained}")
-                board.update(turn.tiles)
-            elif turn.action == "exchange":
-                line.append(f"exchanged {len(turn.returned)}")
-            else:
-                line.append("passed")
-            if turn.overclaim is not None:
-                taker = self.seats[turn.overclaim["player"]].name
-                line.append(f"  claimed {turn.claimed}: {turn.overclaim['points']} to {taker}",
-                            style="yellow")
-            if turn.joker is not None:
-                line.append(f"  Joker {turn.joker['points']:+d}", style="yellow")
-            lines.append(line)
-        return lines
-
-    def _recent_turns(self, viewer: int | None) -> list[Turn]:
+    def recent_turns(self, viewer: int | None) -> list[Turn]:
         """The turns since ``viewer`` last moved (at most one round), else the last one."""
         history = self.game.history
         recent: list[Turn] = []
@@ -432,16 +394,15 @@ class Session:
             recent.insert(0, turn)
         return recent or history[-1:]
 
-    def _first_draw_text(self) -> Text:
+    def first_draw_line(self) -> Line:
+        """Who drew what for the first play, and who plays first."""
         game = self.game
-        out = Text("Draw for first play: ", style="dim")
         parts = []
         for draws in game.first_draws:
             parts.append(", ".join(f"{self.seats[s].name} {t}" for s, t in sorted(draws.items())))
-        out.append("; then ".join(parts), style="dim")
-        out.append(f"\n{self.seats[game.first_player].name} play"
-                   f"{'' if self.seats[game.first_player].name == 'You' else 's'} first.")
-        return out
+        first = self.seats[game.first_player].name
+        return Line((("Draw for first play: ", ""), ("; then ".join(parts), QUIET),
+                     (f"\n{first} play{'' if first == 'You' else 's'} first.", "")), QUIET)
 
     def intro(self) -> Reply:
         """What to say when a game starts or resumes."""
@@ -449,9 +410,9 @@ class Session:
         game = self.game
         if game.history:
             reply.add(f"Resumed: turn {len(game.history) + 1}, {self.to_move.name} to move.",
-                      "bold")
+                      STRONG)
         elif game.first_draws:  # said before anyone moves, even when a computer starts
-            reply.add(self._first_draw_text())
+            reply.add(self.first_draw_line())
         return reply
 
     # ----- commands -------------------------------------------------------------
@@ -465,11 +426,11 @@ class Session:
             return Reply(quit=True)
         if command == "help":
             reply = Reply()
-            reply.add(render.render_help())
+            reply.add(Help(HELP_LINES))
             return reply
         if command == "rules":
             reply = Reply()
-            reply.add(render.render_legend(self.game.rules, self.plain))
+            reply.add(KingsRules(self.game.rules))
             return reply
         if command == "save":
             return Reply(save=True)
@@ -533,10 +494,9 @@ class Session:
             if game.rules.joker:
                 self.pending = action
                 self.needs_screen = True
-                reply.add(Text.assemble(
-                    "Your play ", (format_play(action, game.board), "bold"),
-                    ": count it yourself. ",
-                    ("(cancel to take it back)", "dim")))
+                reply.add(Line((("Your play ", ""), (format_play(action, game.board), STRONG),
+                                (": count it yourself. ", ""),
+                                ("(cancel to take it back)", QUIET))))
                 del score
                 return reply
         try:
@@ -577,12 +537,12 @@ class Session:
         name = self.seats[turn.player].name
         if turn.overclaim is not None:  # first, so that the message line shows it whole
             taker = self.seats[turn.overclaim["player"]].name
-            reply.add(render.overclaim_text(turn, name, taker), "bold yellow")
-        reply.add(render.render_turn(game, turn, name, own=True, correction=False))
+            reply.add(overclaim_text(turn, name, taker), ALERT)
+        reply.add(TurnSaid(game, turn, name, own=True, correction=False))
         if turn.action == "play" and turn.claimed is not None and turn.claimed < turn.score:
             who = "You" if name == "You" else name
             reply.add(f"{who} missed {turn.score - turn.claimed} point"
-                      f"{'s' if turn.score - turn.claimed != 1 else ''}.", "yellow")
+                      f"{'s' if turn.score - turn.claimed != 1 else ''}.", WARNING)
         if game.joker_open():
             missed = game.missed_points()
             for k in range(1, game.players):
@@ -593,7 +553,7 @@ class Session:
                     reply.add(f"Joker! {self.seats[other].name} "
                               + (f"takes the {points} missed point{'s' if points != 1 else ''}."
                                  if points > 0 else f"called wrongly and loses {-points}."),
-                              "bold yellow")
+                              ALERT)
                     break
         reply.changed = True
         self.needs_screen = True
@@ -605,27 +565,28 @@ class Session:
             return
         last = game.history[-1] if game.history else None
         marked = list(last.tiles) if last is not None and last.action == "play" else []
-        reply.add(render.render_board(game.board, marked, self.plain))
-        reply.add(render.render_result(game, [s.name for s in self.seats]))
+        reply.add(FinalBoard(dict(game.board), tuple(marked)))
+        reply.add(GameResult(game, tuple(s.name for s in self.seats)))
         record = self.record()
         self.match.add_result(game.final_scores)
         self.finished.append(record)
         reply.finished.append(record)
         if self.match.games > 1:
-            reply.add(render.render_match(self.match.names, self.match.results,
-                                          self.match.games,
-                                          self.match.servant if game.rules.servant else None))
+            reply.add(MatchScores(tuple(self.match.names),
+                                  tuple(tuple(r) for r in self.match.results),
+                                  self.match.games,
+                                  self.match.servant if game.rules.servant else None))
             if self.match.is_over:
                 winners = self.match.winners()
                 names = " and ".join(self.seats[w].name for w in winners)
                 verb = "share" if len(winners) > 1 else ("win" if names == "You" else "wins")
-                reply.add(f"{names} {verb} the match.", "bold green")
+                reply.add(f"{names} {verb} the match.", WIN)
         else:
             winners = game.winners()
             names = " and ".join(self.seats[w].name for w in winners)
             verb = "share the win" if len(winners) > 1 else \
                 ("win" if names == "You" else "wins")
-            reply.add(f"{names} {verb}.", "bold green")
+            reply.add(f"{names} {verb}.", WIN)
         if not self.match.is_over:
             self.game = self.match.new_game()
             self.between_games = True
@@ -642,24 +603,23 @@ class Session:
         players = [p if p is not None else _PersonAtTheTable() for p in self.players]
         turn = take_turn(game, players)
         name = self.seats[turn.player].name
-        line = Text(f"{name} ")
+        line = Line.of(f"{name} ")
         if turn.action == "play":
-            line.append("played ")
-            line.append(render.play_notation(turn, game.board), style="bold")
+            line = line.then("played ").then(play_notation(turn, game.board), STRONG)
             nxt = self.seats[game.turn]
             if game.rules.joker and game.joker_open() and nxt.is_human:
-                line.append(f", claiming {turn.claimed}.")
+                line = line.then(f", claiming {turn.claimed}.")
             else:
-                line.append(f" for {turn.score}.")
+                line = line.then(f" for {turn.score}.")
         elif turn.action == "exchange":
             n = len(turn.returned)
-            line.append(f"exchanged {n} tile{'s' if n != 1 else ''}.")
+            line = line.then(f"exchanged {n} tile{'s' if n != 1 else ''}.")
         else:
-            line.append("passed.")
+            line = line.then("passed.")
         reply.add(line)
         if turn.joker is not None:
             caller = self.seats[turn.joker["caller"]].name
-            reply.add(f"Joker! {caller} took {turn.joker['points']} points.", "yellow")
+            reply.add(f"Joker! {caller} took {turn.joker['points']} points.", WARNING)
         reply.changed = True
         self.needs_screen = True
         self._check_end(reply)
@@ -672,31 +632,11 @@ class Session:
         if not any(isinstance(o.action, Play) for o in options) and not game.legal_moves():
             can = game.can_exchange(min(len(game.racks[game.turn]), 5) or 1)
             reply.add("No play is possible with your rack: "
-                      + ("exchange some tiles or pass." if can else "pass."), "yellow")
-        if game.rules.joker:
-            # The claim is your own count: the options best first, without their points
-            # (nor the equity, which would tell them).
-            table = Table(title="Best options (Joker rule: count the points yourself)",
-                          title_justify="left", title_style="bold", box=None, padding=(0, 2),
-                          min_width=56)
-            table.add_column("option", style="bold cyan", no_wrap=True)
-            for o in options:
-                table.add_row(o.move)
-            reply.add(table)
-            return reply
-        table = Table(title="Best options by equity", title_justify="left",
-                      title_style="bold", box=None, padding=(0, 2))
-        table.add_column("option", style="bold cyan", no_wrap=True)
-        table.add_column("points", justify="right")
-        table.add_column("leave", justify="right")
-        table.add_column("reply", justify="right")
-        table.add_column("equity", justify="right", style="bold")
-        for o in options:
-            table.add_row(o.move, str(o.score), f"{o.leave:+.1f}",
-                          "-" if o.reply is None else f"{o.reply:.1f}", f"{o.equity:.1f}")
-        reply.add(table)
-        reply.add("equity = points + the value of the tiles kept - a share of the next"
-                  " player's expected best reply", "dim")
+                      + ("exchange some tiles or pass." if can else "pass."), WARNING)
+        reply.add(Hints(tuple(options), game.rules.joker))
+        if not game.rules.joker:
+            reply.add("equity = points + the value of the tiles kept - a share of the next"
+                      " player's expected best reply", QUIET)
         return reply
 
     def _undo(self) -> Reply:
@@ -746,9 +686,9 @@ class Session:
         points = game.call_joker(me)
         if points > 0:
             reply.add(f"Joker! You take {points} missed point{'s' if points != 1 else ''}.",
-                      "bold yellow")
+                      ALERT)
         else:
-            reply.add(f"Nothing was missed: the call costs you {-points} points.", "yellow")
+            reply.add(f"Nothing was missed: the call costs you {-points} points.", WARNING)
         reply.changed = True
         self.needs_screen = True
         return reply
@@ -780,15 +720,24 @@ def describe_seats(seats: Sequence[Seat]) -> str:
 __all__ = [
     "CLAIM",
     "HANDOVER",
+    "HELP_LINES",
     "MOVE",
     "NEXT_GAME",
     "OVER",
     "THINKING",
+    "FinalBoard",
+    "GameResult",
+    "Hints",
+    "KingsRules",
+    "MatchScores",
     "Reply",
     "Seat",
     "Session",
+    "TurnSaid",
     "complete",
     "default_level",
     "describe_seats",
     "make_seats",
+    "overclaim_text",
+    "play_notation",
 ]

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from kingscrib.cli.classic import after_reply
-from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.app import KingsApp
-from kingscrib.cli.terminal.classic_app import ClassicApp
-from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.session import THINKING, Seat, Session
+from kingscrib.terminal import storage
+from kingscrib.terminal.classic_app import ClassicApp
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.kings import THINKING, Seat, Session
+from kingscrib.terminal.kings_app import KingsApp
 
 
 @pytest.fixture(autouse=True)

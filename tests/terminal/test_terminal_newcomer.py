@@ -13,11 +13,15 @@ from textual import events
 from textual.containers import VerticalScroll
 
 from kingscrib.cli.classic import after_reply
-from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.app import HandoverScreen, InfoScreen, KingsApp
-from kingscrib.cli.terminal.classic_app import ClassicApp
-from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.session import MOVE, THINKING, Seat, Session
+from kingscrib.terminal import storage
+from kingscrib.terminal.classic_app import ClassicApp
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.kings import MOVE, THINKING, Seat, Session
+from kingscrib.terminal.kings_app import KingsApp
+from kingscrib.terminal.screens.handover import HandoverScreen
+from kingscrib.terminal.screens.info import InfoScreen
+from kingscrib.terminal.views import classic as classic_view
+from kingscrib.terminal.views.replies import plain_text
 
 SMALL, WIDE = (80, 24), (110, 30)
 
@@ -182,10 +186,10 @@ def at_play(seed=3, muggins=False) -> ClassicSession:
 def test_a_discard_is_echoed_with_its_cards_and_whose_crib():
     session = ClassicSession.new(seed=3, level="easy")
     while session.state == THINKING:
-        assert session.computer_turn().text.strip().startswith("computer laid away 2 cards")
+        assert plain_text(session.computer_turn()).strip().startswith("computer laid away 2 cards")
     hand = sorted(session.game.view(0).hand)
     dealer_is_you = session.game.dealer == 0
-    text = session.handle("1 2").text
+    text = plain_text(session.handle("1 2"))
     first = text.splitlines()[0].strip()
     crib = "your" if dealer_is_you else "computer's"
     assert first == f"you laid away {hand[0].pretty()}  {hand[1].pretty()} to {crib} crib"
@@ -196,7 +200,7 @@ def test_the_classic_texts_say_your_not_you_s():
 
     session = at_play(muggins=True)
     wrong = sorted(session.game.view(1).hand)[0]
-    text = session.handle(str(wrong)).text
+    text = plain_text(session.handle(str(wrong)))
     assert f"{wrong.pretty()} is not in your hand" in text and "you's" not in text
     assert [possessive(n) for n in ("you", "You", "Ann")] == ["your", "your", "Ann's"]
     for _ in range(20):  # to the person's count of their hand (muggins)
@@ -209,31 +213,31 @@ def test_the_classic_texts_say_your_not_you_s():
     item = session.game.show_item
     assert session.game.phase == "show" and item is not None
     table = Console(record=True, file=io.StringIO(), width=100)
-    table.print(session.table_view())
+    table.print(classic_view.table_view(session))
     whose = "your" if item.seat == 0 else "computer's"
     assert f"Showing {whose} {item.kind}" in table.export_text()
 
 
 def test_go_while_a_card_can_be_laid_says_so():
     session = at_play()
-    text = session.handle("go").text
+    text = plain_text(session.handle("go"))
     assert "no need to say go" in text and "suit" not in text
     assert session.state == MOVE and session.game.phase == "play"
 
 
 def test_an_unreadable_card_gets_an_example_without_repeats():
     session = at_play()
-    text = session.handle("xx").text
+    text = plain_text(session.handle("xx"))
     cards = [w.strip(",") for w in text.split() if w[-1:] in "♣♦♥♠"]
     assert cards and len(cards) == len(set(cards)), text
 
 
 def test_hint_in_the_play_is_the_coach_s_best_card_and_why():
-    from kingscrib.cli.terminal.classic_session import pretty_text
+    from kingscrib.terminal.controllers.classic import pretty_text
 
     session = at_play()
     advice = session.coach_advice()
-    text = session.handle("hint").text
+    text = plain_text(session.handle("hint"))
     assert text.splitlines()[0] == f"Coach: {pretty_text(advice.best)}"
     assert "chance to win" in text and "Cards you may lay" not in text
 
@@ -244,7 +248,7 @@ def test_the_prompt_says_a_digit_is_a_place_in_the_hand():
     prompt = session.prompt()
     assert f"a digit is a place 1-{len(hand)}" in prompt
     # typing the digit lays the card at that place, as the prompt says
-    assert session.handle("1").text.strip().startswith(f"you: {hand[0].pretty()}")
+    assert plain_text(session.handle("1")).strip().startswith(f"you: {hand[0].pretty()}")
 
 
 def test_the_back_pegs_survive_a_resume():
@@ -260,8 +264,8 @@ def test_the_back_pegs_survive_a_resume():
     assert any(live) and live != list(session.game.scores)
     resumed = ClassicSession.from_snapshot(session.snapshot())
     assert resumed.back_pegs == live
-    assert resumed.peg_board().plain == session.peg_board().plain
-    assert "○" in resumed.peg_board().plain
+    assert classic_view.peg_board(resumed.game, resumed.back_pegs).plain == classic_view.peg_board(session.game, session.back_pegs).plain
+    assert "○" in classic_view.peg_board(resumed.game, resumed.back_pegs).plain
 
 
 def test_at_110x30_the_score_table_is_whole_beside_the_history():

@@ -11,12 +11,14 @@ from rich.console import Console
 
 from kingscrib.classic.show import score_show
 from kingscrib.cli.play import _summary
-from kingscrib.cli.terminal.classic_session import ClassicSession
-from kingscrib.cli.terminal.draft import Draft
-from kingscrib.cli.terminal.session import CLAIM, MOVE, Seat, Session
 from kingscrib.kings.board import parse_square
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.rules import RuleSet
+from kingscrib.terminal.controllers.classic import ClassicSession
+from kingscrib.terminal.controllers.draft import Draft
+from kingscrib.terminal.controllers.kings import CLAIM, MOVE, Seat, Session
+from kingscrib.terminal.views import kings as kings_view
+from kingscrib.terminal.views.replies import plain_text
 
 G7, H7 = parse_square("G7"), parse_square("H7")
 
@@ -53,18 +55,18 @@ def test_kings_an_over_claim_is_accepted_corrected_and_told():
     assert session.state == CLAIM
     reply = session.handle(str(value + 3))
     said = f"You claimed {value + 3}; the play is worth {value}: 3 go to Computer."
-    assert said in reply.text
+    assert said in plain_text(reply)
     assert session.game.scores == [value, 3]
-    assert "Joker!" not in reply.text  # nothing left to call on a corrected claim
+    assert "Joker!" not in plain_text(reply)  # nothing left to call on a corrected claim
     assert any(f"claimed {value + 3}: 3 to Computer" in line.plain
-               for line in session.history_lines())
-    assert said in plain(session.screen(120, plain=True))
+               for line in kings_view.history_lines(session))
+    assert said in plain(kings_view.screen(session, 120, plain=True))
 
 
 def test_kings_neither_the_hint_nor_the_preview_counts_a_play_under_the_joker_rule():
     session = joker_session()
     _, squares, value = opening(session)
-    hint = session.handle("hint").text
+    hint = plain_text(session.handle("hint"))
     assert "count the points yourself" in hint
     assert "equity" not in hint and "points" not in hint.replace("count the points", "")
     assert session.state == MOVE
@@ -92,12 +94,12 @@ def test_cribbage_an_over_claim_is_accepted_corrected_and_told():
     value = score_show(item.cards, g.starter, item.kind == "crib").total
     prompt = session.prompt()
     assert str(value) not in prompt and "count your" in prompt
-    assert "fifteen" not in session.handle("hint").text.replace("Count fifteens", "")
+    assert "fifteen" not in plain_text(session.handle("hint")).replace("Count fifteens", "")
     before = list(g.scores)
     refused = session.handle("30")  # past the bound of every hand: the same for all
-    assert "from 0 to 29" in refused.text and g.scores == before and g.show_item == item
+    assert "from 0 to 29" in plain_text(refused) and g.scores == before and g.show_item == item
     me, other = g.rules.side_of(item.seat), 1 - g.rules.side_of(item.seat)
     reply = session.handle(str(value + 2))
-    assert f"over-claim! the {item.kind} is worth {value}, not {value + 2}" in reply.text
-    assert "(+2)" in reply.text
+    assert f"over-claim! the {item.kind} is worth {value}, not {value + 2}" in plain_text(reply)
+    assert "(+2)" in plain_text(reply)
     assert g.scores[me] - before[me] == value and g.scores[other] - before[other] == 2

@@ -1,4 +1,4 @@
-"""The terminal game's controller (kingscrib.cli.terminal.session), driven by text commands."""
+"""The terminal game's controller (kingscrib.terminal.controllers.kings), driven by text commands."""
 
 from __future__ import annotations
 
@@ -8,8 +8,14 @@ import json
 import pytest
 from rich.console import Console
 
-from kingscrib.cli.terminal import render
-from kingscrib.cli.terminal.session import (
+from kingscrib.kings.board import parse_square, square_name
+from kingscrib.kings.game import Game
+from kingscrib.kings.match import Match
+from kingscrib.kings.play import IllegalPlay, check_play
+from kingscrib.kings.rules import RuleSet
+from kingscrib.kings.tiles import Tile
+from kingscrib.players.kings import PLAYERS
+from kingscrib.terminal.controllers.kings import (
     CLAIM,
     HANDOVER,
     HUMAN,
@@ -22,13 +28,9 @@ from kingscrib.cli.terminal.session import (
     default_level,
     make_seats,
 )
-from kingscrib.kings.board import parse_square, square_name
-from kingscrib.kings.game import Game
-from kingscrib.kings.match import Match
-from kingscrib.kings.play import IllegalPlay, check_play
-from kingscrib.kings.rules import RuleSet
-from kingscrib.kings.tiles import Tile
-from kingscrib.players.kings import PLAYERS
+from kingscrib.terminal.views import kings as kings_view
+from kingscrib.terminal.views import kings as render
+from kingscrib.terminal.views.replies import plain_text
 
 G7, H7 = parse_square("G7"), parse_square("H7")
 
@@ -98,14 +100,14 @@ def test_rack_shows_six_nine_tiles_and_codes():
 
 def test_screen_shows_scores_bag_rack_and_whose_turn():
     session = vs_computer()
-    text = plain(session.screen(120, plain=True))
+    text = plain(kings_view.screen(session, 120, plain=True))
     assert "You" in text and "Computer (Greedy)" in text  # the level by its title
     assert "94 tiles in the bag" in text
     assert "Your rack:" in text
     rack_codes = render.render_rack(session.game.racks[0], plain=True).plain
     assert rack_codes in text
     assert "▶" in text
-    narrow = plain(session.screen(70, plain=True), width=70)
+    narrow = plain(kings_view.screen(session, 70, plain=True), width=70)
     assert "Your rack:" in narrow and "KINGS" in narrow
 
 
@@ -115,16 +117,16 @@ def test_a_play_in_notation_then_the_computer_answers():
     session = vs_computer(seed=9)
     move, value = opening(session.game)
     reply = session.handle(move)
-    assert "played" in reply.text and f"for {value}" in reply.text
-    assert "first play: 10" in reply.text
+    assert "played" in plain_text(reply) and f"for {value}" in plain_text(reply)
+    assert "first play: 10" in plain_text(reply)
     assert reply.changed
     assert session.game.scores[0] == value
     assert session.state == THINKING
     reply = session.computer_turn()
-    assert "Computer played" in reply.text
+    assert "Computer played" in plain_text(reply)
     assert len(session.game.history) == 2
     assert session.state == MOVE
-    screen = plain(session.screen(120, plain=True))
+    screen = plain(kings_view.screen(session, 120, plain=True))
     assert "Last turn" in screen and "Computer played" in screen
     assert "*" in screen  # the computer's play is marked
 
@@ -140,7 +142,7 @@ def test_hot_seat_screen_lists_every_turn_since_yours():
     session.handle("pass")
     session.handle("")
     assert session.game.turn == first
-    screen = plain(session.screen(120, plain=True))
+    screen = plain(kings_view.screen(session, 120, plain=True))
     assert "Since your last turn" in screen
     others = [session.game.names[(first + k) % 3] for k in (1, 2)]
     assert all(f"{name} passed." in screen for name in others)
@@ -162,8 +164,8 @@ def test_bad_input_gives_a_precise_message_and_changes_nothing(text, expected):
     session = vs_computer(seed=9)  # rack KL KD 6D 4L 5L
     before = session.snapshot()
     reply = session.handle(text)
-    assert expected in reply.text
-    assert reply.text.startswith("✗")
+    assert expected in plain_text(reply)
+    assert plain_text(reply).startswith("✗")
     assert not reply.changed
     assert session.snapshot() == before
     assert session.state == MOVE
@@ -175,20 +177,20 @@ def test_exchange_and_pass():
     seat = session.game.turn
     rack = list(session.game.racks[seat])
     reply = session.handle(f"x {rack[0]} {rack[1]}")
-    assert "exchanged 2 tiles" in reply.text
+    assert "exchanged 2 tiles" in plain_text(reply)
     assert session.game.history[-1].action == "exchange"
     assert sorted(session.game.history[-1].returned) == sorted([rack[0], rack[1]])
     assert session.state == HANDOVER
     session.handle("")
     reply = session.handle("pass")
-    assert "passed" in reply.text
+    assert "passed" in plain_text(reply)
     assert [t.action for t in session.game.history] == ["exchange", "pass"]
 
 
 def test_when_stuck_rule_refuses_a_pass_when_a_play_exists():
     session = vs_computer(seed=9, exchange="when-stuck")
     reply = session.handle("pass")
-    assert "when-stuck" in reply.text
+    assert "when-stuck" in plain_text(reply)
     assert not session.game.history
 
 
@@ -198,11 +200,11 @@ def test_hint_lists_distinct_best_plays():
     session.handle(move)
     session.computer_turn()
     reply = session.handle("hint")
-    assert "Best options by equity" in reply.text
+    assert "Best options by equity" in plain_text(reply)
     from kingscrib.players.kings.analysis import best_options
     best = best_options(session.game.view(0), top=1, seed=2)[0]
-    assert best.move in reply.text and f"{best.equity:.1f}" in reply.text
-    rows = [line.strip() for line in reply.text.splitlines()[2:] if line.startswith("  ")]
+    assert best.move in plain_text(reply) and f"{best.equity:.1f}" in plain_text(reply)
+    rows = [line.strip() for line in plain_text(reply).splitlines()[2:] if line.startswith("  ")]
     moves = [row.split("  ")[0] for row in rows]
     assert len(moves) == 5 and len(moves) == len(set(moves))
     assert not session.game.history[2:]  # a hint changes nothing
@@ -210,10 +212,10 @@ def test_hint_lists_distinct_best_plays():
 
 def test_help_and_rules_change_nothing():
     session = vs_computer(joker=True, servant=True)
-    assert "exchange 7L KD" in session.handle("help").text
-    rules = session.handle("rules").text
+    assert "exchange 7L KD" in plain_text(session.handle("help"))
+    rules = plain_text(session.handle("rules"))
     assert "Joker" in rules and "Servant" in rules and "fifteens 2 each" in rules
-    assert session.handle("legend").text == rules
+    assert plain_text(session.handle("legend")) == rules
     assert not session.game.history
 
 
@@ -223,11 +225,11 @@ def test_undo_takes_back_your_turn_and_the_computer_reply():
     session.handle(move)
     session.computer_turn()
     reply = session.handle("undo")
-    assert "Took back your last turn and 1 turn after it" in reply.text
+    assert "Took back your last turn and 1 turn after it" in plain_text(reply)
     assert session.game.history == [] and session.game.board == {}
     assert session.game.scores == [0, 0]
     assert session.state == MOVE
-    assert "no turn of yours" in session.handle("undo").text
+    assert "no turn of yours" in plain_text(session.handle("undo"))
 
 
 def test_undo_in_hot_seat_stops_at_another_person():
@@ -236,7 +238,7 @@ def test_undo_in_hot_seat_stops_at_another_person():
     session.handle("pass")
     session.handle("")
     reply = session.handle("undo")  # Bob: Ann has moved since Bob's (non-existent) turn
-    assert "cannot undo" in reply.text or "no turn of yours" in reply.text
+    assert "cannot undo" in plain_text(reply) or "no turn of yours" in plain_text(reply)
     assert len(session.game.history) == 1
 
 
@@ -247,17 +249,17 @@ def test_joker_claim_comes_before_the_breakdown_and_the_computer_takes_missed_po
     move, value = opening(session.game)
     reply = session.handle(move)
     assert session.state == CLAIM
-    assert "count it yourself" in reply.text
-    assert "fifteen" not in reply.text and "pair" not in reply.text and str(value) not in reply.text
+    assert "count it yourself" in plain_text(reply)
+    assert "fifteen" not in plain_text(reply) and "pair" not in plain_text(reply) and str(value) not in plain_text(reply)
     assert not session.game.history
     refused = session.handle("-1")
-    assert "negative" in refused.text and str(value) not in refused.text
+    assert "negative" in plain_text(refused) and str(value) not in plain_text(refused)
     assert session.state == CLAIM
-    assert "number of points" in session.handle("lots").text
+    assert "number of points" in plain_text(session.handle("lots"))
     reply = session.handle(str(value - 2))
-    assert "first play: 10" in reply.text  # the breakdown, after the claim
-    assert "You missed 2 points" in reply.text
-    assert "Joker! Computer takes the 2 missed points" in reply.text
+    assert "first play: 10" in plain_text(reply)  # the breakdown, after the claim
+    assert "You missed 2 points" in plain_text(reply)
+    assert "Joker! Computer takes the 2 missed points" in plain_text(reply)
     assert session.game.scores == [value - 2, 2]
     assert session.game.history[-1].joker == {"caller": 1, "points": 2}
 
@@ -267,7 +269,7 @@ def test_joker_cancel_takes_the_play_back():
     move, _ = opening(session.game)
     session.handle(move)
     assert session.state == CLAIM
-    assert "taken back" in session.handle("cancel").text
+    assert "taken back" in plain_text(session.handle("cancel"))
     assert session.state == MOVE and not session.game.history
 
 
@@ -277,22 +279,22 @@ def test_you_call_joker_on_the_computer_which_claims_honestly():
     session.handle(move)
     session.handle(str(value))
     reply = session.computer_turn()
-    assert "claiming" in reply.text  # the breakdown stays hidden while you may call
+    assert "claiming" in plain_text(reply)  # the breakdown stays hidden while you may call
     last = session.game.history[-1]
     assert last.claimed == last.score
-    screen = plain(session.screen(120, plain=True))
+    screen = plain(kings_view.screen(session, 120, plain=True))
     assert "type joker" in screen
     before = list(session.game.scores)
     reply = session.handle("joker")
-    assert "costs you 5" in reply.text
+    assert "costs you 5" in plain_text(reply)
     assert session.game.scores == [before[0] - 5, before[1]]
-    assert "already" not in reply.text
-    assert "only on the play just made" in session.handle("joker").text
+    assert "already" not in plain_text(reply)
+    assert "only on the play just made" in plain_text(session.handle("joker"))
 
 
 def test_joker_without_the_rule():
     session = vs_computer(seed=9)
-    assert "joker rule is off" in session.handle("joker").text
+    assert "joker rule is off" in plain_text(session.handle("joker"))
 
 
 # ----- hot seat, servant, solitaire, match -----------------------------------------
@@ -302,13 +304,13 @@ def test_hot_seat_hides_racks_until_the_player_is_at_the_keyboard():
     first = session.game.names[session.game.turn]
     assert session.state == HANDOVER
     assert f"Pass the keyboard to {first}" in session.prompt()
-    assert "rack:" not in plain(session.screen(120, plain=True))
+    assert "rack:" not in plain(kings_view.screen(session, 120, plain=True))
     session.handle("")
     assert session.state == MOVE
-    assert f"{first}'s rack:" in plain(session.screen(120, plain=True))
+    assert f"{first}'s rack:" in plain(kings_view.screen(session, 120, plain=True))
     session.handle("pass")
     assert session.state == HANDOVER
-    assert "rack:" not in plain(session.screen(120, plain=True))
+    assert "rack:" not in plain(kings_view.screen(session, 120, plain=True))
 
 
 def test_servant_is_marked_after_a_round():
@@ -320,14 +322,14 @@ def test_servant_is_marked_after_a_round():
     session.handle("pass")
     servant = session.game.servant
     assert servant is not None and session.game.scores[servant] == 0
-    assert "Servant" in plain(session.screen(120, plain=True))
+    assert "Servant" in plain(kings_view.screen(session, 120, plain=True))
 
 
 def test_solitaire_deals_each_seat_its_colour():
     session = hot_seat(seed=5, solitaire=True)
     assert {t.colour for t in session.game.racks[0]} == {"L"}
     assert {t.colour for t in session.game.racks[1]} == {"D"}
-    text = plain(session.screen(120, plain=True))
+    text = plain(kings_view.screen(session, 120, plain=True))
     assert "(Light)" in text and "(Dark)" in text and "light bag" in text
 
 
@@ -390,7 +392,7 @@ def test_snapshot_resumes_the_same_game_with_its_joker_calls_and_undo_history():
     assert r.board == g.board and r.racks == g.racks and r.scores == g.scores
     assert r.turn == g.turn and [t.joker for t in r.history] == [t.joker for t in g.history]
     assert [s.to_json() for s in resumed.seats] == [s.to_json() for s in session.seats]
-    assert "Resumed: turn 3" in resumed.intro().text
+    assert "Resumed: turn 3" in plain_text(resumed.intro())
     resumed.handle("undo")
     session.handle("undo")
     assert resumed.game.board == session.game.board == {}

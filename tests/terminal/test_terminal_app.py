@@ -12,11 +12,13 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from kingscrib.cli.terminal import storage
-from kingscrib.cli.terminal.app import HandoverScreen, KingsApp, message_line
-from kingscrib.cli.terminal.session import HANDOVER, MOVE, OVER, THINKING, Seat, Session
 from kingscrib.kings.board import square_name
 from kingscrib.kings.notation import format_play
+from kingscrib.terminal import storage
+from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING, Seat, Session
+from kingscrib.terminal.kings_app import KingsApp
+from kingscrib.terminal.screens.handover import HandoverScreen
+from kingscrib.terminal.widgets.message import message_line
 
 SMALL, LARGE = (80, 24), (160, 50)
 
@@ -352,8 +354,8 @@ def _tiles(*codes):
 
 
 def test_draft_cursor_stays_on_the_board_and_out_of_the_corner():
-    from kingscrib.cli.terminal.draft import Draft
     from kingscrib.kings.board import PLAYABLE, parse_square
+    from kingscrib.terminal.controllers.draft import Draft
 
     d = Draft()
     for _ in range(20):
@@ -368,9 +370,9 @@ def test_draft_cursor_stays_on_the_board_and_out_of_the_corner():
 
 
 def test_draft_lays_ranks_from_the_rack_and_says_what_it_is_worth():
-    from kingscrib.cli.terminal.draft import Draft
     from kingscrib.kings.board import parse_square
     from kingscrib.kings.play import check_play
+    from kingscrib.terminal.controllers.draft import Draft
 
     rack = _tiles("7L", "7D", "8D", "KL", "2L")
     d = Draft()
@@ -393,8 +395,8 @@ def test_draft_lays_ranks_from_the_rack_and_says_what_it_is_worth():
 
 
 def test_draft_steps_over_tiles_on_the_board_and_refuses_taken_squares():
-    from kingscrib.cli.terminal.draft import Draft
     from kingscrib.kings.board import parse_square
+    from kingscrib.terminal.controllers.draft import Draft
 
     board = {parse_square("H7"): _tiles("8L")[0]}
     rack = _tiles("7L", "7D", "AL", "KD", "4L")

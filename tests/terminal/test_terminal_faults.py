@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from kingscrib.cli.kings_commands import score
 from kingscrib.counting import card_points, count_hand, unscored_positions
+from kingscrib.terminal.views.replies import plain_text
 
 
 def _brute_fifteens(ranks):
@@ -119,7 +120,7 @@ def test_colours_are_demanded_when_their_order_changes_the_score():
 # ----- undo reshuffles; autosaves that cannot be read say why ---------------------------
 
 def _vs_greedy(seed=9):
-    from kingscrib.cli.terminal.session import Seat, Session
+    from kingscrib.terminal.controllers.kings import Seat, Session
     return Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=seed)
 
 
@@ -162,7 +163,7 @@ def test_a_record_with_a_bad_undo_list_is_refused():
 def test_snapshot_faults_are_named():
     import pytest
 
-    from kingscrib.cli.terminal.session import Session
+    from kingscrib.terminal.controllers.kings import Session
 
     good = _vs_greedy().snapshot()
     missing = {k: v for k, v in good.items() if k != "match"}
@@ -177,7 +178,7 @@ def test_snapshot_faults_are_named():
 def test_a_binary_autosave_names_its_file(tmp_path, monkeypatch):
     import pytest
 
-    from kingscrib.cli.terminal import storage
+    from kingscrib.terminal import storage
 
     monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path))
     storage.autosave_path().write_bytes(b"\xff\xfe\x00binary")
@@ -188,7 +189,7 @@ def test_a_binary_autosave_names_its_file(tmp_path, monkeypatch):
 def test_more_names_than_seats_is_refused():
     import pytest
 
-    from kingscrib.cli.terminal.session import HUMAN, make_seats
+    from kingscrib.terminal.controllers.kings import HUMAN, make_seats
 
     with pytest.raises(ValueError, match="3 names given for 2 seats: C would have no seat"):
         make_seats([HUMAN, HUMAN], ["A", "B", "C"])
@@ -285,12 +286,12 @@ def test_your_exchange_says_what_you_drew():
     rack = list(session.game.racks[0])
     reply = session.handle(f"x {rack[0]}")
     drew = session.game.history[-1].drew
-    assert f"You exchanged 1 tile ({rack[0]}) and drew {drew[0]}." in reply.text
+    assert f"You exchanged 1 tile ({rack[0]}) and drew {drew[0]}." in plain_text(reply)
 
 
 def test_game_over_names_who_went_out():
-    from kingscrib.cli.terminal.render import render_result
     from kingscrib.kings.game import End
+    from kingscrib.terminal.views.kings import render_result
 
     session = _vs_greedy()
     game = session.game
@@ -308,13 +309,13 @@ def Reply_text(renderable):
 
 
 def test_the_draw_for_first_play_is_said_when_the_computer_starts():
-    from kingscrib.cli.terminal.session import THINKING, Seat, Session
+    from kingscrib.terminal.controllers.kings import THINKING, Seat, Session
 
     for seed in range(20):
         session = Session.new([Seat("You"), Seat("Computer", "computer", "greedy")], seed=seed)
         if session.state == THINKING:
             break
-    text = session.intro().text
+    text = plain_text(session.intro())
     draws = session.game.first_draws[0]
     assert f"You {draws[0]}, Computer {draws[1]}" in text and "Computer plays first." in text
 
@@ -334,7 +335,7 @@ def test_no_color_on_a_terminal_draws_light_and_dark_as_letters(monkeypatch):
 
 def test_an_autosave_with_an_unknown_level_is_kept_aside_with_its_name(tmp_path, monkeypatch):
     from kingscrib.cli.play import play
-    from kingscrib.cli.terminal import storage
+    from kingscrib.terminal import storage
 
     monkeypatch.setenv("KINGSCRIB_DATA_DIR", str(tmp_path))
     snapshot = _vs_greedy().snapshot()

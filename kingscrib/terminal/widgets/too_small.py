@@ -22,13 +22,8 @@ def too_small_text(size: Size, game: str) -> Text | None:
 
 
 class TooSmallNotice(Static):
-    """Covers the whole screen while the terminal is too small (see :func:`too_small_text`)."""
-
-    DEFAULT_CSS = """
-    TooSmallNotice { display: none; layer: notice; dock: top; width: 100%; height: 100%;
-        background: $background; padding: 1 2; }
-    TooSmallNotice.shown { display: block; }
-    """
+    """Covers the whole screen while the terminal is too small (see :func:`too_small_text`;
+    its look is in styles/common.tcss)."""
 
     def fit(self, size: Size, game: str) -> None:
         text = too_small_text(size, game)

@@ -9,9 +9,9 @@ import json
 import pytest
 
 from kingscrib.cli import learn as learn_command
-from kingscrib.cli.terminal.learn_app import LearnApp
 from kingscrib.learn import lessons
 from kingscrib.learn import progress as learn_progress
+from kingscrib.terminal.learn_app import LearnApp
 
 
 @pytest.fixture(autouse=True)
