@@ -23,6 +23,7 @@ import hashlib
 import random
 import re
 import secrets
+from typing import TypeGuard
 
 Seed = int | str
 
@@ -36,7 +37,7 @@ def new_secret() -> str:
     return secrets.token_hex(SECRET_BYTES)
 
 
-def is_secret(seed: object) -> bool:
+def is_secret(seed: object) -> TypeGuard[str]:
     """True when ``seed`` is a secret seed (32 to 128 lowercase hex digits)."""
     return isinstance(seed, str) and _SECRET.fullmatch(seed) is not None
 
@@ -113,7 +114,7 @@ def rng_for(seed: Seed, label: str = "") -> random.Random:
     one. A secret gives a :class:`SecretRandom` over the secret and the label.
     """
     if is_secret(seed):
-        return SecretRandom(seed, label)  # type: ignore[arg-type]
+        return SecretRandom(seed, label)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"not a seed: {seed!r}")
     return random.Random(f"{seed}/{label}") if label else random.Random(seed)
