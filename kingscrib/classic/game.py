@@ -25,14 +25,18 @@ may lay its cards away in any order (the crib is the same whatever the order).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
+from kingscrib import core
 from kingscrib.classic.cards import Card, card_list, deck
 from kingscrib.classic.pegging import can_play, count_of, peg_score
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.classic.show import ShowScore, score_show
+from kingscrib.core import CRIBBAGE, RECORD_NAMES, GameId
 from kingscrib.counting import JACK
 from kingscrib.shuffle import Seed, check_seed, rng_for
 
@@ -40,7 +44,7 @@ FORMAT = "kingscrib-game/1"
 MAX_SHOW = 29  # no hand or crib is worth more: the bound of a claim, known to all
 
 
-class IllegalAction(ValueError):
+class IllegalAction(core.IllegalAction):
     """An action that the rules do not allow now; the game is left unchanged."""
 
 
@@ -147,7 +151,15 @@ class _Deal:
 
 
 class ClassicGame:
-    """The state of one game of classic Cribbage."""
+    """The state of one game of classic Cribbage.
+
+    It answers the engine contract (:mod:`kingscrib.core.contract`): :meth:`start`,
+    :meth:`to_move`, :meth:`legal_actions`, :meth:`apply`, :meth:`view`,
+    :meth:`winners`, :meth:`record`, :meth:`from_record`; the constructor still
+    starts a game too.
+    """
+
+    game_id: ClassVar[GameId] = CRIBBAGE
 
     def __init__(
         self,
@@ -173,6 +185,23 @@ class ClassicGame:
         self.deals: list[dict[str, Any]] = []
         self.first_dealer = self._cut_for_deal()
         self._deal: _Deal = self._new_deal(self.first_dealer)
+
+    @classmethod
+    def start(cls, rules: RuleSet | None = None, seed: Seed | None = None,
+              names: Sequence[str] | None = None) -> ClassicGame:
+        """The contract's new game (a fresh seed when None). Without rules, the default
+        rules for as many players as ``names`` (two when None)."""
+        if rules is None and names is not None:
+            rules = RuleSet(players=len(names))
+        return cls(rules, random.randrange(2**31) if seed is None else seed,
+                   list(names) if names is not None else None)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> ClassicGame:
+        """The game a record describes, replayed and checked (:func:`record.replay`)."""
+        from kingscrib.classic.record import replay
+
+        return replay(record)
 
     # ----------------------------------------------------------------- setup
 
@@ -231,6 +260,27 @@ class ClassicGame:
         return pack
 
     # ------------------------------------------------------------- queries
+
+    @property
+    def players(self) -> int:
+        """How many seats play."""
+        return self.rules.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def to_move(self) -> int | None:
+        """The seat whose action :meth:`apply` takes when given none (while laying away,
+        the next seat in order of those yet to; others may lay away first by naming
+        their seat); None once the game is over."""
+        return None if self.is_over else self.to_act
+
+    def winners(self) -> list[int]:
+        """The seats of the winning side (both partners in a four-player game)."""
+        if self.winner is None:
+            return []
+        return [s for s in range(self.players) if self.rules.side_of(s) == self.winner]
 
     @property
     def dealer(self) -> int:
@@ -624,7 +674,7 @@ class ClassicGame:
         """The game record (RULES.md Part 3, ``"game": "classic"``) so far."""
         rec: dict[str, Any] = {
             "format": FORMAT,
-            "game": "classic",
+            "game": RECORD_NAMES[CRIBBAGE],
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "players": [{"name": n} for n in self.names],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from kingscrib.core import IllegalAction
 from kingscrib.counting import rank_char
 from kingscrib.kings.board import (
     ACROSS,
@@ -33,7 +34,7 @@ from kingscrib.people import COLOUR_WORDS, hand_text, placement_text, tile_text
 BONUS = 10  # first play, five tiles in one turn, a flush
 
 
-class IllegalPlay(ValueError):
+class IllegalPlay(IllegalAction):
     """A play that breaks a rule; the message says which."""
 
 
