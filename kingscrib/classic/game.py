@@ -756,3 +756,7 @@ def _after_discards(deal: dict[str, Any], explicit_go: bool) -> list[Action]:
         if "claimed" in s:
             actions.append(Claim(int(s["claimed"])))
     return actions
+
+
+# The class meets the engine contract (checked by mypy).
+_ENGINE: core.Engine[RuleSet, core.GameState[Action]] = ClassicGame

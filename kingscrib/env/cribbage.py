@@ -44,16 +44,16 @@ MAX_CLAIM = 29
 ACTIONS = FIRST_CLAIM + MAX_CLAIM + 1
 SEATS = 4
 PHASES = ("discard", "play", "show", "over")
-_CARD_OF = {card.index: card for card in deck()}
+_CARD_OF = {card.number: card for card in deck()}
 
 
 def action_index(action: Action) -> int:
     """The index of an engine action."""
     if isinstance(action, Play):
-        return action.card.index
+        return action.card.number
     if isinstance(action, Claim):
         return FIRST_CLAIM + action.points
-    cards = sorted(c.index for c in action.cards)
+    cards = sorted(c.number for c in action.cards)
     return cards[0] if len(cards) == 1 else PAIR_INDEX[(cards[0], cards[1])]
 
 
@@ -172,12 +172,12 @@ class CribbageEnv(CribEnv):
         def cards(of: tuple[Card, ...] | list[Card]) -> np.ndarray:
             out = np.zeros(CARDS, np.int8)
             for c in of:
-                out[c.index] = 1
+                out[c.number] = 1
             return out
 
         played = np.zeros((SEATS, CARDS), np.int8)
         for who, card in view.played:
-            played[(who - seat) % n, card.index] = 1
+            played[(who - seat) % n, card.number] = 1
         scores = np.zeros(SEATS, np.int16)
         left = np.zeros(SEATS, np.int8)
         for k in range(n):

@@ -79,7 +79,7 @@ class CribbageEnvV1(CribbageEnv):
         who = np.zeros((PLAYED_MAX, SEATS), np.int8)
         in_count = np.zeros(PLAYED_MAX, np.int8)
         for k, (laid_by, card) in enumerate(deal.played):
-            sequence[k, card.index] = 1
+            sequence[k, card.number] = 1
             who[k, (laid_by - seat) % n] = 1
         # The current count's cards are the last ones laid (the pile restarts at a reset).
         in_count[len(deal.played) - len(deal.pile):len(deal.played)] = 1

@@ -82,10 +82,16 @@ class PlayerView:
     position: Position
     scores: tuple[int, ...]
     rack_sizes: tuple[int, ...]
-    unseen: Counter  # tiles (as held) that are in the bag or on other racks
+    unseen: Counter[Tile]  # tiles (as held) that are in the bag or on other racks
     turn_number: int
     passes_in_a_row: int
     players: int
+
+
+# What undo restores: board, racks, bags, scores, turn, turns played, servant, end,
+# passes and scoreless turns in a row, and the last turn as it was.
+_Snapshot = tuple[dict[Square, Tile], list[list[Tile]], list[list[Tile]], list[int], int, int,
+                  int | None, End | None, int, int, Turn | None]
 
 
 class Game:
@@ -118,7 +124,7 @@ class Game:
         self.passes_in_a_row = 0
         self.scoreless_in_a_row = 0
         self.reshuffles: list[tuple[int, int]] = []  # (turns played before it, its key)
-        self._undo: list[tuple] = []
+        self._undo: list[_Snapshot] = []
 
     # ----- starting -------------------------------------------------------
     @classmethod
@@ -157,6 +163,11 @@ class Game:
               names: Sequence[str] | None = None) -> Game:
         """The contract's new game: :meth:`new` with one seat per name (two when None)."""
         return cls.new(2 if names is None else names, rules, seed)
+
+    def _seed(self) -> Seed:
+        if self.seed is None:  # only a Game() never started by new()
+            raise ValueError("the game was not started: use Game.new")
+        return self.seed
 
     def _draw_for_first(self, rng: random.Random) -> None:
         contenders = list(range(len(self.names)))
@@ -207,7 +218,7 @@ class Game:
 
     def view(self, seat: int | None = None) -> PlayerView:
         seat = self.turn if seat is None else seat
-        unseen = Counter()
+        unseen: Counter[Tile] = Counter()
         for other, rack in enumerate(self.racks):
             if other != seat:
                 unseen.update(rack)
@@ -356,7 +367,7 @@ class Game:
         bag.extend(exchange.tiles)
         # Each shake of the bag has its own generator, derived from the seed and the turn,
         # so the game is still fixed by its seed and undo need not keep a generator state.
-        rng_for(self.seed, f"shake/{len(self.history)}").shuffle(bag)
+        rng_for(self._seed(), f"shake/{len(self.history)}").shuffle(bag)
         self.passes_in_a_row = 0
         self.scoreless_in_a_row += 1
         return self._finish_turn(turn)
@@ -470,7 +481,7 @@ class Game:
         back never shows what the bag would have given; the record keeps ``key`` so the
         game still replays exactly."""
         for i, bag in enumerate(self.bags):
-            rng_for(self.seed, f"reshuffle/{key}/{i}").shuffle(bag)
+            rng_for(self._seed(), f"reshuffle/{key}/{i}").shuffle(bag)
         self.reshuffles.append((len(self.history), key))
 
     # ----- records ---------------------------------------------------------
@@ -490,3 +501,7 @@ class Game:
         from kingscrib.kings.record import game_from_record
 
         return game_from_record(record)
+
+
+# The class meets the engine contract (checked by mypy).
+_ENGINE: core.Engine[RuleSet, core.GameState[Action]] = Game

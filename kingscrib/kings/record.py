@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from kingscrib import jsontext
 from kingscrib.core import KINGS, RECORD_NAMES
@@ -219,7 +219,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
         game.turn = game.first_player = first
     game.forget_undo()
     for i, t in enumerate(turns):
-        if game.is_over:
+        if game.end is not None:
             raise RecordError(f"the game was already over ({game.end.reason})", i)
         if t.get("player") != game.turn or isinstance(t.get("player"), bool):
             raise RecordError(f"it is seat {game.turn}'s turn, not {t.get('player')!r}'s", i)
@@ -244,7 +244,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
             raise RecordError(f"the draw should be {len(turn.drew)} tiles, not {len(drew)}", i)
         if turn.action == "play" and t.get("score") != turn.score:
             raise RecordError(f"the play scores {turn.score}, not {t.get('score')!r}"
-                              f" ({turn.detail.describe()})", i)
+                              f" ({turn.detail.describe() if turn.detail else 'no detail'})", i)
         if t.get("overclaim") != turn.overclaim:  # recorded exactly when there is one
             raise RecordError(
                 f"overclaim is recorded but the claim of {turn.claimed} is not above the"
@@ -261,7 +261,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
     _check_end(game, record.get("end"), len(turns))
 
 
-def _is_seat(value: Any, players: int) -> bool:
+def _is_seat(value: object, players: int) -> TypeGuard[int]:
     """A seat number (JSON true/false are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
@@ -316,13 +316,13 @@ def _check_joker(game: Game, joker: Any, index: int) -> None:
 
 def _check_end(game: Game, end: Any, count: int) -> None:
     if end is None:
-        if game.is_over:
+        if game.end is not None:
             raise RecordError(f"the game ended ({game.end.reason}) but the record has no end",
                               count - 1)
         return
     if not isinstance(end, dict):
         raise RecordError("end must be an object")
-    if not game.is_over:
+    if game.end is None:
         raise RecordError("the record ends the game, but by the rules it goes on")
     if end.get("reason") != game.end.reason:
         raise RecordError(f"the game ends by {game.end.reason!r}, not {end.get('reason')!r}")

@@ -40,7 +40,7 @@ from kingscrib.spiel.resample import resample_deal
 from kingscrib.spiel.views import deal_view, shown_deal
 
 NAME = "kingscrib_cribbage"
-_CARD_OF = {card.index: card for card in deck()}
+_CARD_OF = {card.number: card for card in deck()}
 PLAYED_MAX = 16  # cards laid in one deal: four from each of up to four seats
 PHASES = ("deal", "discard", "play", "show", "over")
 SHOW_KINDS = ("", "hand", "crib")
@@ -187,7 +187,7 @@ class CribbageState(pyspiel.State):
         if self.first_dealer is None:
             n = self.rules.players
             return [(seat, 1.0 / n) for seat in range(n)]
-        taken = set(self.dealt) if self.dealing() else {c.index for c in self._deal_cards()}
+        taken = set(self.dealt) if self.dealing() else {c.number for c in self._deal_cards()}
         left = [i for i in range(CARDS) if i not in taken]
         return [(i, 1.0 / len(left)) for i in left]
 
@@ -237,7 +237,7 @@ class CribbageState(pyspiel.State):
             self.dealt.append(action)
             if len(self.dealt) == self.cards_to_deal():
                 pack = [_CARD_OF[i] for i in self.dealt]
-                pack += [c for c in deck() if c.index not in set(self.dealt)]
+                pack += [c for c in deck() if c.number not in set(self.dealt)]
                 if self.engine is None:
                     self.engine = _DealtClassicGame(self.rules, self.first_dealer, pack)
                 else:
@@ -299,13 +299,13 @@ class CribbageState(pyspiel.State):
             n = self.rules.players
             return {c for k, c in enumerate(self.dealt) if self.dealt_to(k) == seat % n}
         d = self.engine._deal
-        known = {c.index for c in d.dealt[seat]}
-        known |= {c.index for _, c in d.played}
+        known = {c.number for c in d.dealt[seat]}
+        known |= {c.number for _, c in d.played}
         if d.starter is not None:
-            known.add(d.starter.index)
+            known.add(d.starter.number)
         item = self.engine.show_item
         if item is not None and item.kind == "crib":
-            known |= {c.index for c in item.cards}
+            known |= {c.number for c in item.cards}
         return known
 
     def dealt_to(self, k: int) -> int | None:
@@ -400,9 +400,9 @@ class CribbageObserver:
         if self.private:
             hand, discards = state.hand_and_discards(player)
             for c in hand:
-                t["hand"][c.index] = 1
+                t["hand"][c.number] = 1
             for c in discards:
-                t["discards"][c.index] = 1
+                t["discards"][c.number] = 1
         engine = state.engine
         if engine is None:
             if state.first_dealer is not None:
@@ -423,28 +423,28 @@ class CribbageObserver:
             laid = d.discards[seat] is not None or (state.pending or (None,))[0] == seat
             t["laid_away"][rel(seat)] = laid
         if d.starter is not None:
-            t["starter"][d.starter.index] = 1
+            t["starter"][d.starter.number] = 1
         t["count"][engine.count] = 1
         for seat in d.said_go:
             t["said_go"][rel(seat)] = 1
         item = engine.show_item
         if item is not None:
             for c in item.cards:
-                t["show"][c.index] = 1
+                t["show"][c.number] = 1
             t["show_kind"][SHOW_KINDS.index(item.kind)] = 1
             t["show_seat"][rel(item.seat)] = 1
         else:
             t["show_kind"][0] = 1
         if self.perfect_recall:
             for k, (seat, card) in enumerate(d.played):
-                t["sequence"][k, card.index] = 1
+                t["sequence"][k, card.number] = 1
                 t["sequence_seat"][k, rel(seat)] = 1
             t["sequence_in_count"][len(d.played) - len(d.pile):len(d.played)] = 1
         else:
             for c in d.pile:
-                t["pile"][c.index] = 1
+                t["pile"][c.number] = 1
             for seat, card in d.played:
-                t["played"][rel(seat), card.index] = 1
+                t["played"][rel(seat), card.number] = 1
 
     def string_from(self, state: CribbageState, player: int) -> str:
         view = deal_view(state, player, self.private)
