@@ -296,7 +296,18 @@ class ClassicGame:
 
     @property
     def pile(self) -> tuple[Card, ...]:
+        """The cards laid since the count was last reset."""
         return tuple(self._deal.pile)
+
+    @property
+    def played(self) -> tuple[tuple[int, Card], ...]:
+        """Every card laid in this deal's play, in order, with the seat that laid it."""
+        return tuple(self._deal.played)
+
+    @property
+    def said_go(self) -> frozenset[int]:
+        """The seats that have said go since the count was last reset."""
+        return frozenset(self._deal.said_go)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Cards a seat holds now."""

@@ -73,7 +73,7 @@ def _build_table() -> dict[int, int]:
 TABLE: dict[int, int] = _build_table()
 
 # Lanes: the maximal stretches of playable squares along each direction.
-_LANES = {d: [tuple(lane) for lane in lines(d)] for d in (ACROSS, DOWN)}
+LANES = {d: [tuple(lane) for lane in lines(d)] for d in (ACROSS, DOWN)}
 _CENTRE_LANE = tuple(range((SIZE // 2) * SIZE, (SIZE // 2 + 1) * SIZE))  # the centre row
 _CENTRED = [((SIZE - n) // 2, (SIZE - n) // 2 + n - 1) for n in range(2, MAX_HAND + 1)]
 
@@ -159,16 +159,18 @@ class RackInfo:
 # and total and count sit above them. A window's squares and an order's faces are two
 # separate sums, so each play's sort code is one addition.
 _BASE = SIZE * SIZE * 28
-_PLACE: list[list[int]] = [[_BASE ** (n - 1 - k) for k in range(n)]
+PLACE: list[list[int]] = [[_BASE ** (n - 1 - k) for k in range(n)]
                            for n in range(RACK_SIZE + 1)]
 _SPAN: int = _BASE ** RACK_SIZE
 _MAX_TOTAL = 1 << 12
 # Windows (first, last index) of a lane of n squares that hold 2 to MAX_HAND squares.
-_WINDOWS = [[(i, j) for i in range(n) for j in range(i + 1, min(i + MAX_HAND, n))]
+WINDOWS = [[(i, j) for i in range(n) for j in range(i + 1, min(i + MAX_HAND, n))]
             for n in range(SIZE + 1)]
 
 
-def _head(total: int, n: int) -> int:
+def sort_head(total: int, n: int) -> int:
+    """The part of a play's sort code set by its total and its number of tiles (add the
+    squares' and the faces' codes, by :data:`PLACE`, to finish it)."""
     return ((_MAX_TOTAL - total) * 8 + n) * _SPAN
 
 
@@ -181,7 +183,7 @@ def orders_of(faces: tuple[int, ...]) -> tuple[list[_Coded], list[list[tuple[int
     """The distinct orders of a multiset of faces, each with its sort code, and the same
     orders grouped, for each position, by the face they put there."""
     size = len(faces)
-    coded = [(sum(f * _PLACE[size][k] for k, f in enumerate(order)), order)
+    coded = [(sum(f * PLACE[size][k] for k, f in enumerate(order)), order)
              for order in sorted(set(permutations(faces)))]
     by_pos = []
     for k in range(size):
@@ -331,7 +333,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
     first_bonus = BONUS if first else 0
     five_bonus = 0 if first and rules.reduced_first_bonus else BONUS
 
-    lanes = _LANES
+    lanes = LANES
     if first and one_span:
         lanes = {ACROSS: [_CENTRE_LANE], DOWN: []}
     for direction, cross_dir in ((ACROSS, DOWN), (DOWN, ACROSS)):
@@ -348,7 +350,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                 pr[k + 1] = pr[k] + (1 if occ[k] or xc[q] is not None else 0)
             if not first and not pr[n]:
                 continue
-            windows = _CENTRED if first and one_span else _WINDOWS[n]
+            windows = _CENTRED if first and one_span else WINDOWS[n]
             for i, j in windows:
                 if (i and occ[i - 1]) or (j + 1 < n and occ[j + 1]):
                     continue
@@ -376,7 +378,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                         empties.append(q)
                 bonus = first_bonus + (five_bonus if e == RACK_SIZE else 0)
                 sq = tuple(empties)
-                place = _PLACE[e]
+                place = PLACE[e]
                 sqcode = sum(q * 28 * place[k] for k, q in enumerate(sq))
                 flush_ok = length == MAX_HAND and acols != 3
                 if cons:
@@ -392,7 +394,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                             if base > best:
                                 best = base
                             continue
-                        head = _head(base, e) + sqcode
+                        head = sort_head(base, e) + sqcode
                         for code, faces in orders:
                             append((head + code, base, sq, faces))
                         continue
@@ -406,7 +408,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                                 if t0 > best:
                                     best = t0
                                 continue
-                            head = _head(t0, e) + sqcode
+                            head = sort_head(t0, e) + sqcode
                             for code, faces in group:
                                 append((head + code, t0, sq, faces))
                             continue
@@ -422,7 +424,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                                     if total > best:
                                         best = total
                                 else:
-                                    append((_head(total, e) + sqcode + code, total, sq, faces))
+                                    append((sort_head(total, e) + sqcode + code, total, sq, faces))
     if first:
         return best
     # Single tiles: both lines through the square count.
@@ -451,7 +453,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                     if x > best:
                         best = x
                 else:
-                    append((_head(x, 1) + q * 28 + f, x, (q,), (f,)))
+                    append((sort_head(x, 1) + q * 28 + f, x, (q,), (f,)))
     return best
 
 
@@ -471,7 +473,7 @@ def _load_core() -> _Core | None:
         from kingscrib.kings import _fastgen_core
     except ImportError:  # pragma: no cover - depends on the build
         return None
-    _fastgen_core.init(SIZE * SIZE, _LANES[ACROSS], _LANES[DOWN], _BASE)
+    _fastgen_core.init(SIZE * SIZE, LANES[ACROSS], LANES[DOWN], _BASE)
     return _fastgen_core
 
 
@@ -580,6 +582,6 @@ def face_index(tile: Tile) -> int:
     return tile.rank * 2 + _COLOUR_INDEX[tile.colour]
 
 
-__all__ = ["NATIVE", "FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_equity", "best_plays",
-           "best_score", "face_index", "face_tile", "generate", "held_faces", "legal_plays", "rack_info",
-           "to_play"]
+__all__ = ["LANES", "NATIVE", "PLACE", "TABLE", "WEIGHT", "WINDOWS", "FastScoredPlay", "RackInfo",
+           "best_equity", "best_plays", "best_score", "face_index", "face_tile", "generate",
+           "held_faces", "legal_plays", "rack_info", "sort_head", "to_play"]
