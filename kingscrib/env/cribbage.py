@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo.utils import wrappers
 
 from kingscrib.classic.cards import Card, deck
-from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Play
+from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, Play
 from kingscrib.classic.rules import RuleSet
 from kingscrib.env.base import RAISE, CribEnv, outcome_rewards
 
@@ -53,6 +53,8 @@ def action_index(action: Action) -> int:
         return action.card.number
     if isinstance(action, Claim):
         return FIRST_CLAIM + action.points
+    if isinstance(action, Go):
+        return GO
     cards = sorted(c.number for c in action.cards)
     return cards[0] if len(cards) == 1 else PAIR_INDEX[(cards[0], cards[1])]
 

@@ -217,7 +217,9 @@ class CribbageState(pyspiel.State):
             self._apply_chance(action)
             return
         assert self.engine is not None
-        seat = self.engine.to_act
+        seat = self.engine.to_move()
+        if seat is None:
+            raise ValueError("no seat acts now: the game is over")
         move = self.engine_action(action)
         d = self.engine._deal
         if isinstance(move, Discard) and sum(x is None for x in d.discards) == 1:
