@@ -132,7 +132,10 @@ class PlayerView:
 
 
 @dataclass
-class _Deal:
+class Deal:
+    """The deal in progress, as :attr:`ClassicGame.deal_state` shows it: read it, never
+    change it (the game does). ``record`` is the deal's entry in the game record."""
+
     dealer: int
     dealt: list[list[Card]]
     crib_card: Card | None
@@ -175,7 +178,8 @@ class ClassicGame:
         self.names = list(names) if names else [f"player {i + 1}" for i in range(n)]
         if len(self.names) != n:
             raise ValueError(f"{n} players need {n} names, got {len(self.names)}")
-        self._rng = rng_for(check_seed(seed))
+        # None in a game dealt from outside (an OpenSpiel state's chance nodes deal).
+        self._rng: random.Random | None = rng_for(check_seed(seed))
         self.scores = [0] * self.rules.sides
         self.events: list[Event] = []
         self.phase = "discard"
@@ -184,7 +188,7 @@ class ClassicGame:
         self.cuts: list[list[Card]] = []
         self.deals: list[dict[str, Any]] = []
         self.first_dealer = self._cut_for_deal()
-        self._deal: _Deal = self._new_deal(self.first_dealer)
+        self._deal: Deal = self._new_deal(self.first_dealer)
 
     @classmethod
     def start(cls, rules: RuleSet | None = None, seed: Seed | None = None,
@@ -210,7 +214,7 @@ class ClassicGame:
         n = self.rules.players
         while True:
             pack = deck()
-            self._rng.shuffle(pack)  # the cut for deal is never stacked
+            self._shuffler().shuffle(pack)  # the cut for deal is never stacked
             cut = pack[:n]
             self.cuts.append(cut)
             low = min(c.rank for c in cut)
@@ -218,7 +222,7 @@ class ClassicGame:
             if len(lowest) == 1:
                 return lowest[0]
 
-    def _new_deal(self, dealer: int) -> _Deal:
+    def _new_deal(self, dealer: int) -> Deal:
         n = self.rules.players
         pack = self._shuffled_pack()
         dealt: list[list[Card]] = [[] for _ in range(n)]
@@ -231,7 +235,7 @@ class ClassicGame:
         if self.rules.crib_from_deck:
             crib_card = pack[pos]
             pos += 1
-        d = _Deal(
+        d = Deal(
             dealer=dealer,
             dealt=dealt,
             crib_card=crib_card,
@@ -253,10 +257,15 @@ class ClassicGame:
         self.to_act = self._next_to_discard(d)
         return d
 
+    def _shuffler(self) -> random.Random:
+        if self._rng is None:
+            raise RuntimeError("this game is dealt from outside and never shuffles")
+        return self._rng
+
     def _shuffled_pack(self) -> list[Card]:
         """The pack for the next deal (tests override this to stack the deck)."""
         pack = deck()
-        self._rng.shuffle(pack)
+        self._shuffler().shuffle(pack)
         return pack
 
     # ------------------------------------------------------------- queries
@@ -281,6 +290,12 @@ class ClassicGame:
         if self.winner is None:
             return []
         return [s for s in range(self.players) if self.rules.side_of(s) == self.winner]
+
+    @property
+    def deal_state(self) -> Deal:
+        """The deal in progress, every card of it: for code that sees all (an OpenSpiel
+        state, a test), never for a player's view (:meth:`view`)."""
+        return self._deal
 
     @property
     def dealer(self) -> int:
@@ -465,7 +480,7 @@ class ClassicGame:
             if self._add(d.dealer, 2, "heels", "two for his heels", (d.starter,)):
                 return
 
-    def _next_to_discard(self, d: _Deal) -> int | None:
+    def _next_to_discard(self, d: Deal) -> int | None:
         for seat in self.order_from_left_of(d.dealer):
             if d.discards[seat] is None:
                 return seat
@@ -691,7 +706,7 @@ class ClassicGame:
             "players": [{"name": n} for n in self.names],
             "cuts": [card_list(c) for c in self.cuts],
             "first_dealer": self.first_dealer,
-            "deals": [_copy_deal(dd) for dd in self.deals],
+            "deals": [copy_deal_record(dd) for dd in self.deals],
         }
         if self.phase == "over" and self.winner is not None:
             rec["end"] = {
@@ -706,7 +721,8 @@ class ClassicGame:
         return list(actions_from_record(self.record(), self.explicit_go))
 
 
-def _copy_deal(d: dict[str, Any]) -> dict[str, Any]:
+def copy_deal_record(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a deal's record entry that shares no list with it."""
     out = dict(d)
     out["hands"] = [list(h) for h in d["hands"]]
     out["discards"] = [list(x) if x is not None else None for x in d["discards"]]

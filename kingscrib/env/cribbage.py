@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo.utils import wrappers
 
 from kingscrib.classic.cards import Card, deck
-from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, Play
+from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, IllegalAction, Play
 from kingscrib.classic.rules import RuleSet
 from kingscrib.env.base import RAISE, CribEnv, outcome_rewards
 
@@ -145,7 +145,10 @@ class CribbageEnv(CribEnv):
             self._go_queue.pop(0)
             return
         count = self.game.count
-        events = self.game.apply(self.engine_action(action))  # type: ignore[arg-type]
+        move = self.engine_action(action)
+        if move is None:  # the mask offers Go only while a go is due, taken above
+            raise IllegalAction("go is said for you when you cannot lay a card")
+        events = self.game.apply(move)
         if self.game.phase != "over":
             self._go_queue = [e.seat for e in events if e.kind == "go-said"]
             if self._go_queue:  # the count the gos were said at (it may be reset since)

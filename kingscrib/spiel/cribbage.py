@@ -31,7 +31,7 @@ from typing import Any
 import pyspiel
 
 from kingscrib.classic.cards import Card, deck
-from kingscrib.classic.game import Claim, ClassicGame, Discard, Go, Play, _copy_deal
+from kingscrib.classic.game import Claim, ClassicGame, Discard, Go, Play, copy_deal_record
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.env.cribbage import ACTIONS, CARDS, FIRST_CLAIM, FIRST_PAIR, GO, PAIRS, SEATS
 from kingscrib.env.cribbage import action_index as v1_action_index
@@ -72,7 +72,7 @@ class _DealtClassicGame(ClassicGame):
         self._pack = pack
         self.awaiting_deal = False
         super().__init__(rules, seed=0, explicit_go=True)
-        self._rng = None  # type: ignore[assignment]
+        self._rng = None  # no generator a copy could read the next deal from
 
     def _cut_for_deal(self) -> int:
         return self._given_dealer
@@ -97,7 +97,7 @@ class _DealtClassicGame(ClassicGame):
         d.stock, d.crib, d.pile, d.played = list(d.stock), list(d.crib), list(d.pile), \
             list(d.played)
         d.said_go, d.show_queue = set(d.said_go), list(d.show_queue)
-        d.record = _copy_deal(d.record)
+        d.record = copy_deal_record(d.record)
         new._deal = d
         new.deals = [*self.deals[:-1], d.record]  # the last record is the current deal's
         return new
@@ -178,7 +178,7 @@ class CribbageState(pyspiel.State):
     def _deal_cards(self) -> list[Card]:
         """Every card dealt this deal (hands as dealt, and the three-player crib card)."""
         assert self.engine is not None
-        d = self.engine._deal
+        d = self.engine.deal_state
         cards = [c for hand in d.dealt for c in hand]
         return cards + ([d.crib_card] if d.crib_card is not None else [])
 
@@ -221,7 +221,7 @@ class CribbageState(pyspiel.State):
         if seat is None:
             raise ValueError("no seat acts now: the game is over")
         move = self.engine_action(action)
-        d = self.engine._deal
+        d = self.engine.deal_state
         if isinstance(move, Discard) and sum(x is None for x in d.discards) == 1:
             if action not in self._legal_actions(seat):  # the engine checks it only later
                 raise ValueError(f"{self._action_to_string(seat, action)} is not legal"
@@ -249,7 +249,7 @@ class CribbageState(pyspiel.State):
         # the cut: the starter is the first card of the stock
         assert self.engine is not None and self.pending is not None
         starter = _CARD_OF[action]
-        stock = self.engine._deal.stock
+        stock = self.engine.deal_state.stock
         stock.remove(starter)
         stock.insert(0, starter)
         seat, cards = self.pending
@@ -300,7 +300,7 @@ class CribbageState(pyspiel.State):
         if self.engine is None or self.dealing():
             n = self.rules.players
             return {c for k, c in enumerate(self.dealt) if self.dealt_to(k) == seat % n}
-        d = self.engine._deal
+        d = self.engine.deal_state
         known = {c.number for c in d.dealt[seat]}
         known |= {c.number for _, c in d.played}
         if d.starter is not None:
@@ -326,7 +326,7 @@ class CribbageState(pyspiel.State):
         if self.engine is None or self.dealing():
             return [_CARD_OF[c] for k, c in enumerate(self.dealt)
                     if self.dealt_to(k) == seat], []
-        d = self.engine._deal
+        d = self.engine.deal_state
         hand, discards = list(d.held[seat]), list(d.discards[seat] or ())
         if self.pending is not None and self.pending[0] == seat:
             discards = list(self.pending[1])
@@ -343,7 +343,7 @@ class CribbageState(pyspiel.State):
             lines.append(f"seat {seat}: {' '.join(map(str, sorted(hand)))}"
                          f" | laid away {' '.join(map(str, discards))}")
         if self.engine is not None and not self.dealing():
-            d = self.engine._deal
+            d = self.engine.deal_state
             lines.append(f"dealer {d.dealer}, starter {d.starter or '-'}, count "
                          f"{self.engine.count}: "
                          + " ".join(f"{s}:{c}" for s, c in d.played))
@@ -418,7 +418,7 @@ class CribbageObserver:
         if state.dealing():
             t["dealer"][rel((engine.dealer + 1) % n)] = 1
             return
-        d = engine._deal
+        d = engine.deal_state
         t["dealer"][rel(d.dealer)] = 1
         for seat in range(n):
             t["cards_left"][rel(seat)] = len(state.hand_and_discards(seat)[0])
