@@ -23,7 +23,7 @@ import hashlib
 import random
 import re
 import secrets
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 Seed = int | str
 
@@ -94,13 +94,14 @@ class SecretRandom(random.Random):
     def random(self) -> float:
         return self.getrandbits(53) * 2.0 ** -53
 
-    def getstate(self) -> tuple:
+    # The state's types are random.Random's own (a tuple of anything): key, counter, buffer.
+    def getstate(self) -> tuple[Any, ...]:
         return (self._key, self._counter, self._buffer)
 
-    def setstate(self, state: tuple) -> None:
+    def setstate(self, state: tuple[Any, ...]) -> None:
         self._key, self._counter, self._buffer = state
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[SecretRandom], tuple[str], tuple[Any, ...]]:
         # Random's own would call SecretRandom() without a secret; a game pickled for a
         # worker process (kingscrib.web.work) carries its generators' streams as they stand.
         return (SecretRandom, ("",), self.getstate())
