@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kingscrib.core import CRIBBAGE, KINGS, GameId, is_game_id, parse_game_id
+
 
 @dataclass(frozen=True)
 class LevelName:
@@ -29,14 +31,14 @@ _COMMON = (
     LevelName("random", "Random", "Any legal move, at random: a test opponent."),
 )
 
-NAMES: dict[str, tuple[LevelName, ...]] = {
-    "kings": _COMMON
+NAMES: dict[GameId, tuple[LevelName, ...]] = {
+    KINGS: _COMMON
     + (
         LevelName("greedy", "Greedy", "The highest score now, nothing else."),
         LevelName("equity", "Planner", "Score now plus the worth of the tiles it keeps."),
         LevelName("sim", "Simulator", "Plays out the unseen tiles before it chooses."),
     ),
-    "cribbage": _COMMON
+    CRIBBAGE: _COMMON
     + (LevelName("baseline", "Baseline", "Simple fixed rules for the discard and the play."),),
 }
 
@@ -44,8 +46,9 @@ NAMES: dict[str, tuple[LevelName, ...]] = {
 GENTLE_DEFAULT = "easy"
 
 
-def _game_key(game: str) -> str:
-    return "cribbage" if game in ("cribbage", "classic") else "kings"
+def _game_key(game: str) -> GameId:
+    """The id of ``game`` (``classic`` is ``cribbage``); anything else reads as Kings."""
+    return parse_game_id(game) if is_game_id(game) else KINGS
 
 
 def describe(game: str, level: str) -> LevelName:

@@ -23,6 +23,7 @@ import hashlib
 import random
 import re
 import secrets
+from typing import Any, TypeGuard
 
 Seed = int | str
 
@@ -36,7 +37,7 @@ def new_secret() -> str:
     return secrets.token_hex(SECRET_BYTES)
 
 
-def is_secret(seed: object) -> bool:
+def is_secret(seed: object) -> TypeGuard[str]:
     """True when ``seed`` is a secret seed (32 to 128 lowercase hex digits)."""
     return isinstance(seed, str) and _SECRET.fullmatch(seed) is not None
 
@@ -93,13 +94,14 @@ class SecretRandom(random.Random):
     def random(self) -> float:
         return self.getrandbits(53) * 2.0 ** -53
 
-    def getstate(self) -> tuple:
+    # The state's types are random.Random's own (a tuple of anything): key, counter, buffer.
+    def getstate(self) -> tuple[Any, ...]:
         return (self._key, self._counter, self._buffer)
 
-    def setstate(self, state: tuple) -> None:
+    def setstate(self, state: tuple[Any, ...]) -> None:
         self._key, self._counter, self._buffer = state
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[SecretRandom], tuple[str], tuple[Any, ...]]:
         # Random's own would call SecretRandom() without a secret; a game pickled for a
         # worker process (kingscrib.web.work) carries its generators' streams as they stand.
         return (SecretRandom, ("",), self.getstate())
@@ -113,7 +115,7 @@ def rng_for(seed: Seed, label: str = "") -> random.Random:
     one. A secret gives a :class:`SecretRandom` over the secret and the label.
     """
     if is_secret(seed):
-        return SecretRandom(seed, label)  # type: ignore[arg-type]
+        return SecretRandom(seed, label)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"not a seed: {seed!r}")
     return random.Random(f"{seed}/{label}") if label else random.Random(seed)

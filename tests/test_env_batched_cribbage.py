@@ -13,7 +13,7 @@ from kingscrib.env.batched_cribbage import OBSERVATION_SIZE, BatchedCribbage
 from kingscrib.env.cribbage import ACTIONS, GO
 from kingscrib.env.cribbage_v1 import CribbageEnvV1, observation_space
 
-CARDS = deck()  # deck()[i].index == i
+CARDS = deck()  # deck()[i].number == i
 DEALS = 48  # packs given per game: far more deals than a two-player game takes
 
 

@@ -173,11 +173,11 @@ def test_observation_arrays_mean_what_docs_say():
     game = env.game
     seat = 2
     o = env.observe("player_2")["observation"]
-    assert set(np.flatnonzero(o["hand"])) == {c.index for c in game.hand(seat)}
-    assert set(np.flatnonzero(o["pile"])) == {c.index for c in game.pile}
-    assert np.flatnonzero(o["starter"]).tolist() == [game.starter.index]
+    assert set(np.flatnonzero(o["hand"])) == {c.number for c in game.hand(seat)}
+    assert set(np.flatnonzero(o["pile"])) == {c.number for c in game.pile}
+    assert np.flatnonzero(o["starter"]).tolist() == [game.starter.number]
     for who, card in game._deal.played:
-        assert o["played"][(who - seat) % 4, card.index] == 1
+        assert o["played"][(who - seat) % 4, card.number] == 1
     assert list(o["scores"]) == [game.scores[(seat + k) % 4 % 2] for k in range(4)]
     assert o["status"][0] == 1 and o["status"][2] == game.count
     assert o["status"][1] == (game.dealer - seat) % 4

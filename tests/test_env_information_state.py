@@ -21,7 +21,7 @@ from kingscrib.env import cribbage_v0, cribbage_v1
 from kingscrib.env.cribbage import FIRST_CLAIM, GO, PAIR_INDEX
 
 OPTIONS = [(2, {}), (3, {"muggins": True}), (4, {"muggins": True})]
-CARD_OF = {card.index: card for card in deck()}
+CARD_OF = {card.number: card for card in deck()}
 
 
 def _points(env, index: int) -> tuple[int, ...]:
@@ -136,9 +136,9 @@ def _predicted(observation: dict, rules) -> tuple[set[int], dict[int, tuple[int,
         return {GO}, {GO: ()}
     if phase == 0:  # discard
         if rules.discards == 1:
-            legal = {c.index for c in hand}
+            legal = {c.number for c in hand}
         else:
-            legal = {PAIR_INDEX[(a.index, b.index)] for a, b in combinations(hand, 2)}
+            legal = {PAIR_INDEX[(a.number, b.number)] for a, b in combinations(hand, 2)}
         return legal, {i: none for i in legal}
     if phase == 1:  # play: the current count in the order it was laid
         rows = np.flatnonzero(o["sequence_in_count"])
@@ -147,7 +147,7 @@ def _predicted(observation: dict, rules) -> tuple[set[int], dict[int, tuple[int,
         points = {}
         for card in hand:
             if can_play(card.rank, count):
-                points[card.index] = (peg_score(pile + [card.rank]).total,) + none[1:]
+                points[card.number] = (peg_score(pile + [card.rank]).total,) + none[1:]
         return set(points), points
     shown = [CARD_OF[i] for i in np.flatnonzero(o["show"])]
     starter = CARD_OF[int(np.flatnonzero(o["starter"])[0])]
@@ -203,7 +203,7 @@ def test_the_sequence_arrays_mean_what_docs_say():
     o = env.observe("player_1")["observation"]
     laid = len(deal.played)
     assert [int(np.flatnonzero(row)[0]) for row in o["sequence"][:laid]] == [
-        card.index for _, card in deal.played]
+        card.number for _, card in deal.played]
     assert [int(np.flatnonzero(row)[0]) for row in o["sequence_seat"][:laid]] == [
         (who - seat) % 3 for who, _ in deal.played]
     assert not o["sequence"][laid:].any() and not o["sequence_seat"][laid:].any()

@@ -444,3 +444,43 @@ def test_play_legal_keeps_no_undo_step():
     game.play_legal(to_play(raw[2], raw[3]))
     with pytest.raises(IllegalAction, match="nothing to undo"):
         game.undo()
+
+
+def _distinct_exchanges(rack):
+    """Reference: every different multiset of 1 to 5 rack tiles, counted by brute force."""
+    found = set()
+    for mask in range(1, 1 << len(rack)):
+        chosen = [str(t) for i, t in enumerate(rack) if mask >> i & 1]
+        found.add(tuple(sorted(chosen)))
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_contract_lists_plays_every_different_exchange_and_a_pass(seed):
+    game = Game.start(seed=seed)
+    actions = game.legal_actions()
+    plays = [a for a in actions if isinstance(a, Play)]
+    exchanges = [a for a in actions if isinstance(a, Exchange)]
+    assert plays == [m.play for m in game.legal_moves()]
+    assert {tuple(sorted(str(t) for t in e.tiles)) for e in exchanges} == \
+        _distinct_exchanges(game.racks[game.turn])
+    assert len(exchanges) == len(set(exchanges)) and actions[-1] == Pass()
+
+
+def test_under_the_when_stuck_rule_the_contract_offers_only_plays_when_there_are_some():
+    game = Game.start(RuleSet(exchange="when-stuck"), seed=4)
+    assert game.legal_moves()
+    assert all(isinstance(a, Play) for a in game.legal_actions())
+
+
+def test_apply_refuses_a_seat_whose_turn_it_is_not_and_changes_nothing():
+    game = Game.start(seed=5, names=["Ann", "Bob"])
+    before = game.to_record()
+    other = 1 - game.to_move()
+    with pytest.raises(IllegalAction, match=f"it is {game.names[game.turn]}'s turn"):
+        game.apply(Pass(), other)
+    with pytest.raises(IllegalAction, match="there is no seat"):
+        game.apply(Pass(), True)
+    assert game.to_record() == before
+    game.apply(Pass(), game.to_move())
+    assert len(game.history) == 1

@@ -117,3 +117,11 @@ def test_every_lesson_teaches_and_has_steps():
         assert lesson.teach and lesson.steps
         for step in lesson.steps:
             assert step.task and step.hint
+
+
+def test_lessons_are_found_by_game_id_and_by_the_older_name_classic():
+    from kingscrib.learn import lessons
+
+    assert lessons("classic") == lessons("cribbage") != lessons("kings")
+    with pytest.raises(ValueError, match="the games are kings, cribbage"):
+        lessons("chess")

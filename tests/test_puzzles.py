@@ -364,3 +364,11 @@ def test_best_card_puzzle_right_and_wrong(tmp_path, data_dir):
                  if Card.parse(x).rank != best_rank)
     result = _play(["--file", _one(tmp_path, c)], other + "\n")
     assert "Not the best." in result.output and "in the rest of the play" in result.output
+
+
+def test_a_puzzle_of_the_game_classic_reads_as_cribbage():
+    data = shipped("cribbage")[0].to_json()
+    assert Puzzle.from_json({**data, "game": "classic"}) == Puzzle.from_json(data)
+    assert Puzzle.from_json({**data, "game": "classic"}).game == "cribbage"
+    with pytest.raises(PuzzleError, match="game must be one of kings, cribbage"):
+        Puzzle.from_json({**data, "game": "chess"})

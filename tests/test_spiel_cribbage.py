@@ -19,7 +19,7 @@ from kingscrib.classic.rules import RuleSet
 from kingscrib.env.cribbage import PAIR_INDEX
 from kingscrib.spiel.cribbage import GO
 
-CARDS = {c.index: c for c in deck()}
+CARDS = {c.number: c for c in deck()}
 
 
 def random_walk(state, rng: random.Random, stop=lambda s: False):
@@ -74,7 +74,7 @@ def test_a_clone_knows_no_card_before_it_is_dealt():
     # The starter is a chance node: every card not dealt, equally likely, and a clone
     # holds no generator that could tell which comes.
     clone = state.clone()
-    seen = {c.index for hand in state.engine._deal.dealt for c in hand}
+    seen = {c.number for hand in state.engine._deal.dealt for c in hand}
     assert dict(clone.chance_outcomes()) == {i: 1 / 40 for i in range(52) if i not in seen}
     assert not _contains_generator(vars(clone))
     assert not _contains_generator(pickle.loads(pickle.dumps(vars(state))))
@@ -118,7 +118,7 @@ def test_the_game_is_the_engines_game():
                 elif state.dealing():
                     dealt.append(CARDS[action])
                 else:  # the starter: the first card of the stock
-                    rest = [c for c in deck() if c not in dealt and c.index != action]
+                    rest = [c for c in deck() if c not in dealt and c.number != action]
                     packs.append([*dealt, CARDS[action], *rest])
                     dealt = []
             state.apply_action(action)

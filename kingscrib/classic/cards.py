@@ -54,8 +54,9 @@ class Card(NamedTuple):
         return card_points(self.rank)
 
     @property
-    def index(self) -> int:
-        """A number 0..51 for this card."""
+    def number(self) -> int:
+        """A number 0..51 for this card, by rank then suit (the environments' card index;
+        not called ``index``, which is the tuple's own method)."""
         return (self.rank - 1) * 4 + SUITS.index(self.suit)
 
     @property

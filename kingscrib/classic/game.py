@@ -25,14 +25,18 @@ may lay its cards away in any order (the crib is the same whatever the order).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
+from kingscrib import core
 from kingscrib.classic.cards import Card, card_list, deck
 from kingscrib.classic.pegging import can_play, count_of, peg_score
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.classic.show import ShowScore, score_show
+from kingscrib.core import CRIBBAGE, RECORD_NAMES, GameId
 from kingscrib.counting import JACK
 from kingscrib.shuffle import Seed, check_seed, rng_for
 
@@ -40,7 +44,7 @@ FORMAT = "kingscrib-game/1"
 MAX_SHOW = 29  # no hand or crib is worth more: the bound of a claim, known to all
 
 
-class IllegalAction(ValueError):
+class IllegalAction(core.IllegalAction):
     """An action that the rules do not allow now; the game is left unchanged."""
 
 
@@ -128,7 +132,10 @@ class PlayerView:
 
 
 @dataclass
-class _Deal:
+class Deal:
+    """The deal in progress, as :attr:`ClassicGame.deal_state` shows it: read it, never
+    change it (the game does). ``record`` is the deal's entry in the game record."""
+
     dealer: int
     dealt: list[list[Card]]
     crib_card: Card | None
@@ -147,7 +154,15 @@ class _Deal:
 
 
 class ClassicGame:
-    """The state of one game of classic Cribbage."""
+    """The state of one game of classic Cribbage.
+
+    It answers the engine contract (:mod:`kingscrib.core.contract`): :meth:`start`,
+    :meth:`to_move`, :meth:`legal_actions`, :meth:`apply`, :meth:`view`,
+    :meth:`winners`, :meth:`record`, :meth:`from_record`; the constructor still
+    starts a game too.
+    """
+
+    game_id: ClassVar[GameId] = CRIBBAGE
 
     def __init__(
         self,
@@ -163,7 +178,8 @@ class ClassicGame:
         self.names = list(names) if names else [f"player {i + 1}" for i in range(n)]
         if len(self.names) != n:
             raise ValueError(f"{n} players need {n} names, got {len(self.names)}")
-        self._rng = rng_for(check_seed(seed))
+        # None in a game dealt from outside (an OpenSpiel state's chance nodes deal).
+        self._rng: random.Random | None = rng_for(check_seed(seed))
         self.scores = [0] * self.rules.sides
         self.events: list[Event] = []
         self.phase = "discard"
@@ -172,7 +188,24 @@ class ClassicGame:
         self.cuts: list[list[Card]] = []
         self.deals: list[dict[str, Any]] = []
         self.first_dealer = self._cut_for_deal()
-        self._deal: _Deal = self._new_deal(self.first_dealer)
+        self._deal: Deal = self._new_deal(self.first_dealer)
+
+    @classmethod
+    def start(cls, rules: RuleSet | None = None, seed: Seed | None = None,
+              names: Sequence[str] | None = None) -> ClassicGame:
+        """The contract's new game (a fresh seed when None). Without rules, the default
+        rules for as many players as ``names`` (two when None)."""
+        if rules is None and names is not None:
+            rules = RuleSet(players=len(names))
+        return cls(rules, random.randrange(2**31) if seed is None else seed,
+                   list(names) if names is not None else None)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> ClassicGame:
+        """The game a record describes, replayed and checked (:func:`record.replay`)."""
+        from kingscrib.classic.record import replay
+
+        return replay(record)
 
     # ----------------------------------------------------------------- setup
 
@@ -181,7 +214,7 @@ class ClassicGame:
         n = self.rules.players
         while True:
             pack = deck()
-            self._rng.shuffle(pack)  # the cut for deal is never stacked
+            self._shuffler().shuffle(pack)  # the cut for deal is never stacked
             cut = pack[:n]
             self.cuts.append(cut)
             low = min(c.rank for c in cut)
@@ -189,7 +222,7 @@ class ClassicGame:
             if len(lowest) == 1:
                 return lowest[0]
 
-    def _new_deal(self, dealer: int) -> _Deal:
+    def _new_deal(self, dealer: int) -> Deal:
         n = self.rules.players
         pack = self._shuffled_pack()
         dealt: list[list[Card]] = [[] for _ in range(n)]
@@ -202,7 +235,7 @@ class ClassicGame:
         if self.rules.crib_from_deck:
             crib_card = pack[pos]
             pos += 1
-        d = _Deal(
+        d = Deal(
             dealer=dealer,
             dealt=dealt,
             crib_card=crib_card,
@@ -224,13 +257,45 @@ class ClassicGame:
         self.to_act = self._next_to_discard(d)
         return d
 
+    def _shuffler(self) -> random.Random:
+        if self._rng is None:
+            raise RuntimeError("this game is dealt from outside and never shuffles")
+        return self._rng
+
     def _shuffled_pack(self) -> list[Card]:
         """The pack for the next deal (tests override this to stack the deck)."""
         pack = deck()
-        self._rng.shuffle(pack)
+        self._shuffler().shuffle(pack)
         return pack
 
     # ------------------------------------------------------------- queries
+
+    @property
+    def players(self) -> int:
+        """How many seats play."""
+        return self.rules.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def to_move(self) -> int | None:
+        """The seat whose action :meth:`apply` takes when given none (while laying away,
+        the next seat in order of those yet to; others may lay away first by naming
+        their seat); None once the game is over."""
+        return None if self.is_over else self.to_act
+
+    def winners(self) -> list[int]:
+        """The seats of the winning side (both partners in a four-player game)."""
+        if self.winner is None:
+            return []
+        return [s for s in range(self.players) if self.rules.side_of(s) == self.winner]
+
+    @property
+    def deal_state(self) -> Deal:
+        """The deal in progress, every card of it: for code that sees all (an OpenSpiel
+        state, a test), never for a player's view (:meth:`view`)."""
+        return self._deal
 
     @property
     def dealer(self) -> int:
@@ -246,7 +311,18 @@ class ClassicGame:
 
     @property
     def pile(self) -> tuple[Card, ...]:
+        """The cards laid since the count was last reset."""
         return tuple(self._deal.pile)
+
+    @property
+    def played(self) -> tuple[tuple[int, Card], ...]:
+        """Every card laid in this deal's play, in order, with the seat that laid it."""
+        return tuple(self._deal.played)
+
+    @property
+    def said_go(self) -> frozenset[int]:
+        """The seats that have said go since the count was last reset."""
+        return frozenset(self._deal.said_go)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Cards a seat holds now."""
@@ -404,7 +480,7 @@ class ClassicGame:
             if self._add(d.dealer, 2, "heels", "two for his heels", (d.starter,)):
                 return
 
-    def _next_to_discard(self, d: _Deal) -> int | None:
+    def _next_to_discard(self, d: Deal) -> int | None:
         for seat in self.order_from_left_of(d.dealer):
             if d.discards[seat] is None:
                 return seat
@@ -624,13 +700,13 @@ class ClassicGame:
         """The game record (RULES.md Part 3, ``"game": "classic"``) so far."""
         rec: dict[str, Any] = {
             "format": FORMAT,
-            "game": "classic",
+            "game": RECORD_NAMES[CRIBBAGE],
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "players": [{"name": n} for n in self.names],
             "cuts": [card_list(c) for c in self.cuts],
             "first_dealer": self.first_dealer,
-            "deals": [_copy_deal(dd) for dd in self.deals],
+            "deals": [copy_deal_record(dd) for dd in self.deals],
         }
         if self.phase == "over" and self.winner is not None:
             rec["end"] = {
@@ -645,7 +721,8 @@ class ClassicGame:
         return list(actions_from_record(self.record(), self.explicit_go))
 
 
-def _copy_deal(d: dict[str, Any]) -> dict[str, Any]:
+def copy_deal_record(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a deal's record entry that shares no list with it."""
     out = dict(d)
     out["hands"] = [list(h) for h in d["hands"]]
     out["discards"] = [list(x) if x is not None else None for x in d["discards"]]
@@ -706,3 +783,7 @@ def _after_discards(deal: dict[str, Any], explicit_go: bool) -> list[Action]:
         if "claimed" in s:
             actions.append(Claim(int(s["claimed"])))
     return actions
+
+
+# The class meets the engine contract (checked by mypy).
+_ENGINE: core.Engine[RuleSet, core.GameState[Action]] = ClassicGame

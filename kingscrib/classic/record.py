@@ -19,6 +19,7 @@ from kingscrib.classic.game import (
     seated_actions_from_record,
 )
 from kingscrib.classic.rules import RuleSet
+from kingscrib.core import CRIBBAGE, is_game_id, parse_game_id
 from kingscrib.shuffle import is_seed
 
 
@@ -26,9 +27,10 @@ class RecordError(ValueError):
     """A game record that is malformed or does not replay."""
 
 
-def dumps(game: ClassicGame, indent: int | None = None) -> str:
-    """The game record as JSON text."""
-    return json.dumps(game.record(), indent=indent)
+def dumps(game: ClassicGame | dict[str, Any], indent: int | None = None) -> str:
+    """A game's record, or a record, as JSON text."""
+    record = game.record() if isinstance(game, ClassicGame) else game
+    return json.dumps(record, indent=indent)
 
 
 def loads(text: str) -> dict[str, Any]:
@@ -37,6 +39,8 @@ def loads(text: str) -> dict[str, Any]:
         data = jsontext.loads(text)
     except jsontext.JSONTextError as exc:
         raise RecordError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise RecordError("a game record is a JSON object")
     check(data)
     return data
 
@@ -47,8 +51,8 @@ def check(data: Any) -> None:
         raise RecordError("a game record is a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
-    if data.get("game") != "classic":
-        raise RecordError(f"game must be 'classic', not {data.get('game')!r}")
+    if not is_game_id(data.get("game")) or parse_game_id(data.get("game")) != CRIBBAGE:
+        raise RecordError(f"game must be 'cribbage' (or 'classic'), not {data.get('game')!r}")
     for key, kind in (("rules", dict), ("players", list), ("deals", list)):
         if not isinstance(data.get(key), kind):
             raise RecordError(f"{key!r} is missing or not a {kind.__name__}")

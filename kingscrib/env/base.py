@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from gymnasium import spaces
@@ -40,6 +40,13 @@ def outcome_rewards(final: list[int], seat_sides: list[int]) -> list[float]:
     return [2.0 * share - 1.0 if side in winners else -1.0 for side in seat_sides]
 
 
+class Observed(TypedDict):
+    """What a seat observes: the game's arrays and the mask of its legal actions."""
+
+    observation: dict[str, np.ndarray]
+    action_mask: np.ndarray
+
+
 class CribEnv(AECEnv):
     """The AEC plumbing of a seat-based card or tile game with a Discrete action space."""
 
@@ -61,7 +68,7 @@ class CribEnv(AECEnv):
         self.shaping = float(shaping)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = list(self.possible_agents)
-        self._action_space = spaces.Discrete(actions)
+        self._action_space: spaces.Discrete = spaces.Discrete(actions)
         self._observation_space = spaces.Dict({
             "observation": observation,
             "action_mask": spaces.Box(0, 1, (actions,), np.int8),
@@ -135,10 +142,10 @@ class CribEnv(AECEnv):
         self._start(self.game_seed)
         self._select()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Observed:
         seat = self.possible_agents.index(agent)
         acting = not self.finished() and seat == self._seat_to_act()
-        mask = self._mask() if acting else np.zeros(self._action_space.n, np.int8)
+        mask = self._mask() if acting else np.zeros(int(self._action_space.n), np.int8)
         return {"observation": self._observation(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:

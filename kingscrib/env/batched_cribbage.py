@@ -587,7 +587,7 @@ class BatchedCribbage:
         """Start a game in every slot; the observations and masks of the seats to act.
 
         ``decks`` (B, D, 52) gives each slot's packs, deal by deal, as card indexes
-        (``Card.index``) in the order dealt (the first twelve alternate from the left of
+        (``Card.number``) in the order dealt (the first twelve alternate from the left of
         the dealer, the 13th is the starter); past deal D the slot shuffles its own.
         ``first_dealers`` (B,) fixes the first dealer of each game (0 or 1)."""
         if seed is not None:

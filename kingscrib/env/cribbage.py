@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo.utils import wrappers
 
 from kingscrib.classic.cards import Card, deck
-from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Play
+from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, IllegalAction, Play
 from kingscrib.classic.rules import RuleSet
 from kingscrib.env.base import RAISE, CribEnv, outcome_rewards
 
@@ -44,16 +44,18 @@ MAX_CLAIM = 29
 ACTIONS = FIRST_CLAIM + MAX_CLAIM + 1
 SEATS = 4
 PHASES = ("discard", "play", "show", "over")
-_CARD_OF = {card.index: card for card in deck()}
+_CARD_OF = {card.number: card for card in deck()}
 
 
 def action_index(action: Action) -> int:
     """The index of an engine action."""
     if isinstance(action, Play):
-        return action.card.index
+        return action.card.number
     if isinstance(action, Claim):
         return FIRST_CLAIM + action.points
-    cards = sorted(c.index for c in action.cards)
+    if isinstance(action, Go):
+        return GO
+    cards = sorted(c.number for c in action.cards)
     return cards[0] if len(cards) == 1 else PAIR_INDEX[(cards[0], cards[1])]
 
 
@@ -143,7 +145,10 @@ class CribbageEnv(CribEnv):
             self._go_queue.pop(0)
             return
         count = self.game.count
-        events = self.game.apply(self.engine_action(action))  # type: ignore[arg-type]
+        move = self.engine_action(action)
+        if move is None:  # the mask offers Go only while a go is due, taken above
+            raise IllegalAction("go is said for you when you cannot lay a card")
+        events = self.game.apply(move)
         if self.game.phase != "over":
             self._go_queue = [e.seat for e in events if e.kind == "go-said"]
             if self._go_queue:  # the count the gos were said at (it may be reset since)
@@ -172,12 +177,12 @@ class CribbageEnv(CribEnv):
         def cards(of: tuple[Card, ...] | list[Card]) -> np.ndarray:
             out = np.zeros(CARDS, np.int8)
             for c in of:
-                out[c.index] = 1
+                out[c.number] = 1
             return out
 
         played = np.zeros((SEATS, CARDS), np.int8)
         for who, card in view.played:
-            played[(who - seat) % n, card.index] = 1
+            played[(who - seat) % n, card.number] = 1
         scores = np.zeros(SEATS, np.int16)
         left = np.zeros(SEATS, np.int8)
         for k in range(n):

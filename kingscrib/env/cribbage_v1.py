@@ -73,18 +73,18 @@ class CribbageEnvV1(CribbageEnv):
 
     def _observation(self, seat: int) -> dict[str, np.ndarray]:
         out = super()._observation(seat)
-        deal = self.game._deal
+        game = self.game
         n = self.rules.players
         sequence = np.zeros((PLAYED_MAX, CARDS), np.int8)
         who = np.zeros((PLAYED_MAX, SEATS), np.int8)
         in_count = np.zeros(PLAYED_MAX, np.int8)
-        for k, (laid_by, card) in enumerate(deal.played):
-            sequence[k, card.index] = 1
+        for k, (laid_by, card) in enumerate(game.played):
+            sequence[k, card.number] = 1
             who[k, (laid_by - seat) % n] = 1
         # The current count's cards are the last ones laid (the pile restarts at a reset).
-        in_count[len(deal.played) - len(deal.pile):len(deal.played)] = 1
+        in_count[len(game.played) - len(game.pile):len(game.played)] = 1
         said_go = np.zeros(SEATS, np.int8)
-        for other in deal.said_go:
+        for other in game.said_go:
             said_go[(other - seat) % n] = 1
         item = self.game.show_item
         out["status"] = np.append(out["status"],

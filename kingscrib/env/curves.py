@@ -12,9 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import gymnasium
 import numpy as np
+
+from kingscrib.env.flat import Masked
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -43,12 +46,19 @@ def win_rate(policy: Policy, make_env: Callable[[int], gymnasium.Env], games: in
         obs, info = env.reset(seed=seed + g)
         total, done = info.get("reward_before", 0.0), False
         while not done:
+            if not isinstance(env, Masked):
+                raise TypeError(f"{env} gives no action_masks()")
             obs, reward, done, truncated, info = env.step(policy(obs, env.action_masks()))
             total += reward
             done = done or truncated
         illegal += "illegal_action" in info
         points += 1.0 if total > 0 else 0.5 if total == 0 else 0.0
     return points / games, illegal
+
+
+def _seated(make_eval_env: Callable[[str, int], gymnasium.Env], opponent: str,
+            seat: int) -> gymnasium.Env:
+    return make_eval_env(opponent, seat)
 
 
 def learning_curve(model, policy: Policy, make_eval_env: Callable[[str, int], gymnasium.Env],
@@ -64,7 +74,7 @@ def learning_curve(model, policy: Policy, make_eval_env: Callable[[str, int], gy
     while True:
         rates, illegal = {}, 0
         for opponent in opponents:
-            rate, bad = win_rate(policy, lambda s, o=opponent: make_eval_env(o, s), games, seed)
+            rate, bad = win_rate(policy, partial(_seated, make_eval_env, opponent), games, seed)
             rates[opponent] = rate
             illegal += bad
         point = Checkpoint(done_steps, cpu, rates, illegal)

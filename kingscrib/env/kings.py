@@ -232,7 +232,7 @@ class KingsEnv(CribEnv):
                            game.scoreless_in_a_row, servant, (game.turn - seat) % n],
                           np.int16)
         bag = np.array([len(game.bag_of(seat)), game.tiles_in_bags], np.int16)
-        observation = {"board": board, "rack": rack, "unseen": unseen, "scores": scores,
+        observation: dict[str, np.ndarray] = {"board": board, "rack": rack, "unseen": unseen, "scores": scores,
                        "rack_sizes": sizes, "bag": bag, "history": history, "game": status}
         if self.encoding == FACTORED:
             placing = np.zeros((15, SIZE, SIZE), np.int8)
@@ -262,7 +262,7 @@ class KingsEnv(CribEnv):
             lines.append(f"{mark} {name}: {game.final_scores[seat]:>4}"
                          f"  rack {len(game.racks[seat])} tiles")
         bag = f"bag {game.tiles_in_bags}"
-        if game.is_over:
+        if game.end is not None:
             lines.append(f"game over ({game.end.reason}); {bag}")
         else:
             rack = " ".join(str(t) for t in sorted(game.racks[game.turn]))

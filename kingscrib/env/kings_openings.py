@@ -18,7 +18,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 
-from kingscrib.kings.fastgen import _LANES, _PLACE, _WINDOWS, RawPlay, _head, generate
+from kingscrib.kings.fastgen import LANES, PLACE, RawPlay, generate, sort_head
+from kingscrib.kings.fastgen import WINDOWS as LANE_WINDOWS
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import Tile
 
@@ -26,16 +27,16 @@ Window = tuple[int, tuple[int, ...]]  # (the squares' digits of the sort code, s
 
 
 def _square_code(squares: Sequence[int]) -> int:
-    place = _PLACE[len(squares)]
+    place = PLACE[len(squares)]
     return sum(q * 28 * place[k] for k, q in enumerate(squares))
 
 
 def _windows() -> dict[int, list[Window]]:
     """Every window of every lane by length, in sort-code order."""
     out: dict[int, list[Window]] = defaultdict(list)
-    for lanes in _LANES.values():
+    for lanes in LANES.values():
         for lane in lanes:
-            for i, j in _WINDOWS[len(lane)]:
+            for i, j in LANE_WINDOWS[len(lane)]:
                 squares = tuple(lane[i:j + 1])
                 out[len(squares)].append((_square_code(squares), squares))
     for windows in out.values():
@@ -55,7 +56,7 @@ def opening_plays(rack: Sequence[Tile], rules: RuleSet, cap: int,
     # each sequence as (head, faces' digits, total, faces)
     sequences = []
     for code, total, squares, faces in generate({}, rack, rules, one_span=True):
-        head = _head(total, len(faces))
+        head = sort_head(total, len(faces))
         sequences.append((head, code - head - _square_code(squares), total, faces))
     sequences.sort()
     count = sum(len(WINDOWS[len(s[3])]) for s in sequences)

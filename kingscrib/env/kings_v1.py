@@ -59,7 +59,9 @@ class KingsEnvV1(KingsEnv):
         self.features = features
         self._features: tuple[int, np.ndarray] | None = None  # (turn key, features)
         if features:
-            inner = dict(self._observation_space["observation"].spaces)
+            arrays = self._observation_space["observation"]
+            assert isinstance(arrays, spaces.Dict)  # as the base environment built it
+            inner = dict(arrays.spaces)
             inner["plays"] = spaces.Box(-1000, 10000, (MAX_PLAYS, len(FEATURES)), np.int16)
             self._observation_space = spaces.Dict({
                 "observation": spaces.Dict(inner),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from functools import partial
 
 import gymnasium
 import torch
@@ -23,7 +24,7 @@ MakeEnv = Callable[..., gymnasium.Env]
 def make_model(make_env: MakeEnv, opponent: str, seed: int, n_steps: int,
                batch_size: int) -> MaskablePPO:
     """MaskablePPO with a small MLP, learning in both seats at once."""
-    train = DummyVecEnv([lambda s=s: make_env(opponent, s, shaping=0.01) for s in (0, 1)])
+    train = DummyVecEnv([partial(make_env, opponent, s, shaping=0.01) for s in (0, 1)])
     return MaskablePPO("MlpPolicy", train, n_steps=n_steps, batch_size=batch_size,
                        learning_rate=3e-4, gamma=0.995, ent_coef=0.01, seed=seed,
                        policy_kwargs={"net_arch": [256, 256]}, device="cpu", verbose=0)

@@ -25,7 +25,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from kingscrib.env.base import CribEnv
+from kingscrib.env.base import CribEnv, Observed
 from kingscrib.env.cribbage import GO, CribbageEnv, action_index
 from kingscrib.env.cribbage_v1 import CribbageEnvV1
 from kingscrib.env.kings import KingsEnv
@@ -51,7 +51,8 @@ class SingleAgentEnv(gymnasium.Env):
         players = len(aec.possible_agents)
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
-        names = [opponent] * players if isinstance(opponent, str) else list(opponent)
+        names: list[str | None] = ([opponent] * players if isinstance(opponent, str)
+                                   else list(opponent))
         if len(names) != players:
             raise ValueError(f"{players} opponent names are needed (one per seat), "
                              f"got {len(names)}")
@@ -74,7 +75,7 @@ class SingleAgentEnv(gymnasium.Env):
         raise NotImplementedError
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+              options: dict[str, Any] | None = None) -> tuple[Observed, dict[str, Any]]:
         super().reset(seed=seed)
         self.aec.reset(seed=seed if seed is not None else int(self.np_random.integers(2**31)))
         game_seed = self.aec.game_seed or 0
@@ -85,7 +86,7 @@ class SingleAgentEnv(gymnasium.Env):
         obs = self.aec.observe(self.agent)
         return obs, {**self.aec.infos.get(self.agent, {}), "reward_before": reward}
 
-    def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
+    def step(self, action: int) -> tuple[Observed, float, bool, bool, dict[str, Any]]:
         self.aec.step(action)
         reward = self.aec._cumulative_rewards.get(self.agent, 0.0)
         self.aec._cumulative_rewards[self.agent] = 0.0
@@ -128,7 +129,7 @@ class KingsSingleEnv(SingleAgentEnv):
         return make_player(name, seed)
 
     def _opponent_step(self, seat: int) -> None:
-        aec: KingsEnv = self.aec  # type: ignore[assignment]
+        aec: KingsEnv = self.aec
         aec.step_action(self._opponents[seat].choose(aec.game.view(seat)))
 
 
@@ -148,7 +149,7 @@ class CribbageSingleEnv(SingleAgentEnv):
         return make_player(name, seed)
 
     def _opponent_step(self, seat: int) -> None:
-        aec: CribbageEnv = self.aec  # type: ignore[assignment]
+        aec: CribbageEnv = self.aec
         if aec.observe(aec.agent_selection)["action_mask"][GO]:
             aec.step(GO)
             return

@@ -8,7 +8,7 @@ the board.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 
 SIZE = 13
 PATCH_COLUMNS = 3
@@ -103,7 +103,7 @@ def lines(direction: str) -> list[list[Square]]:
     return found
 
 
-def line_through(occupied: dict[Square, object] | set[Square], square: Square,
+def line_through(occupied: Container[Square], square: Square,
                  direction: str) -> list[Square]:
     """The unbroken run of occupied squares through ``square`` along ``direction``.
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations
+from typing import Protocol
 
 from kingscrib.kings.board import ACROSS, DOWN, PLAYABLE, SIZE, Square, lines, step
 from kingscrib.kings.hands import MAX_HAND, hand_table
@@ -72,7 +73,7 @@ def _build_table() -> dict[int, int]:
 TABLE: dict[int, int] = _build_table()
 
 # Lanes: the maximal stretches of playable squares along each direction.
-_LANES = {d: [tuple(lane) for lane in lines(d)] for d in (ACROSS, DOWN)}
+LANES = {d: [tuple(lane) for lane in lines(d)] for d in (ACROSS, DOWN)}
 _CENTRE_LANE = tuple(range((SIZE // 2) * SIZE, (SIZE // 2 + 1) * SIZE))  # the centre row
 _CENTRED = [((SIZE - n) // 2, (SIZE - n) // 2 + n - 1) for n in range(2, MAX_HAND + 1)]
 
@@ -80,19 +81,21 @@ _CENTRED = [((SIZE - n) // 2, (SIZE - n) // 2 + n - 1) for n in range(2, MAX_HAN
 def _rays() -> dict[str, list[tuple[tuple[Square, ...], tuple[Square, ...]]]]:
     """For each direction and square: the squares before it (nearest first) and after it,
     up to MAX_HAND steps each, stopping at the edge of the board."""
-    out: dict[str, list] = {}
+    Rays = tuple[tuple[Square, ...], tuple[Square, ...]]
+    out: dict[str, list[Rays]] = {}
     for d in (ACROSS, DOWN):
-        table: list = [((), ())] * (SIZE * SIZE)
+        table: list[Rays] = [((), ())] * (SIZE * SIZE)
         for s in PLAYABLE:
             sides = []
             for delta in (-1, 1):
                 found = []
-                q: Square | None = s
+                q = s
                 for _ in range(MAX_HAND):
-                    q = step(q, d, delta)
-                    if q is None:
+                    following = step(q, d, delta)
+                    if following is None:
                         break
-                    found.append(q)
+                    found.append(following)
+                    q = following
                 sides.append(tuple(found))
             table[s] = (sides[0], sides[1])
         out[d] = table
@@ -125,7 +128,7 @@ class RackInfo:
                 if key not in seen:
                     seen.add(key)
                     groups.setdefault(len(key), {})[key] = None
-        self.by_size: list[list[tuple[int, int, list[tuple[int, ...]]]]] = [
+        self.by_size: list[list[tuple[int, int, tuple[int, ...]]]] = [
             [] for _ in range(RACK_SIZE + 1)]
         for size, multisets in groups.items():
             for faces in multisets:
@@ -156,28 +159,35 @@ class RackInfo:
 # and total and count sit above them. A window's squares and an order's faces are two
 # separate sums, so each play's sort code is one addition.
 _BASE = SIZE * SIZE * 28
-_PLACE = [[_BASE ** (n - 1 - k) for k in range(n)] for n in range(RACK_SIZE + 1)]
-_SPAN = _BASE ** RACK_SIZE
+PLACE: list[list[int]] = [[_BASE ** (n - 1 - k) for k in range(n)]
+                           for n in range(RACK_SIZE + 1)]
+_SPAN: int = _BASE ** RACK_SIZE
 _MAX_TOTAL = 1 << 12
 # Windows (first, last index) of a lane of n squares that hold 2 to MAX_HAND squares.
-_WINDOWS = [[(i, j) for i in range(n) for j in range(i + 1, min(i + MAX_HAND, n))]
+WINDOWS = [[(i, j) for i in range(n) for j in range(i + 1, min(i + MAX_HAND, n))]
             for n in range(SIZE + 1)]
 
 
-def _head(total: int, n: int) -> int:
+def sort_head(total: int, n: int) -> int:
+    """The part of a play's sort code set by its total and its number of tiles (add the
+    squares' and the faces' codes, by :data:`PLACE`, to finish it)."""
     return ((_MAX_TOTAL - total) * 8 + n) * _SPAN
 
 
+# An order of faces with its sort code.
+_Coded = tuple[int, tuple[int, ...]]
+
+
 @lru_cache(maxsize=1 << 17)
-def orders_of(faces: tuple[int, ...]) -> tuple[list, list]:
+def orders_of(faces: tuple[int, ...]) -> tuple[list[_Coded], list[list[tuple[int, list[_Coded]]]]]:
     """The distinct orders of a multiset of faces, each with its sort code, and the same
     orders grouped, for each position, by the face they put there."""
     size = len(faces)
-    coded = [(sum(f * _PLACE[size][k] for k, f in enumerate(order)), order)
+    coded = [(sum(f * PLACE[size][k] for k, f in enumerate(order)), order)
              for order in sorted(set(permutations(faces)))]
     by_pos = []
     for k in range(size):
-        grouped: dict[int, list] = {}
+        grouped: dict[int, list[_Coded]] = {}
         for item in coded:
             grouped.setdefault(item[1][k], []).append(item)
         by_pos.append(sorted(grouped.items()))
@@ -253,7 +263,7 @@ def generate(board: Mapping[Square, Tile], rack: Sequence[Tile],
     that are not empty; ``use_core=False`` forces the pure-Python path.
     """
     if board and _core is not None and use_core:
-        return _core_generate(board, rack)
+        return _core.generate(*_core_args(board, rack))
     out: list[RawPlay] = []
     _scan(board, rack, rules, one_span, out)
     return out
@@ -305,7 +315,8 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
         ranks[s] = t.rank
         colours[s] = _COLOUR_INDEX[t.colour]
     first = not board
-    append = out.append if out is not None else None
+    # Nothing is appended when only the best total is wanted.
+    append = (out if out is not None else []).append
     fits = info.fits
     # Cross-check sets, only for the empty squares beside a tile in each direction.
     checks_of: dict[str, list[list[int] | None]] = {}
@@ -322,7 +333,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
     first_bonus = BONUS if first else 0
     five_bonus = 0 if first and rules.reduced_first_bonus else BONUS
 
-    lanes = _LANES
+    lanes = LANES
     if first and one_span:
         lanes = {ACROSS: [_CENTRE_LANE], DOWN: []}
     for direction, cross_dir in ((ACROSS, DOWN), (DOWN, ACROSS)):
@@ -339,7 +350,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                 pr[k + 1] = pr[k] + (1 if occ[k] or xc[q] is not None else 0)
             if not first and not pr[n]:
                 continue
-            windows = _CENTRED if first and one_span else _WINDOWS[n]
+            windows = _CENTRED if first and one_span else WINDOWS[n]
             for i, j in windows:
                 if (i and occ[i - 1]) or (j + 1 < n and occ[j + 1]):
                     continue
@@ -352,8 +363,8 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                     continue
                 akey = 0
                 acols = 0
-                empties = []
-                cons = []
+                empties: list[Square] = []
+                cons: list[tuple[int, list[int]]] = []
                 for k in range(i, j + 1):
                     r = occ[k]
                     q = lane[k]
@@ -367,7 +378,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                         empties.append(q)
                 bonus = first_bonus + (five_bonus if e == RACK_SIZE else 0)
                 sq = tuple(empties)
-                place = _PLACE[e]
+                place = PLACE[e]
                 sqcode = sum(q * 28 * place[k] for k, q in enumerate(sq))
                 flush_ok = length == MAX_HAND and acols != 3
                 if cons:
@@ -383,7 +394,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                             if base > best:
                                 best = base
                             continue
-                        head = _head(base, e) + sqcode
+                        head = sort_head(base, e) + sqcode
                         for code, faces in orders:
                             append((head + code, base, sq, faces))
                         continue
@@ -397,7 +408,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                                 if t0 > best:
                                     best = t0
                                 continue
-                            head = _head(t0, e) + sqcode
+                            head = sort_head(t0, e) + sqcode
                             for code, faces in group:
                                 append((head + code, t0, sq, faces))
                             continue
@@ -413,7 +424,7 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                                     if total > best:
                                         best = total
                                 else:
-                                    append((_head(total, e) + sqcode + code, total, sq, faces))
+                                    append((sort_head(total, e) + sqcode + code, total, sq, faces))
     if first:
         return best
     # Single tiles: both lines through the square count.
@@ -425,16 +436,16 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
             if ranks[q] or q in seen:
                 continue
             seen.add(q)
-            a = xa[q]
-            d = xd[q]
+            across = xa[q]
+            down = xd[q]
             for f in singles:
                 x = 0
-                if a is not None:
-                    x = a[f]
+                if across is not None:
+                    x = across[f]
                     if x < 0:
                         continue
-                if d is not None:
-                    y = d[f]
+                if down is not None:
+                    y = down[f]
                     if y < 0:
                         continue
                     x += y
@@ -442,21 +453,36 @@ def _scan(board: Mapping[Square, Tile], rack: Sequence[Tile], rules: RuleSet,
                     if x > best:
                         best = x
                 else:
-                    append((_head(x, 1) + q * 28 + f, x, (q,), (f,)))
+                    append((sort_head(x, 1) + q * 28 + f, x, (q,), (f,)))
     return best
 
 
 # ----- the optional C core -------------------------------------------------------
-try:  # built by setup.py when a C compiler is there; pure Python otherwise
-    from kingscrib.kings import _fastgen_core as _core  # type: ignore[attr-defined]
+class _Core(Protocol):
+    """The C core's functions (typed in ``_fastgen_core.pyi``)."""
 
-    _core.init(SIZE * SIZE, _LANES[ACROSS], _LANES[DOWN], _BASE)
-except ImportError:  # pragma: no cover - depends on the build
-    _core = None
+    def generate(self, ranks: bytes, colours: bytes, held: bytes, bonus: int, /
+                 ) -> list[RawPlay]: ...
+    def best(self, ranks: bytes, colours: bytes, held: bytes, bonus: int, /) -> int: ...
+    def best_equity(self, ranks: bytes, colours: bytes, held: bytes, bonus: int,
+                    leaves: Sequence[float], /) -> tuple[float, RawPlay] | None: ...
+
+
+def _load_core() -> _Core | None:
+    try:  # built by setup.py when a C compiler is there; pure Python otherwise
+        from kingscrib.kings import _fastgen_core
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    _fastgen_core.init(SIZE * SIZE, LANES[ACROSS], LANES[DOWN], _BASE)
+    return _fastgen_core
+
+
+_core = _load_core()
 NATIVE = _core is not None
 
 
-def _core_args(board: Mapping[Square, Tile], rack: Sequence[Tile]) -> tuple:
+def _core_args(board: Mapping[Square, Tile], rack: Sequence[Tile]
+               ) -> tuple[bytes, bytes, bytes, int]:
     ranks = bytearray(SIZE * SIZE)
     colours = bytearray(SIZE * SIZE)
     for s, t in board.items():
@@ -466,10 +492,6 @@ def _core_args(board: Mapping[Square, Tile], rack: Sequence[Tile]) -> tuple:
     return bytes(ranks), bytes(colours), held, BONUS
 
 
-def _core_generate(board: Mapping[Square, Tile], rack: Sequence[Tile]) -> list[RawPlay]:
-    return _core.generate(*_core_args(board, rack))
-
-
 _NEIGHBOURS: list[tuple[Square, ...]] = [()] * (SIZE * SIZE)
 for _s in PLAYABLE:
     _NEIGHBOURS[_s] = tuple(q for d in (ACROSS, DOWN) for side in _RAYS[d][_s] for q in side[:1])
@@ -477,7 +499,7 @@ for _s in PLAYABLE:
 
 def to_play(squares: Sequence[Square], faces: Sequence[int]) -> Play:
     """The :class:`Play` of a raw play."""
-    return Play(tuple(zip(squares, [FACE_TILE[f] for f in faces])))  # type: ignore[arg-type]
+    return Play(tuple(zip(squares, [face_tile(f) for f in faces])))
 
 
 class FastScoredPlay(ScoredPlay):
@@ -485,12 +507,16 @@ class FastScoredPlay(ScoredPlay):
     breakdown (by the rules' ``check_play``) are built only when asked for."""
 
     __slots__ = ("_raw", "_context", "_play", "_score")
+    _raw: RawPlay
+    _context: tuple[Mapping[Square, Tile], RuleSet]
+    _play: Play  # built when first asked for
+    _score: PlayScore  # built when first asked for
 
     def __init__(self, raw: RawPlay, context: tuple[Mapping[Square, Tile], RuleSet]) -> None:
         object.__setattr__(self, "_raw", raw)
         object.__setattr__(self, "_context", context)
 
-    @property  # type: ignore[override]
+    @property
     def play(self) -> Play:
         try:
             return self._play
@@ -499,7 +525,7 @@ class FastScoredPlay(ScoredPlay):
             object.__setattr__(self, "_play", play)
             return play
 
-    @property  # type: ignore[override]
+    @property
     def score(self) -> PlayScore:
         try:
             return self._score
@@ -556,6 +582,6 @@ def face_index(tile: Tile) -> int:
     return tile.rank * 2 + _COLOUR_INDEX[tile.colour]
 
 
-__all__ = ["NATIVE", "FastScoredPlay", "RackInfo", "TABLE", "WEIGHT", "best_equity", "best_plays",
-           "best_score", "face_index", "face_tile", "generate", "held_faces", "legal_plays", "rack_info",
-           "to_play"]
+__all__ = ["LANES", "NATIVE", "PLACE", "TABLE", "WEIGHT", "WINDOWS", "FastScoredPlay", "RackInfo",
+           "best_equity", "best_plays", "best_score", "face_index", "face_tile", "generate",
+           "held_faces", "legal_plays", "rack_info", "sort_head", "to_play"]

@@ -18,8 +18,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from itertools import combinations
+from typing import Any, ClassVar
 
+from kingscrib import core
+from kingscrib.core import KINGS, GameId
 from kingscrib.kings.board import Square
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
@@ -36,7 +39,7 @@ JOKER_PENALTY = 5
 OUT, BLOCKED, SCORELESS = "out", "blocked", "scoreless"
 
 
-class IllegalAction(ValueError):
+class IllegalAction(core.IllegalAction):
     """An action the rules do not allow now; the message says why. Nothing changed."""
 
 
@@ -79,14 +82,29 @@ class PlayerView:
     position: Position
     scores: tuple[int, ...]
     rack_sizes: tuple[int, ...]
-    unseen: Counter  # tiles (as held) that are in the bag or on other racks
+    unseen: Counter[Tile]  # tiles (as held) that are in the bag or on other racks
     turn_number: int
     passes_in_a_row: int
     players: int
 
 
+# What undo restores: board, racks, bags, scores, turn, turns played, servant, end,
+# passes and scoreless turns in a row, and the last turn as it was.
+_Snapshot = tuple[dict[Square, Tile], list[list[Tile]], list[list[Tile]], list[int], int, int,
+                  int | None, End | None, int, int, Turn | None]
+
+
 class Game:
-    """A Kings Cribbage game for 2 to 4 seats. Use :meth:`new` to start one."""
+    """A Kings Cribbage game for 2 to 4 seats. Use :meth:`new` to start one.
+
+    It answers the engine contract (:mod:`kingscrib.core.contract`): :meth:`start`,
+    :meth:`to_move`, :meth:`legal_actions`, :meth:`apply`, :meth:`view`,
+    :meth:`winners`, :meth:`record`, :meth:`from_record`. The older names stay:
+    :meth:`new`, :meth:`play` (``apply`` without the seat check), :meth:`legal_moves`
+    (the scored plays only, best first) and :meth:`to_record`.
+    """
+
+    game_id: ClassVar[GameId] = KINGS
 
     def __init__(self) -> None:
         # Everything is set by new(); kept as plain attributes for easy copying.
@@ -106,7 +124,7 @@ class Game:
         self.passes_in_a_row = 0
         self.scoreless_in_a_row = 0
         self.reshuffles: list[tuple[int, int]] = []  # (turns played before it, its key)
-        self._undo: list[tuple] = []
+        self._undo: list[_Snapshot] = []
 
     # ----- starting -------------------------------------------------------
     @classmethod
@@ -139,6 +157,17 @@ class Game:
             game._draw(seat, RACK_SIZE)
         game.turn = game.first_player
         return game
+
+    @classmethod
+    def start(cls, rules: RuleSet | None = None, seed: Seed | None = None,
+              names: Sequence[str] | None = None) -> Game:
+        """The contract's new game: :meth:`new` with one seat per name (two when None)."""
+        return cls.new(2 if names is None else names, rules, seed)
+
+    def _seed(self) -> Seed:
+        if self.seed is None:  # only a Game() never started by new()
+            raise ValueError("the game was not started: use Game.new")
+        return self.seed
 
     def _draw_for_first(self, rng: random.Random) -> None:
         contenders = list(range(len(self.names)))
@@ -189,7 +218,7 @@ class Game:
 
     def view(self, seat: int | None = None) -> PlayerView:
         seat = self.turn if seat is None else seat
-        unseen = Counter()
+        unseen: Counter[Tile] = Counter()
         for other, rack in enumerate(self.racks):
             if other != seat:
                 unseen.update(rack)
@@ -204,6 +233,27 @@ class Game:
         if self.is_over:
             return []
         return legal_plays(self.board, self.racks[self.turn], self.rules)
+
+    def to_move(self) -> int | None:
+        """The seat to move; None once the game is over."""
+        return None if self.is_over else self.turn
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to move may take: its plays (best first), then every
+        different exchange the bag allows, then a pass when the rules allow one."""
+        if self.is_over:
+            return []
+        plays = self.legal_moves()
+        actions: list[Action] = [scored.play for scored in plays]
+        rack = sorted(self.racks[self.turn])
+        for count in range(1, len(rack) + 1):
+            if self.can_exchange(count):
+                # Tiles of one kind are alike: each different multiset once.
+                actions.extend(Exchange.of(tiles)
+                               for tiles in dict.fromkeys(combinations(rack, count)))
+        if not (self.rules.exchange == EXCHANGE_WHEN_STUCK and plays):
+            actions.append(Pass())
+        return actions
 
     def can_exchange(self, count: int = 1) -> bool:
         """Whether the seat to move may exchange ``count`` tiles now."""
@@ -265,6 +315,17 @@ class Game:
             return self._apply_pass()
         raise IllegalAction(f"{action!r} is not a play, an exchange or a pass")
 
+    def apply(self, action: Action, seat: int | None = None) -> Turn:
+        """The contract's verb: :meth:`play` at the full value, for ``seat`` when given
+        (refused when it is not that seat's turn)."""
+        if seat is not None:
+            if type(seat) is not int or not 0 <= seat < self.players:  # bool is no seat
+                raise IllegalAction(f"there is no seat {seat!r}")
+            if seat != self.turn and not self.is_over:
+                raise IllegalAction(f"it is {self.names[self.turn]}'s turn,"
+                                    f" not {self.names[seat]}'s")
+        return self.play(action)
+
     def play_legal(self, play: Play) -> Turn:
         """Take a play already known to be legal for the seat to move (one of this
         position's generated plays, as an environment's legal actions are), at its full
@@ -306,7 +367,7 @@ class Game:
         bag.extend(exchange.tiles)
         # Each shake of the bag has its own generator, derived from the seed and the turn,
         # so the game is still fixed by its seed and undo need not keep a generator state.
-        rng_for(self.seed, f"shake/{len(self.history)}").shuffle(bag)
+        rng_for(self._seed(), f"shake/{len(self.history)}").shuffle(bag)
         self.passes_in_a_row = 0
         self.scoreless_in_a_row += 1
         return self._finish_turn(turn)
@@ -420,7 +481,7 @@ class Game:
         back never shows what the bag would have given; the record keeps ``key`` so the
         game still replays exactly."""
         for i, bag in enumerate(self.bags):
-            rng_for(self.seed, f"reshuffle/{key}/{i}").shuffle(bag)
+            rng_for(self._seed(), f"reshuffle/{key}/{i}").shuffle(bag)
         self.reshuffles.append((len(self.history), key))
 
     # ----- records ---------------------------------------------------------
@@ -430,9 +491,17 @@ class Game:
 
         return game_to_record(self, players)
 
+    def record(self) -> dict[str, Any]:
+        """The contract's name for :meth:`to_record` (seats named only)."""
+        return self.to_record()
+
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
         """Replay a record from its seed (the record must come from this engine)."""
         from kingscrib.kings.record import game_from_record
 
         return game_from_record(record)
+
+
+# The class meets the engine contract (checked by mypy).
+_ENGINE: core.Engine[RuleSet, core.GameState[Action]] = Game

@@ -113,7 +113,7 @@ def legal_plays(board: Mapping[Square, Tile], rack: Sequence[Tile],
     return sorted(found.values(), key=_best_first)
 
 
-def _best_first(sp: ScoredPlay) -> tuple:
+def _best_first(sp: ScoredPlay) -> tuple[int, int, tuple[tuple[Square, Tile], ...]]:
     return (-sp.total, len(sp.play), sp.play.tiles)
 
 

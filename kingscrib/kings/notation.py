@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from itertools import permutations
 
 from kingscrib import shown
+from kingscrib.core import IllegalAction
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.kings.board import ACROSS, DOWN, Square, parse_square, square_name, step
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
@@ -35,7 +36,7 @@ _PASS_WORDS = {"pass", "p"}
 _TOKEN = re.compile(r"\s*(\(|\)|10|[A2-9TJQK])([LD]?)", re.IGNORECASE)
 
 
-class NotationError(ValueError):
+class NotationError(IllegalAction):
     """Text that cannot be read as a move; the message says why."""
 
 

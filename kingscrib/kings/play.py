@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from kingscrib.core import IllegalAction
 from kingscrib.counting import rank_char
 from kingscrib.kings.board import (
     ACROSS,
@@ -33,7 +35,7 @@ from kingscrib.people import COLOUR_WORDS, hand_text, placement_text, tile_text
 BONUS = 10  # first play, five tiles in one turn, a flush
 
 
-class IllegalPlay(ValueError):
+class IllegalPlay(IllegalAction):
     """A play that breaks a rule; the message says which."""
 
 
@@ -76,7 +78,7 @@ class HandScore:
             parts.append(f"flush {BONUS}")
         return f"{self.text} = {self.points} ({', '.join(parts)})"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         c = self.value.count
         return {
             "hand": self.text,
@@ -110,7 +112,7 @@ class PlayScore:
             parts.append(f"first play {self.first_play_bonus}")
         return "; ".join(parts) + f"; total {self.total}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "hands": [h.to_json() for h in self.hands],
             "bonuses": {"first_play": self.first_play_bonus, "five_tiles": self.five_tile_bonus},
@@ -190,14 +192,15 @@ def check_play(
     direction = play_direction(squares)
     first = not board
     # Every square between the first and last placed tile must be filled.
-    s = squares[0]
-    while s != squares[-1]:
-        s = step(s, direction)
-        if s is None:
+    at = squares[0]
+    while at != squares[-1]:
+        following = step(at, direction)
+        if following is None:
             raise IllegalPlay("the tiles of a play must form one unbroken line")
-        if s not in placed and s not in board:
+        at = following
+        if at not in placed and at not in board:
             raise IllegalPlay(
-                f"there is a gap at {square_name(s)}: the line from {square_name(squares[0])}"
+                f"there is a gap at {square_name(at)}: the line from {square_name(squares[0])}"
                 f" to {square_name(squares[-1])} must be unbroken"
             )
     if first:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from kingscrib import jsontext
+from kingscrib.core import KINGS, RECORD_NAMES
 from kingscrib.kings.board import parse_square, square_name
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
@@ -63,7 +64,7 @@ def game_to_record(game: Game, players: Sequence[dict[str, Any]] | None = None) 
     for seat, extra in zip(seats, players or []):
         seat.update({k: v for k, v in extra.items() if k != "name"})
     record: dict[str, Any] = {
-        "format": FORMAT, "game": "kings", "rules": game.rules.to_json(), "seed": game.seed,
+        "format": FORMAT, "game": RECORD_NAMES[KINGS], "rules": game.rules.to_json(), "seed": game.seed,
         "players": seats,
         "first_draws": [{str(s): str(t) for s, t in d.items()} for d in game.first_draws],
         "turns": [turn_to_json(t) for t in game.history],
@@ -76,18 +77,24 @@ def game_to_record(game: Game, players: Sequence[dict[str, Any]] | None = None) 
     return record
 
 
-def dumps(record: dict[str, Any]) -> str:
-    """One JSON line."""
+def dumps(game: Game | dict[str, Any], indent: int | None = None) -> str:
+    """A game's record, or a record, as JSON text (one line unless ``indent``)."""
+    record = game.to_record() if isinstance(game, Game) else game
+    if indent is not None:
+        return json.dumps(record, indent=indent)
     return json.dumps(record, separators=(",", ":"))
 
 
 def loads(text: str) -> dict[str, Any]:
+    """Parse a record and check its envelope (format, game, rules, players, turns);
+    :func:`replay` checks the turns."""
     try:
         data = jsontext.loads(text)
     except jsontext.JSONTextError as e:
         raise RecordError(str(e)) from None
     if not isinstance(data, dict):
         raise RecordError("a game record is a JSON object")
+    _header(data)
     return data
 
 
@@ -98,7 +105,7 @@ def _header(record: Any) -> tuple[RuleSet, list[str], list[dict[str, Any]]]:
         raise RecordError("a game record is a JSON object")
     if record.get("format", FORMAT) != FORMAT:
         raise RecordError(f"unknown format {record.get('format')!r}; expected {FORMAT!r}")
-    if record.get("game", "kings") != "kings":
+    if record.get("game", KINGS) != RECORD_NAMES[KINGS]:
         raise RecordError(f"this is a record of {record.get('game')!r}, not Kings Cribbage")
     try:
         rules = RuleSet.from_json(record.get("rules"))
@@ -212,7 +219,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
         game.turn = game.first_player = first
     game.forget_undo()
     for i, t in enumerate(turns):
-        if game.is_over:
+        if game.end is not None:
             raise RecordError(f"the game was already over ({game.end.reason})", i)
         if t.get("player") != game.turn or isinstance(t.get("player"), bool):
             raise RecordError(f"it is seat {game.turn}'s turn, not {t.get('player')!r}'s", i)
@@ -237,7 +244,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
             raise RecordError(f"the draw should be {len(turn.drew)} tiles, not {len(drew)}", i)
         if turn.action == "play" and t.get("score") != turn.score:
             raise RecordError(f"the play scores {turn.score}, not {t.get('score')!r}"
-                              f" ({turn.detail.describe()})", i)
+                              f" ({turn.detail.describe() if turn.detail else 'no detail'})", i)
         if t.get("overclaim") != turn.overclaim:  # recorded exactly when there is one
             raise RecordError(
                 f"overclaim is recorded but the claim of {turn.claimed} is not above the"
@@ -254,7 +261,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
     _check_end(game, record.get("end"), len(turns))
 
 
-def _is_seat(value: Any, players: int) -> bool:
+def _is_seat(value: object, players: int) -> TypeGuard[int]:
     """A seat number (JSON true/false are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
@@ -309,13 +316,13 @@ def _check_joker(game: Game, joker: Any, index: int) -> None:
 
 def _check_end(game: Game, end: Any, count: int) -> None:
     if end is None:
-        if game.is_over:
+        if game.end is not None:
             raise RecordError(f"the game ended ({game.end.reason}) but the record has no end",
                               count - 1)
         return
     if not isinstance(end, dict):
         raise RecordError("end must be an object")
-    if not game.is_over:
+    if game.end is None:
         raise RecordError("the record ends the game, but by the rules it goes on")
     if end.get("reason") != game.end.reason:
         raise RecordError(f"the game ends by {game.end.reason!r}, not {end.get('reason')!r}")
@@ -370,6 +377,12 @@ def game_from_record(record: Any) -> Game:
     return game
 
 
+def replay(record: Any) -> Game:
+    """The game a record of this engine describes, replayed from its seed
+    (:func:`game_from_record`, under the name both engines' record modules share)."""
+    return game_from_record(record)
+
+
 def _reshuffles(undo: Any, turns: int) -> dict[int, list[int]]:
     """The record's ``undo`` list: the keys of the bag's reshuffles by the turn they precede."""
     if not isinstance(undo, list):
@@ -388,4 +401,4 @@ def _reshuffles(undo: Any, turns: int) -> dict[int, list[int]]:
 
 
 __all__ = ["FORMAT", "RecordError", "check_record", "dumps", "game_from_record",
-           "game_to_record", "iter_check", "loads", "parse_square"]
+           "game_to_record", "iter_check", "loads", "parse_square", "replay"]

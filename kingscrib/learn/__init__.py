@@ -8,19 +8,23 @@ a checker that asks the engine whether an answer does what the task asks.
 
 from __future__ import annotations
 
+from kingscrib.core import GAME_IDS, KINGS, UnknownGame, parse_game_id
 from kingscrib.learn.lesson import Lesson, Step, Verdict
 
-GAMES = ("kings", "cribbage")
+GAMES = GAME_IDS
 
 
 def lessons(game: str) -> tuple[Lesson, ...]:
-    """The lessons of ``game`` (``kings`` or ``cribbage``), in the order they are taught."""
-    if game == "kings":
+    """The lessons of ``game`` (``kings`` or ``cribbage``; ``classic`` is read as
+    ``cribbage``), in the order they are taught."""
+    try:
+        game_id = parse_game_id(game)
+    except UnknownGame:
+        raise ValueError(f"no lessons for {game!r}: the games are {', '.join(GAMES)}") from None
+    if game_id == KINGS:
         from kingscrib.learn.kings import LESSONS
-    elif game in ("cribbage", "classic"):
-        from kingscrib.learn.cribbage import LESSONS
     else:
-        raise ValueError(f"no lessons for {game!r}: the games are {', '.join(GAMES)}")
+        from kingscrib.learn.cribbage import LESSONS
     return LESSONS
 
 
@@ -35,7 +39,7 @@ def lesson(game: str, lesson_id: str) -> Lesson:
 
 def check(step: Step, answer: object) -> Verdict:
     """What the engine says of ``answer`` to ``step``: accepted or not, and why."""
-    if step.game == "kings":
+    if step.game == KINGS:
         from kingscrib.learn.kings import check_step
     else:
         from kingscrib.learn.cribbage import check_step

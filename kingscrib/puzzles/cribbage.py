@@ -234,8 +234,7 @@ def game_puzzles(seed: int, kinds: Sequence[str] = (DISCARD, CARD)) -> list[Puzz
     game = ClassicGame(RuleSet(players=2), seed=seed, names=[p.name for p in players])
     found: list[Puzzle] = []
     step = 0
-    while game.phase != "over":
-        seat = game.to_act
+    while (seat := game.to_move()) is not None:
         view = game.view(seat)
         step += 1
         puzzle = None

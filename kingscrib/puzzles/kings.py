@@ -80,9 +80,16 @@ def simulated(position: Position, seed: int, found: KingsAnalysis) -> list[Optio
             for o, c in close]
 
 
+def simulated_mean(option: Option) -> float:
+    """The mean of an option's simulated play-outs (ValueError when it was not simulated)."""
+    if option.sim is None:
+        raise ValueError(f"{option.move} was not simulated")
+    return option.sim
+
+
 def simulation_agrees(options: list[Option]) -> bool:
     """Whether the best by equity also has the best simulated mean."""
-    return all(options[0].sim >= o.sim for o in options[1:])
+    return all(simulated_mean(options[0]) >= simulated_mean(o) for o in options[1:])
 
 
 def read_answer(position: Position, text: str) -> Action:
@@ -156,11 +163,9 @@ def make_puzzle(position: Position, seed: int, puzzle_id: str,
             return None
         best, second = sims[0], sims[1]
     greedy = max(found.options, key=lambda o: (o.score, o.equity))
-    if greedy.score < found.top_score:
-        greedy = None
     return Puzzle(puzzle_id, "kings", KIND, position.to_json(), best.move,
                   round(found.margin, 2), best.to_json(), second.to_json(), found.top_score,
-                  theme(best, greedy), seed)
+                  theme(best, greedy if greedy.score >= found.top_score else None), seed)
 
 
 def check(puzzle) -> list[str]:
@@ -187,7 +192,7 @@ def check(puzzle) -> list[str]:
     if needs_simulation(found) and not problems:
         sims = simulated(position, puzzle.seed, found)
         if not simulation_agrees(sims):
-            leader = max(sims, key=lambda o: o.sim)
+            leader = max(sims, key=simulated_mean)
             problems.append(f"the simulation ranks {leader.move} first ({leader.sim:+.2f} a "
                             f"play-out against {sims[0].sim:+.2f})")
         stated = puzzle.breakdown.get("sim")

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from kingscrib import jsontext
+from kingscrib.core import CRIBBAGE, GAME_IDS, KINGS, UnknownGame, parse_game_id
 from kingscrib.paths import write_atomically
 
 DATA_DIR = Path(__file__).with_name("data")
 FORMAT = "kingscrib-puzzles/1"
-GAMES = ("kings", "cribbage")
-KINDS = {"kings": ("best-play",), "cribbage": ("best-discard", "best-card")}
+GAMES = GAME_IDS
+KINDS = {KINGS: ("best-play",), CRIBBAGE: ("best-discard", "best-card")}
 FIELDS = ("id", "game", "kind", "position", "answer", "margin", "breakdown", "second",
           "top_now", "theme", "seed")
 
@@ -57,11 +58,13 @@ class Puzzle:
         unknown = sorted(set(data) - set(FIELDS))
         if unknown:
             raise PuzzleError(f"{where}: unknown field {unknown[0]!r}")
-        if data["game"] not in GAMES:
-            raise PuzzleError(f"{where}: game must be one of {', '.join(GAMES)}")
-        if data["kind"] not in KINDS[data["game"]]:
-            raise PuzzleError(f"{where}: a {data['game']} puzzle's kind is one of "
-                              f"{', '.join(KINDS[data['game']])}, not {data['kind']!r}")
+        try:
+            game = parse_game_id(data["game"])  # "classic" is read as "cribbage"
+        except UnknownGame:
+            raise PuzzleError(f"{where}: game must be one of {', '.join(GAMES)}") from None
+        if data["kind"] not in KINDS[game]:
+            raise PuzzleError(f"{where}: a {game} puzzle's kind is one of "
+                              f"{', '.join(KINDS[game])}, not {data['kind']!r}")
         for name, kind in (("id", str), ("answer", str), ("theme", str), ("position", dict),
                            ("breakdown", dict), ("second", dict)):
             if not isinstance(data[name], kind):
@@ -71,7 +74,7 @@ class Puzzle:
         for name in ("top_now", "seed"):
             if not isinstance(data[name], int) or isinstance(data[name], bool):
                 raise PuzzleError(f"{where}: {name} must be a whole number")
-        puzzle = cls(**{k: data[k] for k in FIELDS})
+        puzzle = cls(**{k: data[k] for k in FIELDS if k != "game"}, game=game)
         try:
             check_position(puzzle)
         except (ValueError, KeyError, TypeError) as e:
@@ -82,7 +85,7 @@ class Puzzle:
 def check_position(puzzle: Puzzle) -> None:
     """Raise ValueError (or KeyError/TypeError) when the puzzle's position cannot be read."""
     pos = puzzle.position
-    if puzzle.game == "kings":
+    if puzzle.game == KINGS:
         from kingscrib.kings.position import Position
 
         Position.from_json(pos)

@@ -31,7 +31,7 @@ from typing import Any
 import pyspiel
 
 from kingscrib.classic.cards import Card, deck
-from kingscrib.classic.game import Claim, ClassicGame, Discard, Go, Play, _copy_deal
+from kingscrib.classic.game import Claim, ClassicGame, Discard, Go, Play, copy_deal_record
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.env.cribbage import ACTIONS, CARDS, FIRST_CLAIM, FIRST_PAIR, GO, PAIRS, SEATS
 from kingscrib.env.cribbage import action_index as v1_action_index
@@ -40,7 +40,7 @@ from kingscrib.spiel.resample import resample_deal
 from kingscrib.spiel.views import deal_view, shown_deal
 
 NAME = "kingscrib_cribbage"
-_CARD_OF = {card.index: card for card in deck()}
+_CARD_OF = {card.number: card for card in deck()}
 PLAYED_MAX = 16  # cards laid in one deal: four from each of up to four seats
 PHASES = ("deal", "discard", "play", "show", "over")
 SHOW_KINDS = ("", "hand", "crib")
@@ -72,7 +72,7 @@ class _DealtClassicGame(ClassicGame):
         self._pack = pack
         self.awaiting_deal = False
         super().__init__(rules, seed=0, explicit_go=True)
-        self._rng = None  # type: ignore[assignment]
+        self._rng = None  # no generator a copy could read the next deal from
 
     def _cut_for_deal(self) -> int:
         return self._given_dealer
@@ -97,7 +97,7 @@ class _DealtClassicGame(ClassicGame):
         d.stock, d.crib, d.pile, d.played = list(d.stock), list(d.crib), list(d.pile), \
             list(d.played)
         d.said_go, d.show_queue = set(d.said_go), list(d.show_queue)
-        d.record = _copy_deal(d.record)
+        d.record = copy_deal_record(d.record)
         new._deal = d
         new.deals = [*self.deals[:-1], d.record]  # the last record is the current deal's
         return new
@@ -178,7 +178,7 @@ class CribbageState(pyspiel.State):
     def _deal_cards(self) -> list[Card]:
         """Every card dealt this deal (hands as dealt, and the three-player crib card)."""
         assert self.engine is not None
-        d = self.engine._deal
+        d = self.engine.deal_state
         cards = [c for hand in d.dealt for c in hand]
         return cards + ([d.crib_card] if d.crib_card is not None else [])
 
@@ -187,7 +187,7 @@ class CribbageState(pyspiel.State):
         if self.first_dealer is None:
             n = self.rules.players
             return [(seat, 1.0 / n) for seat in range(n)]
-        taken = set(self.dealt) if self.dealing() else {c.index for c in self._deal_cards()}
+        taken = set(self.dealt) if self.dealing() else {c.number for c in self._deal_cards()}
         left = [i for i in range(CARDS) if i not in taken]
         return [(i, 1.0 / len(left)) for i in left]
 
@@ -217,9 +217,11 @@ class CribbageState(pyspiel.State):
             self._apply_chance(action)
             return
         assert self.engine is not None
-        seat = self.engine.to_act
+        seat = self.engine.to_move()
+        if seat is None:
+            raise ValueError("no seat acts now: the game is over")
         move = self.engine_action(action)
-        d = self.engine._deal
+        d = self.engine.deal_state
         if isinstance(move, Discard) and sum(x is None for x in d.discards) == 1:
             if action not in self._legal_actions(seat):  # the engine checks it only later
                 raise ValueError(f"{self._action_to_string(seat, action)} is not legal"
@@ -237,7 +239,7 @@ class CribbageState(pyspiel.State):
             self.dealt.append(action)
             if len(self.dealt) == self.cards_to_deal():
                 pack = [_CARD_OF[i] for i in self.dealt]
-                pack += [c for c in deck() if c.index not in set(self.dealt)]
+                pack += [c for c in deck() if c.number not in set(self.dealt)]
                 if self.engine is None:
                     self.engine = _DealtClassicGame(self.rules, self.first_dealer, pack)
                 else:
@@ -247,7 +249,7 @@ class CribbageState(pyspiel.State):
         # the cut: the starter is the first card of the stock
         assert self.engine is not None and self.pending is not None
         starter = _CARD_OF[action]
-        stock = self.engine._deal.stock
+        stock = self.engine.deal_state.stock
         stock.remove(starter)
         stock.insert(0, starter)
         seat, cards = self.pending
@@ -298,14 +300,14 @@ class CribbageState(pyspiel.State):
         if self.engine is None or self.dealing():
             n = self.rules.players
             return {c for k, c in enumerate(self.dealt) if self.dealt_to(k) == seat % n}
-        d = self.engine._deal
-        known = {c.index for c in d.dealt[seat]}
-        known |= {c.index for _, c in d.played}
+        d = self.engine.deal_state
+        known = {c.number for c in d.dealt[seat]}
+        known |= {c.number for _, c in d.played}
         if d.starter is not None:
-            known.add(d.starter.index)
+            known.add(d.starter.number)
         item = self.engine.show_item
         if item is not None and item.kind == "crib":
-            known |= {c.index for c in item.cards}
+            known |= {c.number for c in item.cards}
         return known
 
     def dealt_to(self, k: int) -> int | None:
@@ -324,7 +326,7 @@ class CribbageState(pyspiel.State):
         if self.engine is None or self.dealing():
             return [_CARD_OF[c] for k, c in enumerate(self.dealt)
                     if self.dealt_to(k) == seat], []
-        d = self.engine._deal
+        d = self.engine.deal_state
         hand, discards = list(d.held[seat]), list(d.discards[seat] or ())
         if self.pending is not None and self.pending[0] == seat:
             discards = list(self.pending[1])
@@ -341,7 +343,7 @@ class CribbageState(pyspiel.State):
             lines.append(f"seat {seat}: {' '.join(map(str, sorted(hand)))}"
                          f" | laid away {' '.join(map(str, discards))}")
         if self.engine is not None and not self.dealing():
-            d = self.engine._deal
+            d = self.engine.deal_state
             lines.append(f"dealer {d.dealer}, starter {d.starter or '-'}, count "
                          f"{self.engine.count}: "
                          + " ".join(f"{s}:{c}" for s, c in d.played))
@@ -400,9 +402,9 @@ class CribbageObserver:
         if self.private:
             hand, discards = state.hand_and_discards(player)
             for c in hand:
-                t["hand"][c.index] = 1
+                t["hand"][c.number] = 1
             for c in discards:
-                t["discards"][c.index] = 1
+                t["discards"][c.number] = 1
         engine = state.engine
         if engine is None:
             if state.first_dealer is not None:
@@ -416,35 +418,35 @@ class CribbageObserver:
         if state.dealing():
             t["dealer"][rel((engine.dealer + 1) % n)] = 1
             return
-        d = engine._deal
+        d = engine.deal_state
         t["dealer"][rel(d.dealer)] = 1
         for seat in range(n):
             t["cards_left"][rel(seat)] = len(state.hand_and_discards(seat)[0])
             laid = d.discards[seat] is not None or (state.pending or (None,))[0] == seat
             t["laid_away"][rel(seat)] = laid
         if d.starter is not None:
-            t["starter"][d.starter.index] = 1
+            t["starter"][d.starter.number] = 1
         t["count"][engine.count] = 1
         for seat in d.said_go:
             t["said_go"][rel(seat)] = 1
         item = engine.show_item
         if item is not None:
             for c in item.cards:
-                t["show"][c.index] = 1
+                t["show"][c.number] = 1
             t["show_kind"][SHOW_KINDS.index(item.kind)] = 1
             t["show_seat"][rel(item.seat)] = 1
         else:
             t["show_kind"][0] = 1
         if self.perfect_recall:
             for k, (seat, card) in enumerate(d.played):
-                t["sequence"][k, card.index] = 1
+                t["sequence"][k, card.number] = 1
                 t["sequence_seat"][k, rel(seat)] = 1
             t["sequence_in_count"][len(d.played) - len(d.pile):len(d.played)] = 1
         else:
             for c in d.pile:
-                t["pile"][c.index] = 1
+                t["pile"][c.number] = 1
             for seat, card in d.played:
-                t["played"][rel(seat), card.index] = 1
+                t["played"][rel(seat), card.number] = 1
 
     def string_from(self, state: CribbageState, player: int) -> str:
         view = deal_view(state, player, self.private)

@@ -33,7 +33,7 @@ def deal_view(state: CribbageState, player: int, private: bool) -> dict[str, Any
         if engine is not None:
             view["scores"] = list(engine.scores)
         return view
-    d = engine._deal
+    d = engine.deal_state
     record = d.record
     view.update(
         scores=list(engine.scores), dealer=d.dealer, count=engine.count,

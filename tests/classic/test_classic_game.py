@@ -310,3 +310,16 @@ def test_four_players_go_with_partners():
         "player": order[0], "action": "play", "card": "AC", "count": 31, "score": 2,
         "why": ["thirty-one"]}
     assert g.count == 0 and g.to_act == order[1]
+
+
+def test_the_contract_in_partnerships_names_both_partners_as_winners():
+    game = ClassicGame.start(seed=11, names=["ann", "bob", "cy", "di"])
+    assert game.players == 4 and game.rules.players == 4
+    rng = random.Random(11)
+    while not game.is_over:
+        seat = game.to_move()
+        assert seat in game.waiting_for()
+        game.apply(rng.choice(game.legal_actions()), seat)
+    assert game.to_move() is None and game.legal_actions() == []
+    assert game.winners() == [game.winner, game.winner + 2]
+    assert ClassicGame.from_record(game.record()).record() == game.record()
