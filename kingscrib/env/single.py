@@ -109,7 +109,10 @@ class SingleAgentEnv(gymnasium.Env):
         """The learner's legal actions (the name sb3-contrib's MaskablePPO looks for)."""
         return self.aec.observe(self.agent)["action_mask"].astype(bool)
 
-    def render(self) -> str | None:
+    # Unannotated as in gymnasium's own environments: Env.render's return type is a type
+    # variable of the method, which no concrete type (here the text of the table) matches.
+    def render(self):
+        """The table as text (render_mode "ansi"), else None."""
         return self.aec.render()
 
 
