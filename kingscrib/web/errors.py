@@ -12,5 +12,5 @@ class WebError(Exception):
         self.message = message
 
     def __reduce__(self) -> tuple:
-        # Raised in a worker process (kingscrib.web.work), it is pickled back whole.
+        # Raised in a worker process (kingscrib.web.play.work), it is pickled back whole.
         return (WebError, (self.status, self.message))
