@@ -71,7 +71,8 @@ def headers(url: str, session: str) -> dict[str, str]:
 def run(players: int, seconds: float, rate: float, game: str) -> None:
     from sqlalchemy import create_engine, select, update
 
-    from kingscrib.web.db.storage import games, postgres_driver
+    from kingscrib.web.db.storage import postgres_driver
+    from kingscrib.web.db.tables import games
     from kingscrib.web.tournaments.store import tournament_entrants, tournament_games, tournaments
 
     folder = Path("/tmp") / f"kingscrib-arena-{time.time_ns()}"

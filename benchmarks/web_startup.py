@@ -31,7 +31,8 @@ def fill(url: str, count: int) -> None:
     from kingscrib.kings.moves import Pass
     from kingscrib.kings.record import turn_to_json
     from kingscrib.shuffle import new_secret
-    from kingscrib.web.db.storage import Store, games, seats, turns
+    from kingscrib.web.db.storage import Store
+    from kingscrib.web.db.tables import games, seats, turns
 
     store = Store(url)
     secret = new_secret()

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select
 from web_support import auth, https_client, table_count
 
-from kingscrib.web.db.storage import games, seat_accounts, seek_seats, seeks
+from kingscrib.web.db.tables import games, seat_accounts, seek_seats, seeks
 from kingscrib.web.lobby import bans as lobby_bans
 from kingscrib.web.ratings import store as rating_store
 
@@ -342,7 +342,7 @@ def test_rated_seeks_ranges_and_bans(app_client: Any, url: str,
     bob_id = bob.http.get("/api/account").json()  # (the name only: find the id below)
     assert bob_id["name"] == "Bob"
     engine = create_engine(url)
-    from kingscrib.web.db.storage import accounts as accounts_table
+    from kingscrib.web.db.tables import accounts as accounts_table
     with engine.connect() as conn:
         ids = dict(conn.execute(select(accounts_table.c.name, accounts_table.c.id)).all())
     engine.dispose()

@@ -326,7 +326,8 @@ def test_two_processes_rate_each_game_exactly_once_on_postgresql(
     from test_web_shared_limits import fresh_database
 
     from kingscrib.web.accounts import store as accounts
-    from kingscrib.web.db.storage import Store, StoredSeat, games, seat_accounts
+    from kingscrib.web.db.storage import Store, StoredSeat
+    from kingscrib.web.db.tables import games, seat_accounts
 
     url = fresh_database(postgres_url, "ratings_once")
     store = Store(url)

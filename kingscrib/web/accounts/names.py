@@ -13,6 +13,7 @@ Cyrillic "Сomputеr", "C0MPUTER"): names are compared by their confusable skele
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import unicodedata
 from typing import Any
@@ -124,3 +125,17 @@ def shown_seat_name(game: str, name: str, kind: str, level: str | None) -> str:
     if level and name.endswith(f"({level})"):
         return f"{name[:-len(level) - 2]}({title})"
     return name
+
+
+DELETED = "deleted player"  # the name an account's seats take when it is deleted
+
+
+def login_key(name: str) -> str:
+    """What a log-in matches: the name in NFKC, casefolded (hashed: fixed length)."""
+    folded = unicodedata.normalize("NFKC", name.strip()).casefold()
+    return hashlib.sha256(folded.encode("utf-8")).hexdigest()
+
+
+def look_key(name: str) -> str:
+    """What two names must not share: the name's skeleton, as it reads (hashed)."""
+    return hashlib.sha256(skeleton(name).encode("utf-8")).hexdigest()

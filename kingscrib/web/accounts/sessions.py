@@ -28,7 +28,8 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Engine
 
 from kingscrib.web.accounts.store import Account
-from kingscrib.web.db.storage import account_sessions, accounts, hash_secret
+from kingscrib.web.db.storage import hash_secret
+from kingscrib.web.db.tables import account_sessions, accounts
 from kingscrib.web.errors import WebError
 
 COOKIE = "kingscrib_session"

@@ -30,22 +30,22 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.web.accounts.names import MAX_NAME, person_name, skeleton
-from kingscrib.web.db.storage import (
-    Store,
-    account_sessions,
-    accounts,
-    login_failures,
-    seat_accounts,
-    seats,
+from kingscrib.web.accounts.names import (
+    DELETED,
+    MAX_NAME,
+    login_key,
+    look_key,
+    person_name,
+    skeleton,
 )
+from kingscrib.web.db.storage import Store
+from kingscrib.web.db.tables import account_sessions, accounts, login_failures, seat_accounts, seats
 from kingscrib.web.errors import WebError
 from kingscrib.web.puzzles import store as puzzle_store
 from kingscrib.web.ratings import store as ratings
 from kingscrib.web.tournaments import store as tournament_store
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 256  # characters; Argon2 takes any length, the body not
-DELETED = "deleted player"  # the name an account's seats take when it is deleted
 # Brute-force limits: failed log-ins in the last WINDOW seconds, per typed account name
 # and per client address; sign-ups per address count the same way.
 WINDOW = 15 * 60.0
@@ -92,15 +92,6 @@ def user_name(raw: Any) -> str:
     return text
 
 
-def login_key(name: str) -> str:
-    """What a log-in matches: the name in NFKC, casefolded (hashed: fixed length)."""
-    folded = unicodedata.normalize("NFKC", name.strip()).casefold()
-    return hashlib.sha256(folded.encode("utf-8")).hexdigest()
-
-
-def look_key(name: str) -> str:
-    """What two names must not share: the name's skeleton, as it reads (hashed)."""
-    return hashlib.sha256(skeleton(name).encode("utf-8")).hexdigest()
 
 
 def check_password(raw: Any) -> str:

@@ -18,7 +18,8 @@ from typing import Any
 from sqlalchemy import Column, Float, Integer, String, Table, delete, insert, select
 from sqlalchemy.engine import Engine
 
-from kingscrib.web.db.storage import accounts, metadata
+from kingscrib.web.accounts.names import login_key
+from kingscrib.web.db.tables import accounts, metadata
 
 MAX_REASON = 200
 
@@ -62,8 +63,6 @@ def is_banned(engine: Engine, account_id: int | None) -> bool:
 
 def account_named(engine: Engine, name: str) -> tuple[int, str, str] | None:
     """(id, name, login key) of the account a user name logs in as; None: no such account."""
-    from kingscrib.web.accounts.store import login_key
-
     with engine.connect() as conn:
         row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.login_key)
                            .where(accounts.c.login_key == login_key(name))).first()

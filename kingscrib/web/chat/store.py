@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
-from kingscrib.web.db.storage import metadata
+from kingscrib.web.db.tables import metadata
 
 ROOMS = ("players", "spectators")
 HISTORY = 100  # messages a room shows when it is opened

@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from kingscrib.learn import GAMES
 from kingscrib.learn import progress as learn_progress
 from kingscrib.learn.progress import MAX_ID, Progress
-from kingscrib.web.db.storage import metadata
+from kingscrib.web.db.tables import metadata
 
 learn_progress_rows = Table(
     "learn_progress", metadata,

@@ -29,17 +29,9 @@ from sqlalchemy.exc import IntegrityError
 
 from kingscrib.web.accounts import store as accounts
 from kingscrib.web.accounts.names import shown_seat_name
-from kingscrib.web.db.storage import (
-    Store,
-    games,
-    hash_secret,
-    seats,
-    seek_seats,
-    seeks,
-)
-from kingscrib.web.db.storage import (
-    accounts as account_rows,
-)
+from kingscrib.web.db.storage import Store, hash_secret
+from kingscrib.web.db.tables import accounts as account_rows
+from kingscrib.web.db.tables import games, seats, seek_seats, seeks
 from kingscrib.web.errors import WebError
 from kingscrib.web.lobby import bans as lobby_bans
 from kingscrib.web.play.clocks import check_clock
@@ -374,7 +366,7 @@ def started(store: Store, seek_id: str, game_id: str, owners: list[tuple[int, in
             also: Callable[[Connection], None] | None = None) -> None:
     """The seek's game is stored: note it, and give the accounts their seats
     (``owners``: (seat, account id)). ``also``: more to do in the same transaction."""
-    from kingscrib.web.db.storage import seat_accounts
+    from kingscrib.web.db.tables import seat_accounts
 
     with store.engine.begin() as conn:
         conn.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))

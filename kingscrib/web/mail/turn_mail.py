@@ -22,7 +22,7 @@ from sqlalchemy import Boolean, Column, Integer, String, Table, delete, insert, 
 from sqlalchemy.engine import Engine
 
 from kingscrib.web.accounts.names import shown_seat_name
-from kingscrib.web.db.storage import accounts, metadata
+from kingscrib.web.db.tables import accounts, metadata
 from kingscrib.web.errors import WebError
 
 log = logging.getLogger("kingscrib.web")

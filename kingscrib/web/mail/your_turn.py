@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from kingscrib.web.accounts.names import shown_seat_name
-from kingscrib.web.db.storage import games, seat_accounts
+from kingscrib.web.db.tables import games, seat_accounts
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.finish import ended
 

@@ -31,7 +31,7 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.web.db.rows import save_row
-from kingscrib.web.db.storage import metadata
+from kingscrib.web.db.tables import metadata
 from kingscrib.web.ratings.puzzle_ratings import Rating
 
 

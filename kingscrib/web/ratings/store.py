@@ -45,8 +45,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib import level_names
+from kingscrib.web.accounts.names import login_key
 from kingscrib.web.db.rows import save_row
-from kingscrib.web.db.storage import accounts, games, metadata, seat_accounts, seats
+from kingscrib.web.db.tables import accounts, games, metadata, seat_accounts, seats
 from kingscrib.web.ratings.maths import Rating, aged, rate
 
 RATED_GAMES = ("kings", "classic")
@@ -289,8 +290,6 @@ def leaderboard(engine: Engine, game: str, limit: int = 100) -> list[dict[str, A
 
 def account_named(engine: Engine, name: str) -> tuple[int, str] | None:
     """The account of a user name as typed (any case), and its name as chosen."""
-    from kingscrib.web.accounts.store import login_key
-
     with engine.connect() as conn:
         row = conn.execute(select(accounts.c.id, accounts.c.name).where(
             accounts.c.login_key == login_key(name))).first()

@@ -44,7 +44,8 @@ from sqlalchemy.exc import IntegrityError
 
 from kingscrib.tournaments.pairing import Record
 from kingscrib.tournaments.standings import Result, Standing, standings, team_standings
-from kingscrib.web.db.storage import accounts, metadata
+from kingscrib.web.accounts.names import DELETED
+from kingscrib.web.db.tables import accounts, metadata
 
 FORMATS = ("round_robin", "swiss", "arena", "match")
 UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
@@ -392,7 +393,7 @@ def note_forfeit(engine: Engine, pairing_id: int, number: int) -> None:
 def playing(engine: Engine) -> list[dict[str, Any]]:
     """Every game of a running tournament that has no result yet, with its game's state
     (over, an early result, last change)."""
-    from kingscrib.web.db.storage import clocks, games
+    from kingscrib.web.db.tables import clocks, games
 
     with engine.connect() as conn:
         rows = conn.execute(
@@ -413,7 +414,7 @@ def account_names(engine: Engine, ids: list[int]) -> dict[int, str]:
 
 def seats_that_acted(engine: Engine, game_id: str) -> set[int]:
     """The seats with a stored turn (Cribbage turns say ``seat``, Kings ``player``)."""
-    from kingscrib.web.db.storage import turns
+    from kingscrib.web.db.tables import turns
 
     with engine.connect() as conn:
         data = conn.execute(select(turns.c.data).where(turns.c.game_id == game_id)).scalars()
@@ -466,8 +467,6 @@ def forget_account(conn: Connection, account_id: int) -> None:
     """An account is deleted (in the caller's transaction): its entries read "deleted
     player" and are withdrawn (their results stay), it leaves its teams, and the
     tournaments and teams it created stay without a creator."""
-    from kingscrib.web.accounts.store import DELETED
-
     mine = or_(tournament_entrants.c.account_id == account_id,
                tournament_entrants.c.partner_id == account_id)
     conn.execute(update(tournament_entrants).where(
