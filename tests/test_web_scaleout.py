@@ -205,7 +205,7 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
         postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.play.rooms import WebError
+    from kingscrib.web.errors import WebError
 
     async def scenario() -> None:
         # Two hubs on one database, as two processes whose notes are late (not listening).
@@ -235,7 +235,7 @@ def test_a_turn_in_a_note_is_applied_without_reading_the_store_and_idle_rooms_go
         postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.play.rooms import Listener
+    from kingscrib.web.play.room import Listener
 
     async def scenario() -> None:
         async with two_hubs(postgres_url, listening=True) as (first, second, loads):
@@ -319,7 +319,7 @@ def test_a_batch_is_stored_in_one_statement_and_each_game_is_noted_once(
 def test_a_classic_game_follows_the_notes_too(postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.play.rooms import Listener
+    from kingscrib.web.play.room import Listener
 
     async def scenario() -> None:
         async with two_hubs(postgres_url, listening=True) as (first, second, loads):
@@ -357,7 +357,7 @@ def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_pro
     import asyncio
 
     from kingscrib.web.play import finish
-    from kingscrib.web.play.rooms import Listener
+    from kingscrib.web.play.room import Listener
 
     async def scenario() -> None:
         async with two_hubs(postgres_url, listening=True) as (first, second, loads):

@@ -21,7 +21,8 @@ from kingscrib.web.accounts import sessions
 from kingscrib.web.accounts import store as accounts
 from kingscrib.web.chat import moderation
 from kingscrib.web.db.storage import hash_secret
-from kingscrib.web.play.rooms import Hub, WebError
+from kingscrib.web.errors import WebError
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server.deps import get_hub
 from kingscrib.web.server.edge import client_address
 

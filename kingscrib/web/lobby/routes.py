@@ -21,10 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.web.accounts import sessions
 from kingscrib.web.db.storage import hash_secret
+from kingscrib.web.errors import WebError
 from kingscrib.web.lobby import seeks
 from kingscrib.web.lobby.live import Client, Lobby
 from kingscrib.web.play.games import DEFAULT_GAME
-from kingscrib.web.play.rooms import Hub, WebError
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.play.sockets import POLICY, serve_counted
 from kingscrib.web.server.deps import get_hub, session_account
 

@@ -151,6 +151,6 @@ def watcher(hub: Any, settings: MailSettings) -> Any:
         begun = [s for s in room.game.waiting() if s not in before
                  and room.seats[s].kind == "human"]
         if begun:
-            hub._background(mail(room, begun))
+            hub.background.start(mail(room, begun))
 
     return on_turn

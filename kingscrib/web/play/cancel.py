@@ -4,7 +4,9 @@ It is deleted with everything kept about it; its pages are told and then closed.
 
 from __future__ import annotations
 
-from kingscrib.web.play.rooms import HUMAN, Hub, Room, WebError
+from kingscrib.web.errors import WebError
+from kingscrib.web.play.room import HUMAN, Room
+from kingscrib.web.play.rooms import Hub
 
 
 def _people_played(room: Room) -> bool:
@@ -21,7 +23,7 @@ async def cancel(hub: Hub, room: Room, seat: int | None) -> None:
     async with room.lock:
         if room.computer_task:
             room.computer_task.cancel()
-        await hub._db_call(hub.store.delete_game, room.id)
+        await hub.db_call(hub.store.delete_game, room.id)
         hub.rooms.pop(room.id, None)
         for listener in list(room.listeners):
             try:

@@ -141,10 +141,10 @@ async def end_early(hub: Any, room: Any, reason: str, seat: int) -> None:
         clock.restart(now, [])
     result = _early_result(room, reason, seat, _penalties(room, clock, now))
     try:
-        await hub._db_call(hub.store.finish, room.id, turns_stored(room),
+        await hub.db_call(hub.store.finish, room.id, turns_stored(room),
                            clock_columns(clock, result))
     except StaleGame:
-        hub._noted(room.id)
+        hub.sync.noted(room.id)
         raise WebError(409, "another move was made first (through another server); the game"
                             " is brought up to date") from None
     room.clock, room.result = clock, result
@@ -171,7 +171,7 @@ async def check_clocks(hub: Any, now: float | None = None) -> list[str]:
     rooms are loaded only for those games). Returns the ids ended."""
     now = time.time() if now is None else now
     done = []
-    for game_id in await hub._db_call(hub.store.due_clocks, now):
+    for game_id in await hub.db_call(hub.store.due_clocks, now):
         try:
             room = await hub.get(game_id)
         except WebError:

@@ -9,10 +9,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
+from kingscrib.web.errors import WebError
 from kingscrib.web.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
 from kingscrib.web.play.clocks import check_clock
 from kingscrib.web.play.finish import game_over, resign
-from kingscrib.web.play.rooms import Hub, WebError
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server.deps import (
     bearer,
     get_hub,

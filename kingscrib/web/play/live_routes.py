@@ -22,8 +22,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from kingscrib.web import jsontext
+from kingscrib.web.errors import WebError
 from kingscrib.web.play.finish import resign
-from kingscrib.web.play.rooms import Listener, WebError
+from kingscrib.web.play.room import Listener
 from kingscrib.web.play.sockets import (
     INVALID_TEXT,
     POLICY,

@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from kingscrib.shuffle import Seed, new_secret
+from kingscrib.web.errors import WebError
 from kingscrib.web.play.finish import ended
 from kingscrib.web.play.games import game_kind
-from kingscrib.web.play.rooms import COMPUTER, Hub, Room, WebError
+from kingscrib.web.play.room import COMPUTER, Room
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server.limits import AddressLimits
 
 
@@ -45,7 +47,7 @@ def new_seat(old: int, old_first: int, new_first: int, seats: int) -> int:
 
 async def rematch_of(hub: Hub, game_id: str) -> dict[str, Any] | None:
     """``{"game_id": ...}`` of the game's rematch, if one was started."""
-    found = await hub._db_call(hub.store.rematch, game_id)
+    found = await hub.db_call(hub.store.rematch, game_id)
     return {"game_id": found[0]} if found else None
 
 
@@ -63,9 +65,9 @@ async def rematch(hub: Hub, room: Room, seat: int | None, limits: AddressLimits,
     count = len(room.seats)
     old_first = first_of(room)
     async with room.lock:
-        found = await hub._db_call(hub.store.rematch, room.id)
+        found = await hub.db_call(hub.store.rematch, room.id)
         if found is None:
-            rules = (await hub._db_call(hub.store.load, room.id)).rules  # as stored
+            rules = (await hub.db_call(hub.store.load, room.id)).rules  # as stored
             seed = new_secret()
             new_first = first_from_seed(room.kind, rules, seed, [s.name for s in room.seats])
             order = [room.seats[0]] * count
@@ -82,7 +84,7 @@ async def rematch(hub: Hub, room: Room, seat: int | None, limits: AddressLimits,
                     specs, rules, seed, room.kind, hints=getattr(room, "hints_allowed", False),
                     creator=mine, clock=clock, secret_seed=True, address=address,
                     rated=room.rated)  # (an account's old seat needs its session: it sits)
-                await hub._db_call(hub.store.set_rematch, room.id, new_room.id, invite)
+                await hub.db_call(hub.store.set_rematch, room.id, new_room.id, invite)
             return {"game_id": new_room.id, "seat": mine, "token": token, "invite": invite}
     new_id, invite = found
     new_room = await hub.get(new_id)

@@ -12,7 +12,8 @@ from typing import Any
 
 from kingscrib.web.db.storage import hash_secret
 from kingscrib.web.errors import WebError
-from kingscrib.web.play.rooms import Hub, Room
+from kingscrib.web.play.room import Room
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server import metrics
 
 log = logging.getLogger("kingscrib.web")
@@ -49,7 +50,7 @@ async def status(hub: Hub, room: Room) -> dict[str, Any]:
         # Running here: answered without the store, whose one thread the moves of every
         # game wait for (a page polling its analysis must not delay them).
         return {"status": "running", "done": job.done, "total": job.total}
-    stored = await hub._db_call(hub.store.analysis, room.id)
+    stored = await hub.db_call(hub.store.analysis, room.id)
     if stored is not None:
         return {"status": "done", "turns": stored}
     if job is None:
@@ -98,14 +99,14 @@ async def start(hub: Hub, room: Room, address: str, seat: int | None,
             with metrics.queued("analysis"):
                 rows = await hub.work.review(analyse, inputs, address=address, game=room.id,
                                              progress=progress)
-            await hub._db_call(hub.store.set_analysis, room.id, rows)
+            await hub.db_call(hub.store.set_analysis, room.id, rows)
             _jobs(hub).pop(room.id, None)
         except Exception as e:  # kept for the page to show; the game itself is untouched
-            if await hub._db_call(hub.store.analysis, room.id) is not None:
+            if await hub.db_call(hub.store.analysis, room.id) is not None:
                 _jobs(hub).pop(room.id, None)  # another server process stored it first
                 return
             log.exception("analysis of %s failed", room.id)
             job.error = str(e) or type(e).__name__
 
-    hub._background(run())  # cancelled when the server stops
+    hub.background.start(run())  # cancelled when the server stops
     return {"status": "running", "done": 0, "total": job.total}

@@ -21,8 +21,9 @@ from kingscrib.puzzles.explain import judge
 from kingscrib.puzzles.progress import daily_index
 from kingscrib.puzzles.puzzle import shipped
 from kingscrib.web.accounts import sessions
+from kingscrib.web.errors import WebError
 from kingscrib.web.paths import STATIC
-from kingscrib.web.play.rooms import Hub, WebError
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.puzzles import store as puzzle_store
 from kingscrib.web.puzzles import views as puzzle_views
 from kingscrib.web.ratings import puzzle_ratings as ratings

@@ -25,6 +25,7 @@ from kingscrib.web.chat import moderation_routes as moderation
 from kingscrib.web.chat import routes as chat
 from kingscrib.web.chat.rooms import ChatHub
 from kingscrib.web.db.storage import Store
+from kingscrib.web.errors import WebError
 from kingscrib.web.lessons import routes as learn
 from kingscrib.web.lobby import routes as lobby
 from kingscrib.web.lobby.live import Lobby
@@ -37,7 +38,7 @@ from kingscrib.web.play import game_routes as games
 from kingscrib.web.play import live_routes as live
 from kingscrib.web.play.actions import describe
 from kingscrib.web.play.finish import check_clocks
-from kingscrib.web.play.rooms import Hub, WebError
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.puzzles import routes as puzzles
 from kingscrib.web.server import meta_routes as meta
 from kingscrib.web.server import metrics, outage
@@ -218,7 +219,7 @@ async def _clocks(hub: Hub, settings: Settings, note_alive: bool = True) -> None
         try:
             if note_alive and time.time() - noted >= settings.alive_every:
                 noted = time.time()
-                await hub._db_call(hub.store.note_alive, noted)
+                await hub.db_call(hub.store.note_alive, noted)
             ended = await check_clocks(hub)
             if ended:
                 log.info("%d games ended on time", len(ended))

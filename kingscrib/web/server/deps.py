@@ -7,7 +7,8 @@ from typing import Any
 
 from fastapi import Header, Request
 
-from kingscrib.web.play.rooms import Hub, Room
+from kingscrib.web.play.room import Room
+from kingscrib.web.play.rooms import Hub
 
 
 async def get_hub(request: Request) -> Hub:
@@ -46,7 +47,7 @@ async def logged_in_account(request: Request, hub: Hub, write: bool = False) -> 
     """The caller's account; WebError(401) when not logged in. A ``write`` (a cookie-
     authenticated change) must also come from this site with the session's CSRF token."""
     from kingscrib.web.accounts import sessions
-    from kingscrib.web.play.rooms import WebError
+    from kingscrib.web.errors import WebError
 
     account, token = await session_account(hub, request.cookies)
     if account is None or token is None:
@@ -62,8 +63,8 @@ async def guard_seat(hub: Hub, cookies: Mapping[str, str], game_id: str, token: 
     logged in as (or to a deleted account). A guest's seat needs its token only."""
     from kingscrib.web.accounts import sessions
     from kingscrib.web.db.storage import hash_secret
+    from kingscrib.web.errors import WebError
     from kingscrib.web.play import last_known
-    from kingscrib.web.play.rooms import WebError
 
     owners = await last_known.seat_owners(hub, game_id)
     token_hash = hash_secret(token)
@@ -100,7 +101,7 @@ async def rated_seat_allowed(request: Request, hub: Hub, doing: str) -> None:
     """WebError(403) unless the caller is logged in: every person's seat of a rated game
     is an account's (a guest's result could not move any rating)."""
     from kingscrib.web.accounts import sessions
-    from kingscrib.web.play.rooms import WebError
+    from kingscrib.web.errors import WebError
 
     account = await hub.db_call(sessions.account_of, hub.store.engine,
                                 request.cookies.get(sessions.COOKIE))
@@ -111,7 +112,7 @@ async def rated_seat_allowed(request: Request, hub: Hub, doing: str) -> None:
 
 async def seat_for(hub: Hub, room: Room, token: str | None) -> int | None:
     """The caller's seat (None: a spectator); 401 for a token of no seat of this game."""
-    from kingscrib.web.play.rooms import WebError
+    from kingscrib.web.errors import WebError
 
     seat = await hub.seat_or_refresh(room, token)
     if token and seat is None:
@@ -123,7 +124,7 @@ async def refuse_banned(request: Request, hub: Hub, what: str) -> None:
     """WebError(403) when this browser is logged in as a banned account."""
     from kingscrib.web.accounts import sessions
     from kingscrib.web.chat import moderation
-    from kingscrib.web.play.rooms import WebError
+    from kingscrib.web.errors import WebError
 
     session = request.cookies.get(sessions.COOKIE)
     if not session:

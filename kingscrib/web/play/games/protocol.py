@@ -54,10 +54,12 @@ class Table(Protocol):
     id: str
     version: int  # changes counted: turns, seats taken, closing
     sent_version: int  # the version the listeners were last sent
-    seats: Sequence[TableSeat]
     hints_allowed: bool
     rated: bool  # chosen at creation (kingscrib.web.ratings.store), shown before anyone sits
     closed: bool
+
+    @property
+    def seats(self) -> Sequence[TableSeat]: ...
 
     @property
     def hints_on(self) -> bool: ...
@@ -221,6 +223,12 @@ class GameKind(Protocol):
         Returns the ``result`` object: at least ``reason``, ``seat``, ``winners``,
         ``losers``, ``scores`` and ``time_penalties`` (docs/web.md). Optional: without it
         whoever resigned or ran out of time loses and everyone else wins."""
+
+    def standing(self, session: Session, result: dict[str, Any] | None, closing: bool = False
+                 ) -> list[dict[str, Any]] | None:
+        """How a finished game placed each seat: ``{"seats": [...], "place": n, "score":
+        points}`` per side, place 0 the best; None while the scores may still change
+        (unless ``closing``). ``result``: an ending beyond the rules, if any."""
 
     def replay(self, record: dict[str, Any]) -> dict[str, Any]:
         """A record of this game checked and given back as its page steps through it;
