@@ -27,8 +27,11 @@ _CARD_CODE = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 
 
 class _Tile(Protocol):
-    rank: int
-    colour: str
+    @property
+    def rank(self) -> int: ...
+
+    @property
+    def colour(self) -> str: ...
 
 
 def rank_sign(rank: int) -> str:

@@ -356,7 +356,7 @@ def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_pro
         postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.play import finish
+    from kingscrib.web.play import clocks, endings
     from kingscrib.web.play.room import Listener
 
     async def scenario() -> None:
@@ -392,10 +392,10 @@ def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_pro
             assert loads == []  # the turns and their clocks came in the notes alone
             stored = first.store.load(room.id).clock  # the batch moved the row on too
             assert stored["turn"] == len(engine.history) and stored["result"] is None
-            assert finish.clock_from_row(stored).to_json() == room.clock.to_json()
+            assert clocks.clock_from_row(stored).to_json() == room.clock.to_json()
             # A resignation is not a turn: the other process reads it from the store and
             # tells its sockets how the game ended.
-            await finish.resign(first, room, engine.turn)
+            await endings.resign(first, room, engine.turn)
             await until(lambda: other.result is not None)
             assert other.result == room.result and loads == [room.id]
             ended = json.dumps({"result": room.result})[1:-1]

@@ -233,7 +233,7 @@ def test_an_analysis_running_here_is_polled_without_the_store() -> None:
 
     stored = {"g1": [{"turn": 0}]}
     hub = SimpleNamespace(analysis_jobs={"g1": reviews.Job(total=9, done=4)},
-                          store=SimpleNamespace(analysis=stored.get), _db_call=db_call)
+                          store=SimpleNamespace(analysis=stored.get), db_call=db_call)
     room = SimpleNamespace(id="g1")
     assert asyncio.run(reviews.status(hub, room)) == {"status": "running", "done": 4,
                                                       "total": 9}

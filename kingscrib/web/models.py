@@ -95,7 +95,8 @@ def action_spec() -> type[BaseModel]:
     names = tuple(game_names())
     if names not in _action_specs:
         actions: list[str] = []
-        fields: dict[str, Any] = {}
+        # The action's names are known only now: the Literal is built at run time.
+        fields: dict[str, Any] = {"action": None}
         for name in names:
             model = game_kind(name).action_model
             actions += [a for a in get_args(model.model_fields["action"].annotation)
@@ -103,8 +104,8 @@ def action_spec() -> type[BaseModel]:
             for field, info in model.model_fields.items():
                 if field != "action":
                     fields.setdefault(field, (info.annotation, info))
-        _action_specs[names] = create_model(
-            "ActionSpec", __base__=_Strict, action=(Literal[tuple(actions)], ...), **fields)
+        fields["action"] = (Literal[tuple(actions)], ...)
+        _action_specs[names] = create_model("ActionSpec", __base__=_Strict, **fields)
     return _action_specs[names]
 
 

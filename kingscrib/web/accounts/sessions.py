@@ -22,6 +22,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import delete, insert, select
@@ -96,7 +97,7 @@ def check_same_origin(headers: Mapping[str, str]) -> None:
         raise WebError(403, "account requests are accepted from this site's pages only")
 
 
-def cookie_args(token: str) -> dict:
+def cookie_args(token: str) -> dict[str, Any]:
     """The session cookie's value and flags (for ``Response.set_cookie``)."""
     return {"key": COOKIE, "value": token, "max_age": int(LIFETIME), "path": "/",
             "httponly": True, "secure": True, "samesite": "lax"}

@@ -38,6 +38,7 @@ from kingscrib.web.accounts.names import (
     person_name,
     skeleton,
 )
+from kingscrib.web.db.rows import inserted_id
 from kingscrib.web.db.storage import Store
 from kingscrib.web.db.tables import account_sessions, accounts, login_failures, seat_accounts, seats
 from kingscrib.web.errors import WebError
@@ -125,9 +126,9 @@ def create(engine: Engine, name: str, password_hash: str, now: float | None = No
     """A new account; WebError(409) when its name, or one that looks like it, is taken."""
     try:
         with engine.begin() as conn:
-            new_id = conn.execute(insert(accounts).values(
+            new_id = inserted_id(conn.execute(insert(accounts).values(
                 name=name, login_key=login_key(name), look_key=look_key(name),
-                password_hash=password_hash, created=now or time.time())).inserted_primary_key[0]
+                password_hash=password_hash, created=now or time.time())))
     except IntegrityError:
         raise WebError(409, f"the user name {name!r} (or one that looks like it) is taken;"
                             " choose another") from None

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from sqlalchemy import Column, Float, Integer, String, Table, delete, insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from kingscrib.web.accounts.names import login_key
 from kingscrib.web.db.tables import accounts, metadata
@@ -69,9 +69,10 @@ def account_named(engine: Engine, name: str) -> tuple[int, str, str] | None:
     return None if row is None else (row.id, row.name, row.login_key)
 
 
-def _key_of(conn: Any, account_id: int) -> str | None:
-    return conn.execute(select(accounts.c.login_key)
-                        .where(accounts.c.id == account_id)).scalar_one_or_none()
+def _key_of(conn: Connection, account_id: int) -> str | None:
+    key: str | None = conn.execute(select(accounts.c.login_key)
+                                   .where(accounts.c.id == account_id)).scalar_one_or_none()
+    return key
 
 
 def set_moderator(engine: Engine, account_id: int, on: bool) -> bool:

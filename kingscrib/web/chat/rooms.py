@@ -33,6 +33,7 @@ from kingscrib.web.chat.text import chat_text
 from kingscrib.web.db.storage import CONNECT_TIMEOUT, NOTE_LIMIT, hash_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.play import last_known
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server.limits import Buckets
 
 log = logging.getLogger("kingscrib.web")
@@ -63,7 +64,7 @@ class Speaker:
     players: bool = True  # the game has a person's seat (a players' room apart)
 
 
-async def speaker(hub: Any, game_id: str, token: str | None, cookies: Mapping[str, str],
+async def speaker(hub: Hub, game_id: str, token: str | None, cookies: Mapping[str, str],
                   same_origin: bool = True) -> Speaker:
     """Who the caller is at this game's chat. ``token``: a seat token (the players'
     room); a spectator writes only with an account's session, and only from this site's
@@ -92,7 +93,7 @@ async def speaker(hub: Any, game_id: str, token: str | None, cookies: Mapping[st
 class ChatHub:
     """The readers of every game's chat held by this process, and the senders' limits."""
 
-    hub: Any
+    hub: Hub
     readers: dict[str, set[Reader]] = field(default_factory=dict)
     limits: Buckets = field(default_factory=lambda: Buckets(1 / EVERY, BURST))
     _stop: threading.Event | None = None

@@ -57,7 +57,8 @@ class Mute(BaseModel):
 
 
 def chat_hub(request: Request) -> ChatHub:
-    return request.app.state.chat
+    chat: ChatHub = request.app.state.chat
+    return chat
 
 
 async def _account_write(request: Request, hub: Hub) -> Any:

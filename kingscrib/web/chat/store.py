@@ -30,6 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
+from kingscrib.web.db.rows import inserted_id
 from kingscrib.web.db.tables import metadata
 
 ROOMS = ("players", "spectators")
@@ -95,9 +96,9 @@ def add(engine: Engine, game_id: str, room: str, sender: str, name: str,
         account_id: int | None, text: str, now: float | None = None) -> Message:
     now = time.time() if now is None else now
     with engine.begin() as conn:
-        new_id = conn.execute(insert(chat_messages).values(
+        new_id = inserted_id(conn.execute(insert(chat_messages).values(
             game_id=game_id, room=room, sender=sender, name=name, account_id=account_id,
-            text=text, at=now)).inserted_primary_key[0]
+            text=text, at=now)))
     return Message(new_id, game_id, room, sender, name, text, now)
 
 
@@ -159,9 +160,9 @@ def mute(engine: Engine, account_id: int, sender: str, muted: bool) -> None:
 def report(engine: Engine, message_id: int, reporter: str, reporter_account: int | None,
            now: float | None = None) -> int:
     with engine.begin() as conn:
-        return conn.execute(insert(chat_reports).values(
+        return inserted_id(conn.execute(insert(chat_reports).values(
             message_id=message_id, reporter=reporter, reporter_account=reporter_account,
-            at=time.time() if now is None else now)).inserted_primary_key[0]
+            at=time.time() if now is None else now)))
 
 
 def open_reports(engine: Engine, limit: int = 200) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Table, insert, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, CursorResult
 
 
 def save_row(conn: Connection, table: Table, key: dict[str, Any], values: dict[str, Any],
@@ -23,3 +23,11 @@ def save_row(conn: Connection, table: Table, key: dict[str, Any], values: dict[s
 
 
 __all__ = ["save_row"]
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The id the database gave the row an insert just made."""
+    key = result.inserted_primary_key
+    if key is None:
+        raise RuntimeError("the insert made no row")
+    return int(key[0])

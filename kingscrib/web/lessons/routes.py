@@ -122,5 +122,5 @@ async def add_account_progress(body: ProgressBody, request: Request,
                 raise ValueError(f"no lesson {unknown[0]!r} in {game}")
     except ValueError as e:
         raise WebError(400, str(e)) from None
-    done = await hub.db_call(learning.add_progress, hub.store.engine, account.id, sent)
-    return JSONResponse({"progress": done}, headers={"Cache-Control": "no-store"})
+    progress = await hub.db_call(learning.add_progress, hub.store.engine, account.id, sent)
+    return JSONResponse({"progress": progress}, headers={"Cache-Control": "no-store"})

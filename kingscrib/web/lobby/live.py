@@ -33,6 +33,7 @@ from kingscrib.web.errors import WebError
 from kingscrib.web.lobby import seeks
 from kingscrib.web.play import last_known
 from kingscrib.web.play.clocks import check_clock
+from kingscrib.web.play.rooms import Hub
 
 log = logging.getLogger("kingscrib.web")
 
@@ -68,7 +69,7 @@ def _sees(audience: dict[str, Any] | None, client: Client) -> bool:
 
 
 class Lobby:
-    def __init__(self, hub: Any, grace: float = GRACE) -> None:
+    def __init__(self, hub: Hub, grace: float = GRACE) -> None:
         self.hub = hub
         self.store = hub.store
         self.grace = grace
@@ -80,7 +81,7 @@ class Lobby:
         self._shown_online = -1
         self._shown_quick: list[dict[str, Any]] = []
         self._watch_due = False  # a reading of the games to watch is on its way
-        self._tasks: list[asyncio.Task] = []
+        self._tasks: list[asyncio.Task[None]] = []
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         # On PostgreSQL the lobby's store calls have a thread of their own: a pairing or

@@ -72,7 +72,8 @@ class Ticket(BaseModel):
 
 
 def lobby_of(request: Request) -> Lobby:
-    return request.app.state.lobby
+    lobby: Lobby = request.app.state.lobby
+    return lobby
 
 
 def _visitor(raw: str | None) -> str:
@@ -87,7 +88,7 @@ async def _person(request: Request, hub: Hub, name: str | None) -> seeks.Person:
     sessions.check_same_origin(request.headers)
     visitor = _visitor(request.headers.get(VISITOR_HEADER))
     account, token = await session_account(hub, request.cookies)
-    if account is not None:
+    if account is not None and token is not None:
         sessions.check_csrf(token, request.headers)
         return seeks.Person(account.name, account.id, visitor)
     return seeks.Person(seeks.guest_name(name), None, visitor)
@@ -232,9 +233,10 @@ async def _serve(websocket: WebSocket, hub: Hub, lobby: Lobby) -> None:
             ending = None in batch
             if ending:
                 batch = batch[:batch.index(None)]
-            if batch:
-                await websocket.send_text(batch[0] if len(batch) == 1
-                                          else "[" + ",".join(batch) + "]")
+            texts = [m for m in batch if m is not None]
+            if texts:
+                await websocket.send_text(texts[0] if len(texts) == 1
+                                          else "[" + ",".join(texts) + "]")
                 sent = loop.time()
             if ending:
                 break

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.web.accounts import store as accounts
@@ -264,7 +264,8 @@ def post(store: Store, wish: Wish, person: Person, quick: bool = False,
     return Seated(ticket, 0, shown, False)
 
 
-def _open_seek(conn: Connection, seek_id: str, gone: str, started: str) -> tuple[Any, list]:
+def _open_seek(conn: Connection, seek_id: str, gone: str, started: str
+               ) -> tuple[Row[Any], Sequence[Row[Any]]]:
     """A seek still open (WebError 404 ``gone``, 409 ``started`` when its game is made or
     being made) and its seats in order."""
     row = conn.execute(select(seeks).where(seeks.c.id == seek_id)).first()

@@ -24,6 +24,8 @@ from sqlalchemy.engine import Engine
 from kingscrib.web.accounts.names import shown_seat_name
 from kingscrib.web.db.tables import accounts, metadata
 from kingscrib.web.errors import WebError
+from kingscrib.web.play.room import Room
+from kingscrib.web.play.rooms import Hub
 
 log = logging.getLogger("kingscrib.web")
 MAX_ADDRESS = 254
@@ -88,7 +90,7 @@ def set_email(engine: Engine, account_id: int, address: str | None, turn_mail: b
 
 
 # ----- sending ----------------------------------------------------------------------------
-def notice(settings: MailSettings, to: str, room: Any, seat: int) -> EmailMessage:
+def notice(settings: MailSettings, to: str, room: Room, seat: int) -> EmailMessage:
     from kingscrib.web.play.games import game_kind
 
     title = game_kind(room.kind).title
@@ -117,13 +119,13 @@ def send(settings: MailSettings, message: EmailMessage) -> None:
         smtp.send_message(message)
 
 
-def watcher(hub: Any, settings: MailSettings) -> Any:
+def watcher(hub: Hub, settings: MailSettings) -> Any:
     """What the hub calls after each turn (:attr:`Hub.turn_watchers`): a notice to each
     seat whose move begins in a correspondence game, when its account opted in."""
     from kingscrib.web.accounts import store as account_store
     from kingscrib.web.chat import moderation
 
-    def mail_for(room: Any, seats: list[int]) -> list[EmailMessage]:
+    def mail_for(room: Room, seats: list[int]) -> list[EmailMessage]:
         """In the store's thread: the notices to send."""
         owners = account_store.seat_owners(hub.store.engine, room.id)
         messages = []
@@ -136,14 +138,14 @@ def watcher(hub: Any, settings: MailSettings) -> Any:
                 messages.append(notice(settings, wanted["address"], room, seat))
         return messages
 
-    async def mail(room: Any, seats: list[int]) -> None:
+    async def mail(room: Room, seats: list[int]) -> None:
         try:
             for message in await hub.db_call(mail_for, room, seats):
                 await asyncio.to_thread(send, settings, message)
         except Exception as e:  # a mail server away never stops a game
             log.warning("a turn notice for %s was not sent: %s", room.id, e)
 
-    def on_turn(room: Any, before: set[int]) -> None:
+    def on_turn(room: Room, before: set[int]) -> None:
         from kingscrib.web.play.finish import ended
 
         if room.clock is None or not room.clock.per_move or ended(room):

@@ -17,6 +17,8 @@ from kingscrib.web.accounts.names import shown_seat_name
 from kingscrib.web.db.tables import games, seat_accounts
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.finish import ended
+from kingscrib.web.play.room import Room
+from kingscrib.web.play.rooms import Hub
 
 MAX_GAMES = 100  # seats looked at for one list
 
@@ -31,7 +33,7 @@ def account_seats(engine: Engine, account_id: int) -> list[tuple[str, int]]:
     return [(r.game_id, r.seat) for r in rows]
 
 
-def entry(room: Any, seat: int) -> dict[str, Any] | None:
+def entry(room: Room, seat: int) -> dict[str, Any] | None:
     """The list's line for this seat of this game, or None when it is not its move."""
     from kingscrib.web.play.games import game_kind
 
@@ -45,7 +47,7 @@ def entry(room: Any, seat: int) -> dict[str, Any] | None:
             "time_left": left, "per_move": bool(room.clock and room.clock.per_move)}
 
 
-async def your_turn(hub: Any, account_id: int | None, held: list[tuple[str, str]]
+async def your_turn(hub: Hub, account_id: int | None, held: list[tuple[str, str]]
                     ) -> list[dict[str, Any]]:
     """The games waiting for the caller: ``account_id`` (None: a guest) and the seats
     the browser holds, (game id, token)."""

@@ -44,4 +44,5 @@ def checked_action(kind: Any, message: dict[str, Any]) -> dict[str, Any]:
         action = kind.action_model.model_validate(message, strict=True)
     except ValidationError as e:
         raise WebError(400, f"a {name}: {describe(e)}") from None
-    return action.model_dump(exclude_none=True)
+    checked: dict[str, Any] = action.model_dump(exclude_none=True)
+    return checked

@@ -43,8 +43,9 @@ async def post_rematch(game_id: str, request: Request, token: str | None = Depen
 async def replay_record(record: dict[str, Any], request: Request,
                         hub: Hub = Depends(get_hub)) -> dict[str, Any]:
     """A ``kingscrib-game/1`` record, checked by the engine, as the turns the page shows."""
-    return await hub.work.review(replay_of_record, record,
-                                 address=client_address(request.scope))
+    steps: dict[str, Any] = await hub.work.review(replay_of_record, record,
+                                                  address=client_address(request.scope))
+    return steps
 
 
 @router.get("/{game_id}/replay")
@@ -72,7 +73,8 @@ async def post_analysis(game_id: str, request: Request, body: AskAnalysis | None
     token) may, or the creator of a game of computers only (``{"invite": ...}``)."""
     room = await hub.get(game_id)
     return await reviews.start(hub, room, client_address(request.scope),
-                               await seat_for(hub, room, token), body and body.invite)
+                               await seat_for(hub, room, token),
+                               body.invite if body is not None else None)
 
 
 @router.delete("/{game_id}")

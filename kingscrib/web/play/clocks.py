@@ -140,3 +140,22 @@ def check_clock(seconds: int | None, overtime: int | None, game: str,
     if not 0 <= overtime <= MAX_OVERTIME:
         raise WebError(400, f"clock_overtime is from 0 to {MAX_OVERTIME} seconds, not {overtime}")
     return seconds, overtime
+
+
+def clock_columns(clock: Clock | None, result: dict[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """The ``clocks`` row's columns for this clock (and the game's early result)."""
+    row: dict[str, Any] = {"result": result}
+    if clock is not None:
+        row.update(seconds=clock.seconds, overtime=clock.overtime,
+                   remaining=list(clock.remaining), running=list(clock.running),
+                   started=clock.started, due=clock.due(), per_move=clock.per_move)
+    return row
+
+
+def clock_from_row(row: dict[str, Any] | None) -> Clock | None:
+    if row is None or row.get("seconds") is None:
+        return None
+    return Clock(int(row["seconds"]), int(row["overtime"] or 0),
+                 [float(r) for r in row["remaining"]], float(row["started"] or 0.0),
+                 [int(s) for s in row["running"] or []], bool(row.get("per_move")))

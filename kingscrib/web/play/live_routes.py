@@ -23,8 +23,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from kingscrib.web import jsontext
 from kingscrib.web.errors import WebError
-from kingscrib.web.play.finish import resign
+from kingscrib.web.play.endings import resign
 from kingscrib.web.play.room import Listener
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.play.sockets import (
     INVALID_TEXT,
     POLICY,
@@ -77,7 +78,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await limits.close_socket(address)
 
 
-async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressLimits,
+async def _serve(websocket: WebSocket, hub: Hub, settings: Any, limits: AddressLimits,
                  address: str, game_id: str) -> None:
     try:
         room = await hub.get(game_id)
@@ -86,7 +87,7 @@ async def _serve(websocket: WebSocket, hub: Any, settings: Any, limits: AddressL
         await websocket.close(code=TRY_AGAIN if e.status == 503 else 4404)
         return
     queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
-    closing: list[asyncio.Task] = []
+    closing: list[asyncio.Task[None]] = []
 
     async def close(code: int, reason: str) -> None:
         writing.cancel()

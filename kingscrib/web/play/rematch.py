@@ -67,7 +67,10 @@ async def rematch(hub: Hub, room: Room, seat: int | None, limits: AddressLimits,
     async with room.lock:
         found = await hub.db_call(hub.store.rematch, room.id)
         if found is None:
-            rules = (await hub.db_call(hub.store.load, room.id)).rules  # as stored
+            stored = await hub.db_call(hub.store.load, room.id)
+            if stored is None:
+                raise WebError(404, "no such game")
+            rules = stored.rules  # as stored
             seed = new_secret()
             new_first = first_from_seed(room.kind, rules, seed, [s.name for s in room.seats])
             order = [room.seats[0]] * count
@@ -77,8 +80,8 @@ async def rematch(hub: Hub, room: Room, seat: int | None, limits: AddressLimits,
             specs = [{"kind": s.kind, "level": s.level} if s.kind == COMPUTER
                      else {"kind": s.kind, "name": s.name} for s in order]
             mine = new_seat(seat, old_first, new_first, count)
-            clock = room.clock and (room.clock.seconds, room.clock.overtime,
-                                    room.clock.per_move)
+            clock = ((room.clock.seconds, room.clock.overtime, room.clock.per_move)
+                     if room.clock is not None else None)
             async with limits.creating_game(address):
                 new_room, _, token, invite = await hub.create(
                     specs, rules, seed, room.kind, hints=getattr(room, "hints_allowed", False),

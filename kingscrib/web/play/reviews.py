@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import hmac
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from kingscrib.web.db.storage import hash_secret
 from kingscrib.web.errors import WebError
+from kingscrib.web.play.review_jobs import Job
 from kingscrib.web.play.room import Room
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server import metrics
@@ -19,16 +19,7 @@ from kingscrib.web.server import metrics
 log = logging.getLogger("kingscrib.web")
 
 
-@dataclass
-class Job:
-    total: int
-    done: int = 0
-    error: str | None = None
-
-
 def _jobs(hub: Hub) -> dict[str, Job]:
-    if not hasattr(hub, "analysis_jobs"):
-        hub.analysis_jobs = {}
     return hub.analysis_jobs
 
 

@@ -15,8 +15,7 @@ from typing import Any
 from kingscrib.web.accounts.names import computer_name, person_name
 from kingscrib.web.db.storage import StoredGame, hash_secret
 from kingscrib.web.errors import WebError
-from kingscrib.web.play import finish
-from kingscrib.web.play.clocks import Clock
+from kingscrib.web.play.clocks import Clock, clock_from_row
 from kingscrib.web.play.games import DEFAULT_GAME
 from kingscrib.web.play.games.protocol import Session
 
@@ -137,7 +136,7 @@ def catch_up(room: Room, stored: StoredGame) -> bool:
 def take_clock(room: Room, stored: StoredGame) -> None:
     """The stored clocks and early ending (a resignation or time-out counts as a change)."""
     room.guarded = stored.clock is not None
-    room.clock = finish.clock_from_row(stored.clock)
+    room.clock = clock_from_row(stored.clock)
     room.result = stored.clock.get("result") if stored.clock else None
     room.version += room.result is not None
 
@@ -161,7 +160,7 @@ def apply_noted(room: Room, n: int, data: str) -> bool | None:
     room.version += 1
     if row is not None:  # the clocks as charged by this turn, and any ending it brought
         room.guarded = True
-        room.clock = finish.clock_from_row(row)
+        room.clock = clock_from_row(row)
         room.result = row.get("result")
         room.version += room.result is not None
     return True
@@ -173,17 +172,6 @@ def refuse_closed(room: Room) -> None:
                             " kept and can be downloaded")
     if room.result is not None:
         raise WebError(409, "the game is over")
-
-
-def new_clock(room: Room, clock: tuple[int, ...] | None) -> dict[str, Any] | None:
-    """A new game's clocks (the ``clocks`` row's columns): they start at once when no
-    person's seat is open."""
-    if clock is None:
-        return None
-    room.clock = Clock.new(clock[0], clock[1], len(room.seats),
-                           per_move=len(clock) > 2 and bool(clock[2]))
-    room.clock.restart(time.time(), finish.clock_running(room))
-    return finish.clock_columns(room.clock)
 
 
 def build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.shuffle import derived_int
+from kingscrib.shuffle import Seed, derived_int
 from kingscrib.web.accounts.names import person_name
 from kingscrib.web.db.storage import (
     SeatTaken,
@@ -51,17 +51,18 @@ from kingscrib.web.errors import WebError
 from kingscrib.web.play import finish, hints, last_known, views
 from kingscrib.web.play.actions import checked_action
 from kingscrib.web.play.background import Background
+from kingscrib.web.play.clocks import clock_from_row
 from kingscrib.web.play.computers import Computers
 from kingscrib.web.play.db_thread import DbThread
 from kingscrib.web.play.games import DEFAULT_GAME, game_kind
 from kingscrib.web.play.games.protocol import Change
 from kingscrib.web.play.last_known import LastKnown
+from kingscrib.web.play.review_jobs import Job
 from kingscrib.web.play.room import (
     COMPUTER,
     Room,
     Seat,
     build_seats,
-    new_clock,
     people_seated,
     refuse_closed,
     seat_creator,
@@ -106,6 +107,7 @@ class Hub:
         self.sync = GameSync(store, self.db, self.rooms, self.rebuild, self.computers.kick,
                              self.background)
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        self.analysis_jobs: dict[str, Job] = {}  # analyses being worked out (reviews.py)
         # Called after each turn this process stored, and when a game begins, with the
         # seats that need no notice: those the game waited for before the turn, or the
         # person who just sat down (turn notices: kingscrib.web.mail.turn_mail).
@@ -133,7 +135,7 @@ class Hub:
 
     # ----- the registry of rooms: creating, loading, sweeping --------------------------
     async def create(self, seats: list[dict[str, Any]], rules: dict[str, Any],
-                     seed: int | None = None, game: str = DEFAULT_GAME, hints: bool = False,
+                     seed: Seed | None = None, game: str = DEFAULT_GAME, hints: bool = False,
                      creator: int | None = None, clock: tuple[int, ...] | None = None,
                      secret_seed: bool = False, address: str | None = None,
                      seated: list[str] | None = None, rated: bool = False
@@ -174,7 +176,7 @@ class Hub:
             await self.db.call(self.store.create_game, room.id, stored_rules, session.seed,
                                 room.invite_hash,
                                 [StoredSeat(s.seat, s.name, s.kind, s.level, s.token_hash)
-                                 for s in built], game, hints, new_clock(room, clock),
+                                 for s in built], game, hints, finish.new_clock(room, clock),
                                 (address, self.computer_games) if limited else None, rated)
         except TooManyComputerGames as e:
             raise WebError(429, f"{e.playing} games of computers only created from your address"
@@ -351,7 +353,7 @@ class Hub:
                 raise WebError(409, f"seat {seat + 1} was just taken") from None
             s.token_hash, s.name = hash_secret(token), new_name
             if started is not None:
-                room.clock = finish.clock_from_row(started)
+                room.clock = clock_from_row(started)
             room.game.rename(seat, new_name)
             room.version += 1
         await views.broadcast(room)

@@ -50,7 +50,7 @@ class Job:
     args: tuple[Any, ...]
     address: str
     game: str
-    future: asyncio.Future = field(repr=False)
+    future: asyncio.Future[Any] = field(repr=False)
     progress: Progress | None = field(default=None, repr=False)
 
 
@@ -166,7 +166,8 @@ class Lane:
             return
         done.add_done_callback(lambda finished: self._finished(job, finished, pool))
 
-    def _finished(self, job: Job, finished: asyncio.Future, pool: Executor) -> None:
+    def _finished(self, job: Job, finished: asyncio.Future[Any], pool: Executor | None
+                  ) -> None:
         self._running -= 1
         if (self._processes is not None and pool is self._pool and not finished.cancelled()
                 and isinstance(finished.exception(), BrokenProcessPool)):
@@ -176,8 +177,8 @@ class Lane:
         if not job.future.done():
             if finished.cancelled():
                 job.future.cancel()
-            elif finished.exception() is not None:
-                job.future.set_exception(finished.exception())
+            elif (problem := finished.exception()) is not None:
+                job.future.set_exception(problem)
             else:
                 job.future.set_result(finished.result())
         self._dispatch()

@@ -172,7 +172,7 @@ async def answer(puzzle_id: str, body: Answer, request: Request,
         before, after, rated = done.before, done.after, done.rated
         puzzle_after = done.puzzle_after
     else:
-        before = (body.guest or GuestStanding()).standing()
+        before = (body.guest or GuestStanding.model_validate({})).standing()
         theirs = await hub.db_call(puzzle_store.puzzle_rating, engine, puzzle.id, prior)
         mine, _ = ratings.answer(before.rating, theirs, right)
         after, rated, puzzle_after = before.after(mine, right), True, theirs

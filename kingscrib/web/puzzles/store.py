@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import (
     Boolean,
@@ -35,12 +36,12 @@ from kingscrib.web.db.tables import metadata
 from kingscrib.web.ratings.puzzle_ratings import Rating
 
 
-def _rating_columns() -> list[Column]:
+def _rating_columns() -> list[Column[float]]:
     """A Glicko-2 rating's columns (new ones for each table: a column has one table)."""
     return [Column(name, Float, nullable=False) for name in ("rating", "rd", "vol")]
 
 
-def _rating_of(row: Row) -> Rating:
+def _rating_of(row: Row[Any]) -> Rating:
     return Rating(row.rating, row.rd, row.vol)
 
 

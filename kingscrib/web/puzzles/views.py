@@ -50,13 +50,20 @@ def answer_text(puzzle: Puzzle, message: dict[str, Any]) -> str:
 
         action = parse_action(message)
         return format_action(action, Position.from_json(puzzle.position).board)
+    from kingscrib.classic.game import Discard
+    from kingscrib.classic.game import Play as CardPlay
     from kingscrib.web.play.games.classic import parse_action as parse_card_action
 
     wanted = "discard" if puzzle.kind == "best-discard" else "play"
     if message.get("action") != wanted:
         raise WebError(400, f'this puzzle is answered with {{"action": "{wanted}"}}')
-    action = parse_card_action(message)
-    cards = action.cards if wanted == "discard" else (action.card,)
+    card_action = parse_card_action(message)
+    if isinstance(card_action, Discard):
+        cards = card_action.cards
+    elif isinstance(card_action, CardPlay):
+        cards = (card_action.card,)
+    else:
+        raise WebError(400, f'this puzzle is answered with {{"action": "{wanted}"}}')
     return " ".join(str(c) for c in cards)
 
 

@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import glicko2
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 SCALE = 173.7178  # Glicko-2's internal unit, in rating points (400 / ln 10)
 START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
@@ -73,7 +77,7 @@ def _clamped(r: Rating) -> Rating:
                   r.volatility)
 
 
-def _plackett_luce():  # imported when first needed (openskill takes a while to load)
+def _plackett_luce() -> PlackettLuce:  # imported when first needed (openskill takes a while to load)
     from openskill.models import PlackettLuce
 
     return PlackettLuce(mu=START_RATING, sigma=START_DEVIATION, beta=SCALE / math.sqrt(2),

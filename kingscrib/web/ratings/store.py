@@ -105,7 +105,8 @@ WON, LOST, DRAWN = "won", "lost", "drawn"
 
 @functools.cache
 def _level_table() -> dict[str, dict[str, dict[str, float]]]:
-    return json.loads(LEVEL_RATINGS.read_text())
+    table: dict[str, dict[str, dict[str, float]]] = json.loads(LEVEL_RATINGS.read_text())
+    return table
 
 
 def level_rating(game: str, level: str | None) -> Rating:

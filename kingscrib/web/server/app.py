@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,7 +38,7 @@ from kingscrib.web.play import aftergame_routes as aftergame
 from kingscrib.web.play import game_routes as games
 from kingscrib.web.play import live_routes as live
 from kingscrib.web.play.actions import describe
-from kingscrib.web.play.finish import check_clocks
+from kingscrib.web.play.endings import check_clocks
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.puzzles import routes as puzzles
 from kingscrib.web.server import meta_routes as meta
@@ -133,8 +134,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             timing.cancel()
             if directing is not None:
                 directing.cancel()
-            if shared is not None:
+            if beating is not None:
                 beating.cancel()
+            if shared is not None:
                 await shared.leave()
             app.state.chat.stop()
             await hub.close()
@@ -254,7 +256,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = N
     counts = ConnectionCounts(settings.connections, trusted=proxies or frozenset())
     uvicorn.run(app, host=host, port=port, log_level=log_level,
                 http=guarded_protocol(counts),
-                timeout_keep_alive=settings.connections.keep_alive_timeout,
+                # uvicorn counts the idle keep-alive in whole seconds
+                timeout_keep_alive=math.ceil(settings.connections.keep_alive_timeout),
                 ws_max_size=64 * 1024, ws_per_message_deflate=False,
                 proxy_headers=proxies is not None,
                 forwarded_allow_ips=proxies.uvicorn_setting() if proxies else "",

@@ -14,7 +14,8 @@ from kingscrib.web.play.rooms import Hub
 async def get_hub(request: Request) -> Hub:
     # async: FastAPI runs a plain function dependency in a worker thread, a thread hop
     # for every request (and, under load, dozens of threads each with a malloc arena)
-    return request.app.state.hub
+    hub: Hub = request.app.state.hub
+    return hub
 
 
 async def bearer(request: Request,
@@ -23,8 +24,8 @@ async def bearer(request: Request,
     of an account also needs that account's session (see :func:`guard_seat`)."""
     if not authorization:
         return None
-    scheme, _, token = authorization.partition(" ")
-    token = token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    scheme, _, given = authorization.partition(" ")
+    token = given.strip() if scheme.lower() == "bearer" and given.strip() else None
     game_id = request.path_params.get("game_id")
     if token and isinstance(game_id, str):
         hub: Hub = request.app.state.hub

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 from kingscrib.web import jsontext
 from kingscrib.web.server import metrics
 from kingscrib.web.server.limits import AddressLimits, Buckets
@@ -30,9 +32,10 @@ SECURITY_HEADERS = [
 ]
 
 
-def client_address(scope: dict) -> str:
+def client_address(scope: Scope) -> str:
     client = scope.get("client")
-    return client[0] if client else "?"
+    address: str = client[0] if client else "?"
+    return address
 
 
 # A game record sent to be replayed (POST /api/games/replay) is bigger than any action:
@@ -45,17 +48,18 @@ class EdgeMiddleware:
     """Limits, body checks and security headers for HTTP (websockets pass through: their
     route applies the same limits to each message)."""
 
-    def __init__(self, app: Any, max_body: int, rate: float, burst: float,
+    def __init__(self, app: ASGIApp, max_body: int, rate: float, burst: float,
                  addresses: AddressLimits) -> None:
         self.app, self.max_body = app, max_body
         self.connections = Buckets(rate, burst)
         self.addresses = addresses
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            return await self.app(scope, receive, send)
+            await self.app(scope, receive, send)
+            return
 
-        async def send_with_headers(message: dict) -> None:
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
                 message = dict(message, headers=list(message.get("headers", [])) + [
@@ -106,7 +110,7 @@ class EdgeMiddleware:
                 pass  # not JSON: the route's own validation says so
         delivered = False
 
-        async def replay() -> dict:
+        async def replay() -> Message:
             nonlocal delivered
             if not delivered:
                 delivered = True

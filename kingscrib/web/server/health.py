@@ -8,15 +8,15 @@ says in words what is wrong; a balancer sends traffic only to ready processes.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from kingscrib.web.db import schema
 from kingscrib.web.errors import WebError
+from kingscrib.web.play.rooms import Hub
 
 OK = "ok"
 
 
-async def readiness(hub: Any, timeout: float = 2.0) -> dict[str, str]:
+async def readiness(hub: Hub, timeout: float = 2.0) -> dict[str, str]:
     """Each check's name and "ok", or what is wrong."""
     checks: dict[str, str] = {}
     try:

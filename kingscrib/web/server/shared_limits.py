@@ -19,8 +19,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from kingscrib.web.db.storage import Store
 from kingscrib.web.server.limits import AddressLimits
@@ -28,7 +28,13 @@ from kingscrib.web.server.outage import reported
 
 log = logging.getLogger("kingscrib.web")
 
-Run = Callable[..., Awaitable[Any]]  # runs a store call off the event loop
+T = TypeVar("T")
+
+
+class Run(Protocol):
+    """Runs a store call off the event loop (the hub's ``db_call``)."""
+
+    async def __call__(self, fn: Callable[..., T], *args: Any) -> T: ...
 
 
 class SharedLimits:

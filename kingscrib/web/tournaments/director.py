@@ -20,13 +20,15 @@ import time
 from typing import Any
 
 from kingscrib.shuffle import new_secret
-from kingscrib.tournaments.pairing import arena_pairs, round_robin, swiss_round
+from kingscrib.tournaments.pairing import Entrant, arena_pairs, round_robin, swiss_round
 from kingscrib.web.accounts import store as accounts
 from kingscrib.web.db.storage import hash_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.play import last_known
-from kingscrib.web.play.finish import RESIGNED, end_early
+from kingscrib.web.play.endings import end_early
+from kingscrib.web.play.finish import RESIGNED
 from kingscrib.web.play.games import game_kind
+from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server import outage
 from kingscrib.web.tournaments import store
 
@@ -34,7 +36,7 @@ log = logging.getLogger("kingscrib.web")
 JOKER_GRACE = 60.0  # seconds a finished Kings game may still get a Joker call
 
 
-async def direct(hub: Any, every: float) -> None:
+async def direct(hub: Hub, every: float) -> None:
     """Run :func:`tick` every ``every`` seconds, and as soon as a game ends in this
     process (its result recorded, the next pairing made without waiting), until
     cancelled."""
@@ -51,7 +53,7 @@ async def direct(hub: Any, every: float) -> None:
                 log.exception("the tournament director failed")
 
 
-async def tick(hub: Any, now: float | None = None) -> None:
+async def tick(hub: Hub, now: float | None = None) -> None:
     now = time.time() if now is None else now
     engine = hub.store.engine
     for tournament_id in await hub.db_call(store.due, engine, now):
@@ -65,7 +67,7 @@ async def tick(hub: Any, now: float | None = None) -> None:
         await advance(hub, t, now)
 
 
-async def start(hub: Any, tournament_id: int) -> None:
+async def start(hub: Hub, tournament_id: int) -> None:
     engine = hub.store.engine
     entrants = await hub.db_call(store.entrants, engine, tournament_id)
     if sum(e["withdrawn"] is None for e in entrants) < 2:
@@ -84,7 +86,7 @@ def _seats(pairing: dict[str, Any]) -> tuple[int, int]:
     return (0, 1) if pairing["leg"] == 0 else (1, 0)
 
 
-async def record(hub: Any, row: dict[str, Any], now: float) -> bool:
+async def record(hub: Hub, row: dict[str, Any], now: float) -> bool:
     """Store the result of an ended tournament game (once, whichever process)."""
     try:
         room = await hub.get(row["game_id"])
@@ -102,7 +104,7 @@ async def record(hub: Any, row: dict[str, Any], now: float) -> bool:
     return await hub.db_call(store.set_result, hub.store.engine, row["id"], points_a, margin)
 
 
-async def no_show(hub: Any, row: dict[str, Any]) -> None:
+async def no_show(hub: Hub, row: dict[str, Any]) -> None:
     """Resign for the person the game waits for who has not moved in it at all."""
     engine = hub.store.engine
     try:
@@ -132,7 +134,7 @@ async def no_show(hub: Any, row: dict[str, Any]) -> None:
 
 
 # ----- pairing -----------------------------------------------------------------------------
-async def advance(hub: Any, t: dict[str, Any], now: float) -> None:
+async def advance(hub: Hub, t: dict[str, Any], now: float) -> None:
     engine = hub.store.engine
     tid = t["id"]
     entrants = await hub.db_call(store.entrants, engine, tid)
@@ -178,6 +180,13 @@ def _by_rank(entrants: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(entrants, key=lambda e: (-(e["rating"] or 0), e["number"]))
 
 
+def entrant_number(entrant: Entrant) -> int:
+    """An entrant as the pairing gives it back: the web pairs entrants by number."""
+    if not isinstance(entrant, int):
+        raise TypeError(f"an entrant is paired by its number, not {entrant!r}")
+    return entrant
+
+
 def next_round(t: dict[str, Any], entrants: list[dict[str, Any]], games: list[dict[str, Any]],
                rounds: list[dict[str, Any]], number: int
                ) -> tuple[list[tuple[int, int]], int | None]:
@@ -187,8 +196,9 @@ def next_round(t: dict[str, Any], entrants: list[dict[str, Any]], games: list[di
         # The whole schedule is fixed by the entrants at the start (withdrawn ones
         # included, so it never shifts); a withdrawn entrant's games are not played.
         schedule = round_robin([e["number"] for e in _by_rank(entrants)])[number - 1]
-        pairs = [p for p in schedule.pairs if p[0] in active and p[1] in active]
-        bye = schedule.bye if schedule.bye in active else None
+        pairs = [(entrant_number(a), entrant_number(b)) for a, b in schedule.pairs
+                 if a in active and b in active]
+        bye = entrant_number(schedule.bye) if schedule.bye in active else None
         return pairs, bye
     if t["format"] == "match":
         side_a = [e["number"] for e in _by_rank(entrants)
@@ -199,15 +209,16 @@ def next_round(t: dict[str, Any], entrants: list[dict[str, Any]], games: list[di
     table = store.table(entrants, games, rounds, t["mirrored"])
     records = {n: r for n, r in table.records.items() if n in active}
     chosen = swiss_round(records)
-    return [tuple(p) for p in chosen.pairs], chosen.bye
+    bye = None if chosen.bye is None else entrant_number(chosen.bye)
+    return [(entrant_number(a), entrant_number(b)) for a, b in chosen.pairs], bye
 
 
-async def pair_arena(hub: Any, t: dict[str, Any], entrants: list[dict[str, Any]],
+async def pair_arena(hub: Hub, t: dict[str, Any], entrants: list[dict[str, Any]],
                      games: list[dict[str, Any]], rounds: list[dict[str, Any]],
                      now: float) -> None:
     busy = {n for g in games if g["points_a"] is None for n in (g["a"], g["b"])}
     last_end: dict[int, float] = {}
-    last_opponent: dict[int, int] = {}
+    last_opponent: dict[Entrant, Entrant] = {}
     for g in sorted(games, key=lambda g: g["id"]):
         for me, them in ((g["a"], g["b"]), (g["b"], g["a"])):
             last_opponent[me] = them
@@ -218,7 +229,8 @@ async def pair_arena(hub: Any, t: dict[str, Any], entrants: list[dict[str, Any]]
     if len(free) < 2:
         return
     table = store.table(entrants, games, rounds, t["mirrored"])
-    pairs = arena_pairs(free, table.records, last_opponent)
+    pairs = [(entrant_number(a), entrant_number(b))
+             for a, b in arena_pairs(free, table.records, last_opponent)]
     number = (rounds[-1]["number"] if rounds else 0) + 1
     if await hub.db_call(store.add_round, hub.store.engine, t["id"], number, pairs, None,
                          t["mirrored"], [new_secret() for _ in pairs]):
@@ -233,7 +245,7 @@ def seat_spec(entrant: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "human", "name": entrant["name"]}
 
 
-async def make_games(hub: Any, t: dict[str, Any], entrants: list[dict[str, Any]],
+async def make_games(hub: Hub, t: dict[str, Any], entrants: list[dict[str, Any]],
                      games: list[dict[str, Any]], now: float) -> None:
     """The games of pairings that have none (claimed first: one process makes each)."""
     engine = hub.store.engine
@@ -266,7 +278,7 @@ def _table(t: dict[str, Any], first: dict[str, Any], second: dict[str, Any],
             seat(first, "partner_id"), seat(second, "partner_id")]
 
 
-async def make_game(hub: Any, t: dict[str, Any], g: dict[str, Any],
+async def make_game(hub: Hub, t: dict[str, Any], g: dict[str, Any],
                     by_number: dict[int, dict[str, Any]]) -> str:
     a, b = by_number[g["a"]], by_number[g["b"]]
     ids = [x for e in (a, b) for x in (e["account_id"], e["partner_id"]) if x is not None]
@@ -279,7 +291,7 @@ async def make_game(hub: Any, t: dict[str, Any], g: dict[str, Any],
         specs, {}, g["seed"], t["game"], creator=people[0] if people else None, clock=clock,
         secret_seed=True, rated=t["rated"])
     tokens: dict[int, str] = {}
-    if first is not None:
+    if first is not None and token is not None:
         tokens[first] = token
     for seat in people[1:]:
         _, tokens[seat] = await hub.join(room, invite, seat, specs[seat]["name"])

@@ -7,12 +7,14 @@ request from this site's pages), as the account's own writes do.
 
 from __future__ import annotations
 
+import operator
 import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
 
 from kingscrib import level_names
 from kingscrib.web.accounts import sessions
@@ -97,7 +99,7 @@ async def _tournament(hub: Hub, tournament_id: int) -> dict[str, Any]:
     return t
 
 
-def _rating_now(engine: Any, account_id: int, game: str) -> float:
+def _rating_now(engine: Engine, account_id: int, game: str) -> float:
     found = ratings.rating_of(engine, account_id, game)
     return 1500.0 if found is None else found  # a newcomer's starting rating
 
@@ -275,8 +277,8 @@ async def _join_as_partners(hub: Hub, t: dict[str, Any], account: Account,
     partner = next(m for m in members if m[0] != account.id)
     ratings_now = [await hub.db_call(_rating_now, engine, m[0], t["game"]) for m in members]
     rating = sum(ratings_now) / 2  # the partnership's: its players' mean
-    for bound, words, out in ((t["min_rating"], "below", lambda r, b: r < b),
-                              (t["max_rating"], "above", lambda r, b: r > b)):
+    for bound, words, out in ((t["min_rating"], "below", operator.lt),
+                              (t["max_rating"], "above", operator.gt)):
         if bound is not None and out(rating, bound):
             raise WebError(403, f"your partnership's rating ({round(rating)}) is {words} this"
                                 f" tournament's bound, {bound}")

@@ -42,9 +42,10 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.tournaments.pairing import Record
+from kingscrib.tournaments.pairing import Entrant, Record
 from kingscrib.tournaments.standings import Result, Standing, standings, team_standings
 from kingscrib.web.accounts.names import DELETED
+from kingscrib.web.db.rows import inserted_id
 from kingscrib.web.db.tables import accounts, metadata
 
 FORMATS = ("round_robin", "swiss", "arena", "match")
@@ -161,8 +162,8 @@ class Refused(Exception):
 # ----- tournaments and entrants ----------------------------------------------------------
 def create(engine: Engine, values: dict[str, Any]) -> int:
     with engine.begin() as conn:
-        return conn.execute(insert(tournaments).values(
-            state=UPCOMING, created=time.time(), **values)).inserted_primary_key[0]
+        return inserted_id(conn.execute(insert(tournaments).values(
+            state=UPCOMING, created=time.time(), **values)))
 
 
 def get(engine: Engine, tournament_id: int) -> dict[str, Any] | None:
@@ -235,7 +236,8 @@ def add_entrant(engine: Engine, tournament_id: int, name: str, account_id: int |
                     tournament_entrants.c.tournament_id == tournament_id,
                     tournament_entrants.c.number == old.number).values(
                     withdrawn=None, team_id=team_id))
-                return old.number
+                number: int = old.number
+                return number
         playing = conn.execute(select(func.count()).where(
             tournament_entrants.c.tournament_id == tournament_id,
             tournament_entrants.c.withdrawn.is_(None))).scalar_one()
@@ -418,7 +420,11 @@ def seats_that_acted(engine: Engine, game_id: str) -> set[int]:
 
     with engine.connect() as conn:
         data = conn.execute(select(turns.c.data).where(turns.c.game_id == game_id)).scalars()
-        return {int(d.get("seat", d.get("player", -1))) for d in data if isinstance(d, dict)}
+        acted: set[int] = set()
+        for d in data:
+            if isinstance(d, dict):
+                acted.add(int(d["seat"] if "seat" in d else d.get("player", -1)))
+        return acted
 
 
 # ----- standings -------------------------------------------------------------------------
@@ -427,7 +433,7 @@ class Tally:
     """A tournament's standings and what pairing needs, from its stored results."""
 
     rows: list[Standing]
-    records: dict[int, Record] = field(default_factory=dict)
+    records: dict[Entrant, Record] = field(default_factory=dict)  # by entrant number
     byes: list[int] = field(default_factory=list)
 
 
@@ -491,9 +497,9 @@ def team_key(name: str) -> str:
 def create_team(engine: Engine, name: str, account_id: int) -> int:
     with engine.begin() as conn:
         try:
-            team_id = conn.execute(insert(teams).values(
+            team_id = inserted_id(conn.execute(insert(teams).values(
                 name=name, name_key=team_key(name), creator_id=account_id,
-                created=time.time())).inserted_primary_key[0]
+                created=time.time())))
         except IntegrityError:
             raise Refused(409, f"a team named {name!r} exists already") from None
         conn.execute(insert(team_members).values(team_id=team_id, account_id=account_id,

@@ -42,7 +42,8 @@ def game_kind(name: str) -> GameKind:
         return _registered[name]
     if isinstance(name, str) and name in _BUILT_IN:
         module, attribute = _BUILT_IN[name]
-        return getattr(import_module(module), attribute)
+        kind: GameKind = getattr(import_module(module), attribute)
+        return kind
     from kingscrib.web.errors import WebError
 
     raise WebError(400, f"unknown game {name!r}; choose from {', '.join(game_names())}")

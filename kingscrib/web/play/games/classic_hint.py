@@ -47,11 +47,11 @@ def hint_from(view: Any) -> dict[str, Any]:
     action = LevelPlayer("expert", seed=0).choose(view)
     if isinstance(action, Discard):
         cards = [str(c) for c in action.cards]
-        advice = f"lay away {' '.join(cards)}"
+        said = f"lay away {' '.join(cards)}"
     elif isinstance(action, Play):
         cards = [str(action.card)]
-        advice = f"lay {cards[0]}"
+        said = f"lay {cards[0]}"
     else:  # the expert answers a discard or a card only
         raise WebError(409, "no hint for this decision")
-    return {"advice": cards_in_text(advice), "by": "expert", "cards": cards,
+    return {"advice": cards_in_text(said), "by": "expert", "cards": cards,
             "lines": ["The expert computer's choice (the coach weighs two-player games only)."]}

@@ -120,9 +120,9 @@ class ViewCache:
     part is built once."""
 
     def __init__(self) -> None:
-        self._key: tuple | None = None
+        self._key: tuple[Any, ...] | None = None
         self._data: dict[str, Any] = {}
-        self._previous: tuple[tuple, dict[str, Any] | None] = ((), None)
+        self._previous: tuple[tuple[Any, ...], dict[str, Any] | None] = ((), None)
 
     def public(self, game: ClassicGame, names: list[str] | None = None) -> dict[str, Any]:
         """``names``: the seats as shown (the game's own names when None)."""

@@ -88,12 +88,12 @@ def hint_from(inputs: dict[str, Any], top: int = 3) -> dict[str, Any]:
             out.append({"play": True, "tiles": dict(key), "score": found.total,
                         "describe": found.score.describe(), "equity": round(c.equity, 1)})
         elif isinstance(action, Exchange):
-            key = ("x", tuple(sorted(str(t) for t in action.tiles)))
-            if key in seen:
+            returned = tuple(sorted(str(t) for t in action.tiles))
+            if ("x", returned) in seen:
                 continue
-            seen.add(key)
+            seen.add(("x", returned))
             out.append({"play": False, "exchange": len(action.tiles),
-                        "exchange_tiles": list(key[1]), "equity": round(c.equity, 1),
+                        "exchange_tiles": list(returned), "equity": round(c.equity, 1),
                         "advice": action_text(action)})
         if len(out) == top:
             break

@@ -59,7 +59,10 @@ class KingsSession(SessionBase):
 
     @property
     def seed(self) -> Seed:
-        return self.game.seed
+        seed = self.game.seed
+        if seed is None:
+            raise ValueError("a game on the server always has a seed")
+        return seed
 
     @property
     def over(self) -> bool:

@@ -73,7 +73,7 @@ def turn_json(session: Any, index: int, hide: bool) -> dict[str, Any]:
     rule a play's true value stays hidden while a Joker may still be called on it."""
     t = session.game.history[index]
     key = (index, hide, t.joker is not None)
-    cached = session._turns.get(key)
+    cached: dict[str, Any] | None = session._turns.get(key)
     if cached is not None:
         return cached
     data: dict[str, Any] = {"n": index + 1, "seat": t.player, "action": t.action}

@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pydantic import BaseModel
+
 from kingscrib import level_names
 from kingscrib.shuffle import Seed
 from kingscrib.web.accounts.names import shown_seat_name
@@ -71,7 +73,10 @@ class Table(Protocol):
 class Session(Protocol):
     kind: str
     offers: frozenset[str]  # of "preview", "hint", "analysis", "replay"
-    first_seat: int  # the seat the game's seed made first (rematches: SessionBase gives 0)
+
+    @property
+    def first_seat(self) -> int:
+        """The seat the game's seed made first (rematches; SessionBase gives 0)."""
 
     @property
     def seed(self) -> Seed:
@@ -184,8 +189,8 @@ class Session(Protocol):
 class GameKind(Protocol):
     name: str
     title: str
-    rules_model: type  # a pydantic model of the rule options a new game may set
-    action_model: type  # a pydantic model of an action as an HTTP request holds it
+    rules_model: type[BaseModel]  # a pydantic model of the rule options a new game may set
+    action_model: type[BaseModel]  # a pydantic model of an action as an HTTP request holds it
     # Optional (default False): a player whose clock runs out goes into overtime, paying
     # points for it (kingscrib.web.play.clocks), instead of losing at once.
     overtime: bool
@@ -250,11 +255,22 @@ class SessionBase:
     kind = "?"
     title = "this game"
     offers: frozenset[str] = frozenset()
-    first_seat = 0  # a rematch then turns every seat one place
+
+    @property
+    def first_seat(self) -> int:
+        """The seat the game's seed made first (a rematch then turns every seat one place)."""
+        return 0
+
+    @property
+    def seed(self) -> Seed:
+        raise NotImplementedError
+
+    def apply(self, seat: int, message: dict[str, Any]) -> dict[str, Any] | Change:
+        raise NotImplementedError
 
     def __init__(self) -> None:
         self.turns: list[dict[str, Any]] = []
-        self._encoded: tuple[tuple, str] | None = None
+        self._encoded: tuple[tuple[Any, ...], str] | None = None
 
     @property
     def turn_count(self) -> int:

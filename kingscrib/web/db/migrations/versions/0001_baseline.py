@@ -13,6 +13,8 @@ Revises:
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -22,7 +24,7 @@ branch_labels = None
 depends_on = None
 
 
-def _tables() -> list[tuple[str, list[sa.Column | sa.Constraint], list[tuple[str, str]]]]:
+def _tables() -> list[tuple[str, list[sa.Column[Any] | sa.Constraint], list[tuple[str, str]]]]:
     """Each table: its name, columns and constraints, and indexes (name, column), in the
     order a foreign key needs them. Frozen here: later changes are later revisions."""
     def games_id() -> sa.ForeignKey:
@@ -89,7 +91,7 @@ def _tables() -> list[tuple[str, list[sa.Column | sa.Constraint], list[tuple[str
     ]
 
 
-def _late_game_columns() -> list[sa.Column]:
+def _late_game_columns() -> list[sa.Column[Any]]:
     """The columns of ``games`` added after it was first made (then by ALTER TABLE on
     start): every game stored before ``game`` existed is Kings Cribbage."""
     return [
@@ -111,9 +113,9 @@ def upgrade() -> None:
             continue
         have = {c["name"] for c in inspector.get_columns(name)}
         if name == "games":
-            for column in _late_game_columns():
-                if column.name not in have:
-                    op.add_column("games", column)
+            for late in _late_game_columns():
+                if late.name not in have:
+                    op.add_column("games", late)
         indexed = {i["name"] for i in inspector.get_indexes(name)}
         for index, column in indexes:
             if index not in indexed:
