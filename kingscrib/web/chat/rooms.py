@@ -25,12 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import text as sql
+from sqlalchemy.engine import Engine
 
 from kingscrib.web.accounts import sessions
 from kingscrib.web.chat import moderation
 from kingscrib.web.chat import store as chat_store
 from kingscrib.web.chat.text import chat_text
-from kingscrib.web.db.storage import CONNECT_TIMEOUT, NOTE_LIMIT, hash_secret
+from kingscrib.web.db.storage import CONNECT_TIMEOUT, NOTE_LIMIT, Store, hash_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.play import last_known
 from kingscrib.web.play.rooms import Hub
@@ -177,13 +178,13 @@ class ChatHub:
             self._stop.set()
 
 
-def _notify(engine: Any, payload: str) -> None:
+def _notify(engine: Engine, payload: str) -> None:
     with engine.begin() as conn:
         conn.execute(sql("SELECT pg_notify(:channel, :payload)"),
                      {"channel": CHANNEL, "payload": payload})
 
 
-def _listen(store: Any, on_note: Callable[[str, dict[str, Any]], None],
+def _listen(store: Store, on_note: Callable[[str, dict[str, Any]], None],
             stop: threading.Event) -> None:
     """Hand the other processes' chat events to ``on_note`` until ``stop`` (a thread of
     its own; it listens again after a lost connection: events meanwhile are missed,

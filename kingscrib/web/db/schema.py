@@ -34,7 +34,7 @@ BASELINE = "0001"
 # loading Alembic. A new migration moves it.
 HEAD = "0009"
 # pg_advisory_lock's two-key form: its own key space, apart from the shared limits'
-# one-key transaction locks (kingscrib.web.db.storage._lock_address).
+# one-key transaction locks (kingscrib.web.db.shared_counts.lock_address).
 _LOCK = "SELECT pg_advisory_lock(4242, 1)"
 _UNLOCK = "SELECT pg_advisory_unlock(4242, 1)"
 

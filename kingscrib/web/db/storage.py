@@ -30,15 +30,15 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from kingscrib.paths import data_dir
 from kingscrib.shuffle import Seed
 from kingscrib.web.db import schema
+from kingscrib.web.db.analyses import Analyses
+from kingscrib.web.db.process_beats import ProcessBeats
+from kingscrib.web.db.shared_counts import SharedCounts, address_key, lock_address
 from kingscrib.web.db.tables import (
-    address_games,
-    address_sockets,
-    alive,
     analyses,
     clocks,
     computer_games,
@@ -137,7 +137,7 @@ NOTE_LIMIT = 7900
 CONNECT_TIMEOUT = 5  # seconds to open a PostgreSQL connection
 
 
-class Store:
+class Store(ProcessBeats, SharedCounts, Analyses):
     """Synchronous storage; the server calls it from one worker thread.
 
     On PostgreSQL several server processes may share a store: every write also
@@ -191,12 +191,12 @@ class Store:
             conn.execute(insert(clocks).values({"game_id": game_id, "turn": 0, "overtime": 0,
                                                 **(clock or {})}))
 
-    def _computers_owner(self, conn: Any, address: str, limit: int, now: float) -> str:
+    def _computers_owner(self, conn: Connection, address: str, limit: int, now: float) -> str:
         """The stored key of ``address``, which may create one more game of computers
         only; TooManyComputerGames otherwise."""
-        key = _address_key(address)
+        key = address_key(address)
         if self.shared:
-            _lock_address(conn, key)
+            lock_address(conn, key)
         playing = conn.execute(
             select(func.count()).select_from(computer_games.join(games)).where(
                 computer_games.c.address == key, games.c.over.is_(False),
@@ -220,7 +220,7 @@ class Store:
             conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
             self._notify(conn, [game_id])
 
-    def _notify(self, conn: Any, game_ids: Any, turns: dict[str, TurnWrite] | None = None
+    def _notify(self, conn: Connection, game_ids: Any, turns: dict[str, TurnWrite] | None = None
                 ) -> None:
         """Tell the other server processes (PostgreSQL only) which games changed, all in
         one statement. A game whose one change is a new turn gets the turn in its note, so
@@ -343,7 +343,7 @@ class Store:
                 results.append(e)
         return results
 
-    def _write(self, conn: Any, writes: list[TurnWrite]) -> None:
+    def _write(self, conn: Connection, writes: list[TurnWrite]) -> None:
         if self.shared:
             return self._write_postgres(conn, writes)
         now = time.time()
@@ -382,7 +382,7 @@ class Store:
         carried = {g: ws[0] for g, ws in changes.items() if len(ws) == 1 and ws[0].new}
         self._notify(conn, touched, carried)
 
-    def _write_postgres(self, conn: Any, writes: list[TurnWrite]) -> None:
+    def _write_postgres(self, conn: Connection, writes: list[TurnWrite]) -> None:
         """The batch in one statement (one round trip): the new turns inserted, the games
         touched, the notes sent. A turn already stored (another process won the race)
         fails it all with IntegrityError, as the unique (game, turn) key says."""
@@ -489,40 +489,6 @@ class Store:
                 .order_by(clocks.c.due).limit(limit)).all()
         return [r.game_id for r in rows]
 
-    def note_alive(self, now: float) -> None:
-        """This process is alive at ``now`` (see :meth:`restart_clocks`)."""
-        with self.engine.begin() as conn:
-            self._note_alive(conn, self.instance, now)
-
-    def _note_alive(self, conn: Any, name: str, now: float) -> None:
-        done = conn.execute(update(alive).where(alive.c.name == name).values(at=now))
-        if done.rowcount != 1:
-            conn.execute(insert(alive).values(name=name, at=now))
-
-    def stopping(self, now: float) -> None:
-        """This process stops (cleanly) at ``now``."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(alive).where(alive.c.name == self.instance))
-            self._note_alive(conn, "stopped", now)
-
-    def restart_clocks(self, now: float, stale: float) -> float:
-        """At start-up: when no other process said it was alive in the last ``stale``
-        seconds, no server ran since the last word of one (its heartbeat, or its clean
-        stop); every running clock is moved on by that time, so nobody is charged for the
-        outage. Returns the seconds given back."""
-        with self.engine.begin() as conn:
-            rows = conn.execute(select(alive)).all()
-            others = [r.at for r in rows if r.name != "stopped" and r.at > now - stale]
-            last = max((r.at for r in rows), default=now)
-            gap = 0.0 if others else max(0.0, now - last)
-            if gap:
-                conn.execute(update(clocks).where(clocks.c.due.is_not(None))
-                             .values(started=clocks.c.started + gap, due=clocks.c.due + gap))
-            conn.execute(delete(alive).where(alive.c.name != "stopped",
-                                             alive.c.at <= now - stale))
-            self._note_alive(conn, self.instance, now)
-        return gap
-
     def close_idle(self, before: float) -> list[str]:
         """Close every unfinished game untouched since ``before`` (a time.time()); their
         turns stay, so the record so far can still be downloaded. A game whose clock runs
@@ -552,16 +518,6 @@ class Store:
             row = conn.execute(select(rematches).where(rematches.c.game_id == game_id)).first()
         return (row.rematch_id, row.invite) if row else None
 
-    def set_analysis(self, game_id: str, data: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(insert(analyses).values(game_id=game_id, data=data))
-
-    def analysis(self, game_id: str) -> list[dict[str, Any]] | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(analyses.c.data)
-                               .where(analyses.c.game_id == game_id)).first()
-        return _json(row.data) if row else None
-
     def delete_game(self, game_id: str) -> None:
         """Remove a game and everything kept about it (a cancelled game)."""
         with self.engine.begin() as conn:
@@ -574,81 +530,6 @@ class Store:
             conn.execute(delete(clocks).where(clocks.c.game_id == game_id))
             conn.execute(delete(seats).where(seats.c.game_id == game_id))
             conn.execute(delete(games).where(games.c.id == game_id))
-
-    # ----- limits shared by the server processes (PostgreSQL) ----------------------------
-    def heartbeat(self, now: float, dead_after: float) -> int:
-        """Say this process is alive; forget the processes (and their open websockets)
-        not heard from for ``dead_after`` seconds, and the game creations over an hour
-        old. Returns how many processes are alive."""
-        with self.engine.begin() as conn:
-            conn.execute(text(
-                "INSERT INTO alive (name, at) VALUES (:i, :now)"
-                " ON CONFLICT (name) DO UPDATE SET at = :now"),
-                {"i": self.instance, "now": now})
-            dead = [r.name for r in conn.execute(
-                select(alive.c.name).where(alive.c.name != "stopped",
-                                           alive.c.at < now - dead_after))]
-            if dead:
-                conn.execute(delete(address_sockets)
-                             .where(address_sockets.c.instance.in_(dead)))
-                conn.execute(delete(alive).where(alive.c.name.in_(dead)))
-            conn.execute(delete(address_games).where(address_games.c.at < now - 3600))
-            return conn.execute(select(func.count()).select_from(alive)
-                                .where(alive.c.name != "stopped")).scalar_one()
-
-    def leave(self) -> None:
-        """This process stops: its open websockets are no longer counted."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(address_sockets)
-                         .where(address_sockets.c.instance == self.instance))
-            conn.execute(delete(alive).where(alive.c.name == self.instance))
-
-    def open_socket(self, address: str, limit: int) -> bool:
-        """Count a websocket of ``address`` opened here, unless the address has ``limit``
-        open through all processes together (False then, nothing counted)."""
-        key = _address_key(address)
-        with self.engine.begin() as conn:
-            _lock_address(conn, key)
-            opened = conn.execute(text(
-                "INSERT INTO address_sockets (instance, address, n)"
-                " SELECT CAST(:i AS VARCHAR), CAST(:a AS VARCHAR), 1"
-                " WHERE (SELECT coalesce(sum(n), 0) FROM address_sockets"
-                " WHERE address = :a) < :limit"
-                " ON CONFLICT (instance, address) DO UPDATE SET n = address_sockets.n + 1"
-                " RETURNING n"), {"i": self.instance, "a": key, "limit": limit}).first()
-        return opened is not None
-
-    def close_socket(self, address: str) -> None:
-        key = _address_key(address)
-        with self.engine.begin() as conn:
-            conn.execute(text("UPDATE address_sockets SET n = n - 1"
-                              " WHERE instance = :i AND address = :a"),
-                         {"i": self.instance, "a": key})
-            conn.execute(text("DELETE FROM address_sockets"
-                              " WHERE instance = :i AND address = :a AND n <= 0"),
-                         {"i": self.instance, "a": key})
-
-    def allow_game(self, address: str, per_hour: int, now: float) -> bool:
-        """Count a game created by ``address`` unless it created ``per_hour`` in the last
-        hour through all processes together (False then, nothing counted)."""
-        key = _address_key(address)
-        with self.engine.begin() as conn:
-            _lock_address(conn, key)
-            made = conn.execute(select(func.count()).select_from(address_games).where(
-                address_games.c.address == key, address_games.c.at > now - 3600)).scalar_one()
-            if made >= per_hour:
-                return False
-            conn.execute(insert(address_games).values(address=key, at=now))
-        return True
-
-    def give_back_game(self, address: str) -> None:
-        """Uncount the last game counted for ``address`` (its creation was refused)."""
-        key = _address_key(address)
-        with self.engine.begin() as conn:
-            _lock_address(conn, key)
-            last = select(func.max(address_games.c.id)).where(
-                address_games.c.address == key).scalar_subquery()
-            conn.execute(delete(address_games).where(address_games.c.id == last))
 
     def unfinished(self, limit: int = 10_000) -> list[str]:
         with self.engine.connect() as conn:
@@ -695,15 +576,6 @@ def _carried(turn: str, clock: dict[str, Any] | None) -> str:
 # A game of computers only with no turn stored for this long no longer counts as being
 # played (its computers stopped with a server restart: it resumes when next opened).
 PLAYING = 600.0
-
-
-def _address_key(address: str) -> str:
-    return hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
-
-
-def _lock_address(conn: Any, key: str) -> None:
-    """Serialise the limit checks of one address across processes until the commit."""
-    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
 
 
 def _json_text(value: Any) -> str | None:

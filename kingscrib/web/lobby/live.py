@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import text
+from sqlalchemy.engine import Connection
 
 from kingscrib.web.db.storage import CONNECT_TIMEOUT, NOTE_LIMIT
 from kingscrib.web.errors import WebError
@@ -265,7 +266,7 @@ class Lobby:
         with self.store.engine.begin() as conn:
             self._send_notes(conn, events)
 
-    def _send_notes(self, conn: Any, events: list[dict[str, Any]]) -> None:
+    def _send_notes(self, conn: Connection, events: list[dict[str, Any]]) -> None:
         """The notes of events, sent when ``conn``'s transaction commits."""
         instance = self.store.instance
         notes = []

@@ -40,7 +40,7 @@ from kingscrib.web.play.sockets import (
 )
 from kingscrib.web.server import metrics
 from kingscrib.web.server.deps import guard_seat
-from kingscrib.web.server.limits import AddressLimits, TokenBucket
+from kingscrib.web.server.limits import AddressLimits, LimitSettings, TokenBucket
 
 router = APIRouter(tags=["live"])
 
@@ -72,13 +72,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         return
     metrics.WEBSOCKETS.inc()
     try:
-        await _serve(websocket, hub, settings, limits, address, game_id)
+        await _serve(websocket, hub, settings.limits, limits, address, game_id)
     finally:
         metrics.WEBSOCKETS.dec()
         await limits.close_socket(address)
 
 
-async def _serve(websocket: WebSocket, hub: Hub, settings: Any, limits: AddressLimits,
+async def _serve(websocket: WebSocket, hub: Hub, limit: LimitSettings, limits: AddressLimits,
                  address: str, game_id: str) -> None:
     try:
         room = await hub.get(game_id)
@@ -112,7 +112,6 @@ async def _serve(websocket: WebSocket, hub: Hub, settings: Any, limits: AddressL
                 message = json.dumps(message, separators=(",", ":"))
             await websocket.send_text(message)
 
-    limit = settings.limits
     bucket = TokenBucket(limit.rate_per_second, limit.rate_burst)
     refused = 0  # messages refused in a row for their rate
     listener: Listener | None = None

@@ -4,16 +4,24 @@ together in the next transaction (group commit), each caller answered on its own
 from __future__ import annotations
 
 import asyncio
+from typing import Protocol
 
-from kingscrib.web.db.storage import Store, TurnWrite
+from kingscrib.web.db.storage import TurnWrite
 from kingscrib.web.play.db_thread import DbThread
 from kingscrib.web.server import metrics
+
+
+class TurnStore(Protocol):
+    """Where the turns go (:meth:`kingscrib.web.db.storage.Store.write_batch`): one
+    transaction a batch, each write's problem (or None) in order."""
+
+    def write_batch(self, writes: list[TurnWrite]) -> list[Exception | None]: ...
 
 
 class TurnWriter:
     """Stores turns through the store's thread, one transaction for all that wait."""
 
-    def __init__(self, store: Store, db: DbThread) -> None:
+    def __init__(self, store: TurnStore, db: DbThread) -> None:
         self.store = store
         self.db = db
         self._writes: list[tuple[TurnWrite, asyncio.Future[None]]] = []

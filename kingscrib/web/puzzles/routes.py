@@ -16,6 +16,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
 
 from kingscrib.puzzles.explain import judge
 from kingscrib.puzzles.progress import daily_index
@@ -79,7 +80,7 @@ async def _account(request: Request, hub: Hub) -> Any:
     return (await session_account(hub, request.cookies))[0]
 
 
-def _rating_of(engine: Any, puzzle_id: str, game: str) -> ratings.Rating:
+def _rating_of(engine: Engine, puzzle_id: str, game: str) -> ratings.Rating:
     """A puzzle's rating now: as answers moved it, else its prior."""
     return puzzle_store.puzzle_rating(engine, puzzle_id, ratings.priors(game)[puzzle_id])
 
