@@ -11,7 +11,7 @@ Elo's model, the one Glicko-2 and the site's Plackett-Luce use (a chance of
 one drawn game, so that a level that won every game gets a finite rating. The ratings are
 anchored at Casual (``medium``) = 1500, a new player's rating; a level's deviation is the
 fit's standard error (at least 40). ``--write`` stores them in
-kingscrib/web/level_ratings.json, which the server reads. ``--scale`` multiplies the
+kingscrib/web/ratings/level_ratings.json, which the server reads. ``--scale`` multiplies the
 number of pairs played.
 """
 
@@ -23,7 +23,7 @@ import math
 import time
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "kingscrib" / "web" / "level_ratings.json"
+OUT = Path(__file__).resolve().parent.parent / "kingscrib" / "web" / "ratings" / "level_ratings.json"
 ANCHOR, ANCHOR_RATING, MIN_DEVIATION = "medium", 1500.0, 40.0
 
 # Levels that are other names of one player (kingscrib.players.kings.levels.level).

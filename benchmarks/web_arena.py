@@ -47,8 +47,9 @@ def percentile(values: list[float], p: float) -> float:
 
 def make_accounts(url: str, count: int) -> list[tuple[int, str]]:
     """(account id, session token) of ``count`` new accounts."""
-    from kingscrib.web import accounts, sessions
-    from kingscrib.web.storage import Store
+    from kingscrib.web.accounts import sessions
+    from kingscrib.web.accounts import store as accounts
+    from kingscrib.web.db.storage import Store
 
     store = Store(url)
     hashed = accounts.hash_password("arena benchmark password")
@@ -61,7 +62,7 @@ def make_accounts(url: str, count: int) -> list[tuple[int, str]]:
 
 
 def headers(url: str, session: str) -> dict[str, str]:
-    from kingscrib.web import sessions
+    from kingscrib.web.accounts import sessions
 
     return {"Cookie": f"{sessions.COOKIE}={session}", "Origin": url,
             sessions.CSRF_HEADER: sessions.csrf_token(session)}
@@ -70,8 +71,9 @@ def headers(url: str, session: str) -> dict[str, str]:
 def run(players: int, seconds: float, rate: float, game: str) -> None:
     from sqlalchemy import create_engine, select, update
 
-    from kingscrib.web.storage import games, postgres_driver
-    from kingscrib.web.tournament_store import tournament_entrants, tournament_games, tournaments
+    from kingscrib.web.db.storage import postgres_driver
+    from kingscrib.web.db.tables import games
+    from kingscrib.web.tournaments.store import tournament_entrants, tournament_games, tournaments
 
     folder = Path("/tmp") / f"kingscrib-arena-{time.time_ns()}"
     folder.mkdir()

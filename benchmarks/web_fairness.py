@@ -48,7 +48,7 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from web_support import Server  # noqa: E402
 
-from kingscrib.web.limits import LimitSettings  # noqa: E402
+from kingscrib.web.server.limits import LimitSettings  # noqa: E402
 
 PERSON, LOAD = "127.0.0.1", "127.0.0.2"
 
@@ -56,7 +56,7 @@ PERSON, LOAD = "127.0.0.1", "127.0.0.2"
 def person_moves(seed: int) -> list[dict]:
     """The person's moves (seat 0) in a game against the server's greedy seat 1, played
     here with the server's own code: the same seed, players and order."""
-    from kingscrib.web.games.kings import KINGS
+    from kingscrib.web.play.games.kings import KINGS
 
     session = KINGS.create(KINGS.check_rules({}, 2), seed, ["Person", "Computer"])
     players = [KINGS.make_player("greedy", seed), KINGS.make_player("greedy", seed + 1)]

@@ -71,7 +71,7 @@ def computer_game(args: tuple[int, str, str]) -> tuple[int, list[dict]]:
 
 
 def classic_game(seed: int, level: str) -> list[dict]:
-    from kingscrib.web.games.classic import CLASSIC
+    from kingscrib.web.play.games.classic import CLASSIC
 
     session = CLASSIC.create({"players": 2, "skunk": False, "muggins": False}, seed,
                              ["A", "B"])

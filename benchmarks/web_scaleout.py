@@ -345,7 +345,7 @@ class Faults:
     def listener(self) -> None:
         import psycopg
 
-        from kingscrib.web.storage import LISTENER_NAME
+        from kingscrib.web.db.storage import LISTENER_NAME
 
         with psycopg.connect(self.pg.url, autocommit=True) as conn:
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"

@@ -31,7 +31,8 @@ def fill(url: str, count: int) -> None:
     from kingscrib.kings.moves import Pass
     from kingscrib.kings.record import turn_to_json
     from kingscrib.shuffle import new_secret
-    from kingscrib.web.storage import Store, games, seats, turns
+    from kingscrib.web.db.storage import Store
+    from kingscrib.web.db.tables import games, seats, turns
 
     store = Store(url)
     secret = new_secret()
@@ -76,7 +77,7 @@ def fresh_database(postgres: str | None, name: str) -> Iterator[str]:
         return
     from sqlalchemy import create_engine
 
-    from kingscrib.web.storage import postgres_driver
+    from kingscrib.web.db.storage import postgres_driver
 
     admin = create_engine(postgres_driver(postgres), isolation_level="AUTOCOMMIT")
     database = f"kingscrib_startup_{name}"

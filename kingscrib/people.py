@@ -29,6 +29,7 @@ _CARD_CODE = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 class _Tile(Protocol):
     @property
     def rank(self) -> int: ...
+
     @property
     def colour(self) -> str: ...
 

@@ -103,7 +103,7 @@ class SecretRandom(random.Random):
 
     def __reduce__(self) -> tuple[type[SecretRandom], tuple[str], tuple[Any, ...]]:
         # Random's own would call SecretRandom() without a secret; a game pickled for a
-        # worker process (kingscrib.web.work) carries its generators' streams as they stand.
+        # worker process (kingscrib.web.play.work) carries its generators' streams as they stand.
         return (SecretRandom, ("",), self.getstate())
 
 

@@ -27,8 +27,8 @@ from kingscrib.kings.record import RecordError, check_record, game_from_record
 from kingscrib.kings.record import loads as kings_loads
 from kingscrib.shuffle import new_secret
 from kingscrib.web.errors import WebError
-from kingscrib.web.games.classic import parse_action as classic_web_action
-from kingscrib.web.games.kings_view import parse_action as kings_web_action
+from kingscrib.web.play.games.classic import parse_action as classic_web_action
+from kingscrib.web.play.games.kings_view import parse_action as kings_web_action
 
 NOTATION_CHARS = "ABCDEFGHIJKLMacdeghnoprswx0123456789TJQKLD() /,-\t\n\u00a0é"
 json_values = st.recursive(

@@ -17,9 +17,10 @@ import httpx
 import pytest
 from web_support import Server, auth, https_client, in_process_client, postgres_cluster, table_rows
 
-from kingscrib.web import accounts
-from kingscrib.web.storage import account_sessions, hash_secret, seat_accounts
-from kingscrib.web.storage import accounts as accounts_table
+from kingscrib.web.accounts import store as accounts
+from kingscrib.web.db.storage import hash_secret
+from kingscrib.web.db.tables import account_sessions, seat_accounts
+from kingscrib.web.db.tables import accounts as accounts_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

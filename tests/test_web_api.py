@@ -407,7 +407,7 @@ def test_websocket_refuses_bad_messages_and_floods(web_db: Path) -> None:
 
 def test_a_batch_of_turns_is_stored_together_and_a_bad_write_sinks_only_itself(
         web_db: Path) -> None:
-    from kingscrib.web.storage import Store, StoredSeat, TurnWrite
+    from kingscrib.web.db.storage import Store, StoredSeat, TurnWrite
 
     store = Store(f"sqlite:///{web_db}")
     try:

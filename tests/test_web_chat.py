@@ -16,10 +16,10 @@ from sqlalchemy import create_engine
 from web_support import Server, auth, https_client, postgres_cluster, table_count
 from websockets.sync.client import connect
 
-from kingscrib.web import moderation
-from kingscrib.web.chat import BURST
-from kingscrib.web.chat_store import chat_messages, chat_reports
-from kingscrib.web.chat_text import MAX_CHARS
+from kingscrib.web.chat import moderation
+from kingscrib.web.chat.rooms import BURST
+from kingscrib.web.chat.store import chat_messages, chat_reports
+from kingscrib.web.chat.text import MAX_CHARS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -324,7 +324,7 @@ def test_a_database_from_before_classic_games_still_opens_its_kings_games(web_db
         # columns either
         conn.execute("DROP TABLE alembic_version")
         baseline = {name: {c.name for c in parts if hasattr(c, "type")} for name, parts, _
-                    in import_module("kingscrib.web.migrations.versions.0001_baseline")._tables()}
+                    in import_module("kingscrib.web.db.migrations.versions.0001_baseline")._tables()}
         for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
                                      " AND name NOT LIKE 'sqlite_%'").fetchall():
             if table not in baseline:

@@ -16,8 +16,8 @@ from web_support import auth, in_process_client, postgres_cluster
 
 from kingscrib.classic.record import replay as replay_classic
 from kingscrib.kings.record import check_record
-from kingscrib.web.clocks import Clock
-from kingscrib.web.storage import StaleGame, Store, StoredSeat, TurnWrite
+from kingscrib.web.db.storage import StaleGame, Store, StoredSeat, TurnWrite
+from kingscrib.web.play.clocks import Clock
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -353,7 +353,7 @@ def test_clocks_and_resigning_work_for_any_registered_game(client):
     loses while everyone else wins."""
     from test_web_protocol_seam import RaceKind
 
-    from kingscrib.web.games import register, unregister
+    from kingscrib.web.play.games import register, unregister
 
     register(RaceKind())
     try:

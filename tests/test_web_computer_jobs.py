@@ -9,9 +9,9 @@ import pickle
 import pytest
 
 from kingscrib.players.kings.leaves import LeaveTable, shipped
-from kingscrib.web.games.classic import CLASSIC
-from kingscrib.web.games.kings import KINGS
-from kingscrib.web.rooms import _computer_move
+from kingscrib.web.play.computers import computer_move as _computer_move
+from kingscrib.web.play.games.classic import CLASSIC
+from kingscrib.web.play.games.kings import KINGS
 
 
 def played(game, level: str, turns: int):  # noqa: ANN001, ANN201

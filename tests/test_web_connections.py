@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from web_support import running_server
 
 from kingscrib.cli.main import cli
-from kingscrib.web.proxies import UnsafeProxies, parse_proxies
+from kingscrib.web.server.proxies import UnsafeProxies, parse_proxies
 
 OTHER_ADDRESS = "127.0.0.2"  # Linux answers for all of 127.0.0.0/8 on the loopback
 
@@ -203,7 +203,7 @@ def test_risky_trust_is_warned_about_when_listening_beyond_this_machine() -> Non
 
 
 def test_serve_warns_about_risky_trust_and_passes_its_settings_on(monkeypatch) -> None:
-    import kingscrib.web.app as app
+    import kingscrib.web.server.app as app
 
     started = []
     monkeypatch.setattr(app, "run", lambda host, port, settings, **_: started.append(

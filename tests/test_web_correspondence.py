@@ -13,8 +13,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from web_support import auth, free_port, https_client
 
-from kingscrib.web.clocks import DAY, Clock
-from kingscrib.web.turn_mail import MailSettings
+from kingscrib.web.mail.turn_mail import MailSettings
+from kingscrib.web.play.clocks import DAY, Clock
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

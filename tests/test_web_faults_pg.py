@@ -26,8 +26,8 @@ from websockets.sync.client import connect
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Pass, Play
-from kingscrib.web.rooms import Hub
-from kingscrib.web.storage import LISTENER_NAME, Store
+from kingscrib.web.db.storage import LISTENER_NAME, Store
+from kingscrib.web.play.rooms import Hub
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 from web_support import auth, in_process_client, running_server
 
-from kingscrib.web.edge import CSP
+from kingscrib.web.accounts.names import MAX_MARKS, MAX_NAME, clean_name, person_name
 from kingscrib.web.errors import WebError
-from kingscrib.web.names import MAX_MARKS, MAX_NAME, clean_name, person_name
+from kingscrib.web.server.edge import CSP
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -300,9 +300,9 @@ def test_no_secret_of_a_url_reaches_the_log(tmp_path: Path) -> None:
 
 def test_hints_queue_per_client_and_never_hold_up_computer_seats(tmp_path: Path,
                                                                 monkeypatch) -> None:
-    from kingscrib.web.games import kings_analysis as analysis
-    from kingscrib.web.rooms import Hub
-    from kingscrib.web.storage import Store
+    from kingscrib.web.db.storage import Store
+    from kingscrib.web.play.games import kings_analysis as analysis
+    from kingscrib.web.play.rooms import Hub
 
     real = analysis.hint_from
 

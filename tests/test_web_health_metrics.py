@@ -31,7 +31,7 @@ from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.rules import RuleSet as ClassicRules
 from kingscrib.kings.game import Game
 from kingscrib.kings.rules import RuleSet
-from kingscrib.web import schema
+from kingscrib.web.db import schema
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from web_support import Server, auth
 
-from kingscrib.web.logs import JsonLines, RedactSecrets
+from kingscrib.web.server.logs import JsonLines, RedactSecrets
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -16,9 +16,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select
 from web_support import auth, https_client, table_count
 
-from kingscrib.web import lobby_bans
-from kingscrib.web import ratings as rating_store
-from kingscrib.web.storage import games, seat_accounts, seek_seats, seeks
+from kingscrib.web.db.tables import games, seat_accounts, seek_seats, seeks
+from kingscrib.web.lobby import bans as lobby_bans
+from kingscrib.web.ratings import store as rating_store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -342,7 +342,7 @@ def test_rated_seeks_ranges_and_bans(app_client: Any, url: str,
     bob_id = bob.http.get("/api/account").json()  # (the name only: find the id below)
     assert bob_id["name"] == "Bob"
     engine = create_engine(url)
-    from kingscrib.web.storage import accounts as accounts_table
+    from kingscrib.web.db.tables import accounts as accounts_table
     with engine.connect() as conn:
         ids = dict(conn.execute(select(accounts_table.c.name, accounts_table.c.id)).all())
     engine.dispose()
@@ -391,7 +391,7 @@ def test_people_online_are_counted_live(app_client: Any) -> None:
 
 def test_a_burst_of_news_reaches_a_browser_in_one_frame_and_news_after_quiet_at_once(
         app_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kingscrib.web.routers import lobby as lobby_routes
+    from kingscrib.web.lobby import routes as lobby_routes
 
     monkeypatch.setattr(lobby_routes, "FRAME_GAP", 2.0)  # generous for a slow machine
     watcher = Browser(app_client).live()

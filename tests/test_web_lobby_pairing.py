@@ -1,4 +1,4 @@
-"""Play now's store call (kingscrib.web.seeks.pair): the oldest compatible seek's seat in
+"""Play now's store call (kingscrib.web.lobby.seeks.pair): the oldest compatible seek's seat in
 one call, with what its game is made of when that seat fills it."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kingscrib.web import seeks
-from kingscrib.web.storage import Store, hash_secret
+from kingscrib.web.db.storage import Store, hash_secret
+from kingscrib.web.lobby import seeks
 
 
 def person(name: str) -> seeks.Person:

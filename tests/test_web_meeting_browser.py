@@ -12,7 +12,7 @@ from test_web_ratings_maths import paper_glicko2
 from web_support import running_server
 
 from kingscrib.kings.record import check_record
-from kingscrib.web.rating_maths import Rating
+from kingscrib.web.ratings.maths import Rating
 
 PASSWORD = "tiles and pegs"
 

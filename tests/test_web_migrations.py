@@ -1,4 +1,4 @@
-"""The web server's schema migrations (kingscrib.web.schema, kingscrib/web/migrations).
+"""The web server's schema migrations (kingscrib.web.db.schema, kingscrib/web/db/migrations).
 
 A database made before migrations existed (the tables as the server's ``create_all``
 made them, written out below as that DDL) holds games stored by the server; the new
@@ -32,13 +32,14 @@ from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.rules import RuleSet as ClassicRules
 from kingscrib.kings.game import Game
 from kingscrib.kings.rules import RuleSet
-from kingscrib.web import schema
-from kingscrib.web.storage import Store, metadata, postgres_driver
+from kingscrib.web.db import schema
+from kingscrib.web.db.registry import metadata
+from kingscrib.web.db.storage import Store, postgres_driver
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 # The schema as the server made it on start before migrations (SQLAlchemy's create_all
-# of kingscrib.web.storage's tables, as compiled for each database), then ALTER TABLE
+# of kingscrib.web.db.storage's tables, as compiled for each database), then ALTER TABLE
 # for the columns added later. {serial} and {over} are where the two databases differ.
 BEFORE_MIGRATIONS = """
 CREATE TABLE address_games (id {serial} NOT NULL, address VARCHAR(64) NOT NULL,
@@ -308,7 +309,7 @@ def test_the_head_known_without_alembic_is_alembics_head() -> None:
 def test_an_up_to_date_server_start_does_not_load_alembic(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.db'}"
     Store(url).close()  # made and migrated
-    code = ("import sys; from kingscrib.web.storage import Store; "
+    code = ("import sys; from kingscrib.web.db.storage import Store; "
             f"Store({url!r}).close(); print('alembic' in sys.modules)")
     started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              check=True)
@@ -318,8 +319,8 @@ def test_an_up_to_date_server_start_does_not_load_alembic(tmp_path: Path) -> Non
 def test_a_server_migrates_a_new_database_in_a_child_and_never_loads_alembic(
         tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.db'}"
-    code = ("import sys; from kingscrib.web.premigrate import migrate_apart; "
-            "from kingscrib.web.storage import Store; "
+    code = ("import sys; from kingscrib.web.db.premigrate import migrate_apart; "
+            "from kingscrib.web.db.storage import Store; "
             f"done = migrate_apart({url!r}); Store({url!r}).close(); "
             "print(done, 'alembic' in sys.modules)")
     started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from web_support import in_process_client
 
 from kingscrib.terminal.controllers.kings import make_seats
-from kingscrib.web import seeks
+from kingscrib.web.accounts.names import person_name, reads_as_computer, skeleton
 from kingscrib.web.errors import WebError
-from kingscrib.web.names import person_name, reads_as_computer, skeleton
+from kingscrib.web.lobby import seeks
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -22,7 +22,7 @@ from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Play
 from kingscrib.kings.record import check_record
 from kingscrib.kings.rules import RuleSet
-from kingscrib.web.storage import Store, postgres_driver
+from kingscrib.web.db.storage import Store, postgres_driver
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -22,8 +22,8 @@ from web_support import auth, in_process_client
 
 from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
-from kingscrib.web.games import game_names, register, unregister
-from kingscrib.web.games.protocol import SessionBase
+from kingscrib.web.play.games import game_names, register, unregister
+from kingscrib.web.play.games.protocol import SessionBase
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -17,10 +17,10 @@ from kingscrib.kings.moves import Exchange, Play
 from kingscrib.kings.position import Position
 from kingscrib.puzzles import kings
 from kingscrib.puzzles.puzzle import Puzzle, shipped
-from kingscrib.web import puzzle_ratings as ratings
-from kingscrib.web.puzzle_store import puzzle_answers, puzzle_players
-from kingscrib.web.puzzle_store import puzzle_ratings as puzzle_ratings_table
-from kingscrib.web.routers import puzzles as puzzles_router
+from kingscrib.web.puzzles import routes as puzzles_router
+from kingscrib.web.puzzles.store import puzzle_answers, puzzle_players
+from kingscrib.web.puzzles.store import puzzle_ratings as puzzle_ratings_table
+from kingscrib.web.ratings import puzzle_ratings as ratings
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 HIDDEN = ("answer", "margin", "breakdown", "second", "theme", "top_now")

@@ -14,9 +14,10 @@ import pytest
 from test_web_postgres import postgres_url  # noqa: F401 - the throwaway PostgreSQL fixture
 from web_support import auth, https_client
 
-from kingscrib.web import ratings, sessions
-from kingscrib.web.rating_maths import Rating, glicko2_period, rate
-from kingscrib.web.ratings import level_rating
+from kingscrib.web.accounts import sessions
+from kingscrib.web.ratings import store as ratings
+from kingscrib.web.ratings.maths import Rating, glicko2_period, rate
+from kingscrib.web.ratings.store import level_rating
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -157,7 +158,7 @@ def test_a_rating_left_idle_grows_uncertain_and_the_next_game_starts_from_there(
         client) -> None:
     from sqlalchemy import update
 
-    from kingscrib.web.rating_maths import PERIOD, aged
+    from kingscrib.web.ratings.maths import PERIOD, aged
 
     ann = sign_up(client, "Ann")
     for _ in range(2):
@@ -306,7 +307,7 @@ def _settle_all(url: str, game_ids: list[str], seed: int, start: Any, out: Any) 
     """One server process's share: settle every game (in its own order) once started."""
     import random
 
-    from kingscrib.web.storage import Store
+    from kingscrib.web.db.storage import Store
 
     store = Store(url)
     order = list(game_ids)
@@ -324,8 +325,9 @@ def test_two_processes_rate_each_game_exactly_once_on_postgresql(
     from sqlalchemy import func, insert, select, update
     from test_web_shared_limits import fresh_database
 
-    from kingscrib.web import accounts
-    from kingscrib.web.storage import Store, StoredSeat, games, seat_accounts
+    from kingscrib.web.accounts import store as accounts
+    from kingscrib.web.db.storage import Store, StoredSeat
+    from kingscrib.web.db.tables import games, seat_accounts
 
     url = fresh_database(postgres_url, "ratings_once")
     store = Store(url)
@@ -435,7 +437,7 @@ def test_a_rated_game_across_two_servers_on_postgresql(postgres_url: str,  # noq
     from test_web_shared_limits import fresh_database
     from web_support import Server
 
-    from kingscrib.web.storage import postgres_driver
+    from kingscrib.web.db.storage import postgres_driver
 
     url = fresh_database(postgres_url, "ratings_two")
     servers = [Server(url, data_dir=tmp_path) for _ in range(2)]

@@ -13,7 +13,7 @@ import pytest
 from browser_pages import SIZES, outside_viewport, screenshot, sized_page
 from test_web_keyboard import serious_violations
 
-from kingscrib.web.sessions import COOKIE
+from kingscrib.web.accounts.sessions import COOKIE
 
 PASSWORD = "tiles and pegs"
 

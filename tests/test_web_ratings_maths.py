@@ -1,4 +1,4 @@
-"""The rating maths (kingscrib.web.rating_maths): Glicko-2 as Glickman's paper works it
+"""The rating maths (kingscrib.web.ratings.maths): Glicko-2 as Glickman's paper works it
 out, checked against a plain transcription of the paper written here; Plackett-Luce
 for more sides; properties every update must have."""
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingscrib.web.rating_maths import (
+from kingscrib.web.ratings.maths import (
     MIN_DEVIATION,
     PERIOD,
     START_DEVIATION,
@@ -165,7 +165,7 @@ def test_a_game_needs_two_sides_with_players() -> None:
 def test_kings_standing_ties_share_a_place_and_a_resigner_is_last() -> None:
     from types import SimpleNamespace
 
-    from kingscrib.web.games.kings import standing
+    from kingscrib.web.play.games.kings import standing
 
     game = SimpleNamespace(final_scores=[40, 55, 40, 12])
     assert [s["place"] for s in standing(game, None)] == [1, 0, 1, 3]
@@ -179,7 +179,7 @@ def test_cribbage_standing_partners_and_three_players() -> None:
     from types import SimpleNamespace
 
     from kingscrib.classic.rules import RuleSet
-    from kingscrib.web.games.classic import standing
+    from kingscrib.web.play.games.classic import standing
 
     three = SimpleNamespace(rules=RuleSet(players=3), scores=[100, 90, 121], winner=2)
     assert [(s["seats"], s["place"]) for s in standing(three, None)] == [
@@ -195,7 +195,7 @@ def test_cribbage_standing_partners_and_three_players() -> None:
 def test_a_kings_game_waiting_for_a_joker_call_is_not_final_yet() -> None:
     from types import SimpleNamespace
 
-    from kingscrib.web.games.kings import KINGS
+    from kingscrib.web.play.games.kings import KINGS
 
     open_call = SimpleNamespace(final_scores=[30, 20], joker_open=lambda: True)
     session = SimpleNamespace(game=open_call)

@@ -20,8 +20,8 @@ from websockets.sync.client import connect
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Pass, Play
-from kingscrib.web.rooms import Hub
-from kingscrib.web.storage import Store
+from kingscrib.web.db.storage import Store
+from kingscrib.web.play.rooms import Hub
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -205,7 +205,7 @@ def test_the_stored_turn_decides_a_race_even_before_any_note_arrives(
         postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.rooms import WebError
+    from kingscrib.web.errors import WebError
 
     async def scenario() -> None:
         # Two hubs on one database, as two processes whose notes are late (not listening).
@@ -235,7 +235,7 @@ def test_a_turn_in_a_note_is_applied_without_reading_the_store_and_idle_rooms_go
         postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.rooms import Listener
+    from kingscrib.web.play.room import Listener
 
     async def scenario() -> None:
         async with two_hubs(postgres_url, listening=True) as (first, second, loads):
@@ -284,7 +284,7 @@ def test_a_batch_is_stored_in_one_statement_and_each_game_is_noted_once(
     import psycopg
     from sqlalchemy.exc import IntegrityError
 
-    from kingscrib.web.storage import CHANNEL, StoredSeat, TurnWrite
+    from kingscrib.web.db.storage import CHANNEL, StoredSeat, TurnWrite
 
     store = Store(postgres_url)
     seats = [StoredSeat(0, "a", "human", None, None), StoredSeat(1, "b", "human", None, None)]
@@ -319,7 +319,7 @@ def test_a_batch_is_stored_in_one_statement_and_each_game_is_noted_once(
 def test_a_classic_game_follows_the_notes_too(postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web.rooms import Listener
+    from kingscrib.web.play.room import Listener
 
     async def scenario() -> None:
         async with two_hubs(postgres_url, listening=True) as (first, second, loads):
@@ -356,8 +356,8 @@ def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_pro
         postgres_url: str) -> None:  # noqa: F811
     import asyncio
 
-    from kingscrib.web import finish
-    from kingscrib.web.rooms import Listener
+    from kingscrib.web.play import clocks, endings
+    from kingscrib.web.play.room import Listener
 
     async def scenario() -> None:
         async with two_hubs(postgres_url, listening=True) as (first, second, loads):
@@ -392,10 +392,10 @@ def test_a_noted_turn_carries_the_clocks_and_a_resignation_reaches_the_other_pro
             assert loads == []  # the turns and their clocks came in the notes alone
             stored = first.store.load(room.id).clock  # the batch moved the row on too
             assert stored["turn"] == len(engine.history) and stored["result"] is None
-            assert finish.clock_from_row(stored).to_json() == room.clock.to_json()
+            assert clocks.clock_from_row(stored).to_json() == room.clock.to_json()
             # A resignation is not a turn: the other process reads it from the store and
             # tells its sockets how the game ended.
-            await finish.resign(first, room, engine.turn)
+            await endings.resign(first, room, engine.turn)
             await until(lambda: other.result is not None)
             assert other.result == room.result and loads == [room.id]
             ended = json.dumps({"result": room.result})[1:-1]

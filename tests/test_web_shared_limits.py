@@ -16,7 +16,7 @@ from web_support import Server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from kingscrib.web.storage import Store
+from kingscrib.web.db.storage import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

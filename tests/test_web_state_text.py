@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from web_support import auth, in_process_client
 
-from kingscrib.web.games.classic import CLASSIC
-from kingscrib.web.games.kings import KINGS
+from kingscrib.web.play.games.classic import CLASSIC
+from kingscrib.web.play.games.kings import KINGS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -60,7 +60,7 @@ def test_each_seat_and_a_spectator_get_exactly_the_state(tmp_path: Path, case: s
 
 
 def test_only_the_newest_turns_stay_cached_and_older_ones_are_built_the_same() -> None:
-    from kingscrib.web.games.kings_view import KEEP_TURNS, turn_json
+    from kingscrib.web.play.games.kings_view import KEEP_TURNS, turn_json
 
     session = KINGS.create(KINGS.check_rules({}, 2), 7, ["Ann", "Bob"])
     players = [KINGS.make_player("greedy", 1), KINGS.make_player("greedy", 2)]

@@ -16,9 +16,9 @@ from test_web_postgres import postgres_url  # noqa: F401 - the throwaway Postgre
 from web_support import auth, in_process_client
 
 from kingscrib.tournaments.standings import Result, standings
-from kingscrib.web import sessions
-from kingscrib.web import tournament_store as store
-from kingscrib.web.tournament_director import tick
+from kingscrib.web.accounts import sessions
+from kingscrib.web.tournaments import store
+from kingscrib.web.tournaments.director import tick
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -17,7 +17,7 @@ from test_web_keyboard import serious_violations
 from web_support import Server, postgres_cluster
 
 from kingscrib.tournaments.standings import Result, standings
-from kingscrib.web import sessions
+from kingscrib.web.accounts import sessions
 
 PASSWORD = "tiles and pegs"
 

@@ -1,4 +1,4 @@
-"""The fair scheduler of the server's CPU work (kingscrib.web.work): the order jobs start
+"""The fair scheduler of the server's CPU work (kingscrib.web.play.work): the order jobs start
 in, checked deterministically (jobs block on events the test releases one at a time)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import threading
 import pytest
 
 from kingscrib.web.errors import WebError
-from kingscrib.web.games import game_kind
-from kingscrib.web.work import Lane, Work
+from kingscrib.web.play.games import game_kind
+from kingscrib.web.play.work import Lane, Work
 
 
 class Recorder:
@@ -223,7 +223,7 @@ def test_a_job_that_cannot_cross_to_a_worker_process_fails_alone() -> None:
 def test_an_analysis_running_here_is_polled_without_the_store() -> None:
     from types import SimpleNamespace
 
-    from kingscrib.web import reviews
+    from kingscrib.web.play import reviews
 
     asked: list[str] = []
 
@@ -233,7 +233,7 @@ def test_an_analysis_running_here_is_polled_without_the_store() -> None:
 
     stored = {"g1": [{"turn": 0}]}
     hub = SimpleNamespace(analysis_jobs={"g1": reviews.Job(total=9, done=4)},
-                          store=SimpleNamespace(analysis=stored.get), _db_call=db_call)
+                          store=SimpleNamespace(analysis=stored.get), db_call=db_call)
     room = SimpleNamespace(id="g1")
     assert asyncio.run(reviews.status(hub, room)) == {"status": "running", "done": 4,
                                                       "total": 9}

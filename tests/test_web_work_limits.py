@@ -13,7 +13,8 @@ from test_web_postgres import postgres_url  # noqa: F401 - the throwaway Postgre
 from test_web_shared_limits import fresh_database
 from web_support import auth, in_process_client
 
-from kingscrib.web.storage import Store, StoredSeat, TooManyComputerGames, games
+from kingscrib.web.db.storage import Store, StoredSeat, TooManyComputerGames
+from kingscrib.web.db.tables import games
 
 PEOPLE = {"seats": [{"kind": "human"}, {"kind": "human"}]}
 BOTS = {"seats": [{"kind": "computer", "level": "expert"}] * 2}

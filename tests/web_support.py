@@ -27,7 +27,7 @@ def in_process_client(database_url: str, **settings):
     from fastapi.testclient import TestClient
 
     from kingscrib.web import Settings, create_app
-    from kingscrib.web.limits import LimitSettings
+    from kingscrib.web.server.limits import LimitSettings
 
     names = {f.name for f in dataclasses.fields(LimitSettings)}
     limits = {"address_rate": 1e4, "address_burst": 1e4, "games_per_hour": 10_000,

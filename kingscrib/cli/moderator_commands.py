@@ -15,7 +15,7 @@ def moderator() -> None:
 
 def _store(database_url: str | None):  # noqa: ANN202 - the web extra may be missing
     try:
-        from kingscrib.web.storage import Store, default_url
+        from kingscrib.web.db.storage import Store, default_url
     except ImportError as e:  # pragma: no cover - depends on the install
         raise click.ClickException(
             f"moderators need the web extra: pip install 'kingscrib[web]' ({e})") from None
@@ -24,7 +24,7 @@ def _store(database_url: str | None):  # noqa: ANN202 - the web extra may be mis
 
 
 def _set(name: str, database_url: str | None, on: bool) -> None:
-    from kingscrib.web import moderation
+    from kingscrib.web.chat import moderation
 
     store, url = _store(database_url)
     try:

@@ -72,12 +72,12 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
           smtp_from: str, smtp_starttls: bool, site_url: str | None) -> None:
     """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
-        from kingscrib.web.app import Settings, run
-        from kingscrib.web.connections import ConnectionSettings
-        from kingscrib.web.limits import parse_limits
-        from kingscrib.web.proxies import UnsafeProxies, parse_proxies
-        from kingscrib.web.storage import default_url
-        from kingscrib.web.turn_mail import MailSettings
+        from kingscrib.web.db.storage import default_url
+        from kingscrib.web.mail.turn_mail import MailSettings
+        from kingscrib.web.server.app import Settings, run
+        from kingscrib.web.server.connections import ConnectionSettings
+        from kingscrib.web.server.limits import parse_limits
+        from kingscrib.web.server.proxies import UnsafeProxies, parse_proxies
     except ImportError as e:  # pragma: no cover - depends on the install
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'kingscrib[web]' ({e})") from None
@@ -132,7 +132,7 @@ def db_upgrade(database_url: str | None) -> None:
     """Migrate the database to this kingscrib's newest schema and stop (kingscrib serve
     does it on start too; a database from before migrations keeps every game)."""
     engine, url = _engine(database_url)
-    from kingscrib.web import schema
+    from kingscrib.web.db import schema
 
     try:
         before = schema.current(engine)
@@ -151,7 +151,7 @@ def db_current(database_url: str | None) -> None:
     """Say the database's schema revision and this kingscrib's newest; exit status 1
     when the database needs ``kingscrib db upgrade``."""
     engine, url = _engine(database_url)
-    from kingscrib.web import schema
+    from kingscrib.web.db import schema
 
     try:
         found = schema.current(engine)
@@ -169,7 +169,7 @@ def _engine(database_url: str | None) -> tuple[Any, str]:
     try:
         from sqlalchemy import create_engine
 
-        from kingscrib.web.storage import default_url, postgres_driver
+        from kingscrib.web.db.storage import default_url, postgres_driver
     except ImportError as e:  # pragma: no cover - depends on the install
         raise click.ClickException(
             f"the database commands need the web extra: pip install 'kingscrib[web]' ({e})"

@@ -11,6 +11,6 @@ class WebError(Exception):
         self.status = status
         self.message = message
 
-    def __reduce__(self) -> tuple:
-        # Raised in a worker process (kingscrib.web.work), it is pickled back whole.
+    def __reduce__(self) -> tuple[type[WebError], tuple[int, str]]:
+        # Raised in a worker process (kingscrib.web.play.work), it is pickled back whole.
         return (WebError, (self.status, self.message))

@@ -6,7 +6,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from kingscrib.web.games import DEFAULT_GAME
+from kingscrib.web.play.games import DEFAULT_GAME
 
 
 class _Strict(BaseModel):
@@ -45,7 +45,7 @@ class CreateGame(_Strict):
     @model_validator(mode="after")
     def _rules_of_the_game(self) -> CreateGame:
         """Each game's rules are checked against its own model (``rules_model``)."""
-        from kingscrib.web.games import game_kind, game_names
+        from kingscrib.web.play.games import game_kind, game_names
 
         if self.game not in game_names():
             raise ValueError(f"unknown game {self.game!r};"
@@ -90,12 +90,13 @@ def action_spec() -> type[BaseModel]:
     """One model of every hosted game's actions, merged from each game's ``action_model``
     (Kings: play, exchange, pass, joker; Cribbage: discard, play, go, claim): what an HTTP
     action may hold at all. The room then checks it against its own game's actions."""
-    from kingscrib.web.games import game_kind, game_names
+    from kingscrib.web.play.games import game_kind, game_names
 
     names = tuple(game_names())
     if names not in _action_specs:
         actions: list[str] = []
-        fields: dict[str, Any] = {}
+        # The action's names are known only now: the Literal is built at run time.
+        fields: dict[str, Any] = {"action": None}
         for name in names:
             model = game_kind(name).action_model
             actions += [a for a in get_args(model.model_fields["action"].annotation)
@@ -103,8 +104,8 @@ def action_spec() -> type[BaseModel]:
             for field, info in model.model_fields.items():
                 if field != "action":
                     fields.setdefault(field, (info.annotation, info))
-        _action_specs[names] = create_model(
-            "ActionSpec", __base__=_Strict, action=(Literal[tuple(actions)], ...), **fields)
+        fields["action"] = (Literal[tuple(actions)], ...)
+        _action_specs[names] = create_model("ActionSpec", __base__=_Strict, **fields)
     return _action_specs[names]
 
 

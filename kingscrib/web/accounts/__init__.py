@@ -1,0 +1,1 @@
+"""Accounts: names, passwords, log-in sessions, profiles and their routes."""

@@ -1,0 +1,1 @@
+"""Chat in a game: its rooms, stored history, text rules, moderation and routes."""

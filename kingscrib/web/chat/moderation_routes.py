@@ -1,0 +1,115 @@
+"""The moderators' API: reported messages, hiding them, banning accounts.
+
+Every call needs a logged-in moderator (``kingscrib moderator grant NAME``); writes
+also need the page's CSRF token. The page is ``/moderate``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from kingscrib.web.chat import moderation
+from kingscrib.web.chat import store as chat_store
+from kingscrib.web.db.row_ids import BodyId, PathId
+from kingscrib.web.errors import WebError
+from kingscrib.web.paths import STATIC
+from kingscrib.web.play.rooms import Hub
+from kingscrib.web.server.deps import get_hub, logged_in_account
+
+router = APIRouter(tags=["moderation"])
+
+
+class Ban(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, max_length=400)
+    message_id: BodyId | None = None  # ban whoever sent this message
+    reason: str = Field(default="", max_length=moderation.MAX_REASON)
+
+
+async def moderator(request: Request, hub: Hub, write: bool = False) -> Any:
+    """The logged-in moderator; 401 when not logged in, 403 when not a moderator."""
+    account = await logged_in_account(request, hub, write)
+    if not await hub.db_call(moderation.is_moderator, hub.store.engine, account.id):
+        raise WebError(403, "this is for moderators only")
+    return account
+
+
+@router.get("/moderate", include_in_schema=False)
+async def page() -> FileResponse:
+    return FileResponse(STATIC / "moderate.html", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/moderation/reports")
+async def reports(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    await moderator(request, hub)
+    found = await hub.db_call(chat_store.open_reports, hub.store.engine)
+    for report in found:  # the sender's account id stays here: "ban the sender" needs it
+        report["banned"] = bool(report["account_id"]) and await hub.db_call(
+            moderation.is_banned, hub.store.engine, report["account_id"])
+    return {"reports": found}
+
+
+@router.post("/api/moderation/messages/{message_id}/hide")
+async def hide(message_id: PathId, request: Request, hub: Hub = Depends(get_hub)
+               ) -> dict[str, Any]:
+    """Hide a message for everyone (its open reports are dealt with)."""
+    await moderator(request, hub, write=True)
+    message = await hub.db_call(chat_store.hide, hub.store.engine, message_id)
+    if message is None:
+        raise WebError(404, "no such message")
+    await request.app.state.chat.hidden(message)
+    return {"hidden": message_id}
+
+
+@router.post("/api/moderation/reports/{report_id}/dismiss")
+async def dismiss(report_id: PathId, request: Request, hub: Hub = Depends(get_hub)
+                  ) -> dict[str, Any]:
+    """Deal with a report without hiding its message."""
+    await moderator(request, hub, write=True)
+    if not await hub.db_call(chat_store.resolve, hub.store.engine, report_id):
+        raise WebError(404, "no such open report")
+    return {"dismissed": report_id}
+
+
+@router.get("/api/moderation/bans")
+async def bans(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    await moderator(request, hub)
+    return {"bans": await hub.db_call(moderation.banned, hub.store.engine)}
+
+
+@router.post("/api/moderation/bans", status_code=201)
+async def ban(body: Ban, request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+    """Ban an account, named or as the sender of a message: it can no longer log in,
+    chat, seek, nor create or join games."""
+    me = await moderator(request, hub, write=True)
+    engine = hub.store.engine
+    if (body.name is None) == (body.message_id is None):
+        raise WebError(400, "name the account, or the message whose sender is banned")
+    if body.message_id is not None:
+        account_id = await hub.db_call(chat_store.sender_account, engine, body.message_id)
+        if account_id is None:
+            raise WebError(400, "that message's sender is a guest, not an account:"
+                                " hide the message instead")
+    else:
+        found = await hub.db_call(moderation.account_named, engine, body.name)
+        if found is None:
+            raise WebError(404, f"no account is named {body.name!r}")
+        account_id = found[0]
+    if account_id == me.id:
+        raise WebError(400, "you cannot ban yourself")
+    if not await hub.db_call(moderation.ban, engine, account_id, me.id, body.reason):
+        raise WebError(409, "that account is banned already")
+    return {"banned": account_id}
+
+
+@router.delete("/api/moderation/bans/{account_id}")
+async def unban(account_id: PathId, request: Request, hub: Hub = Depends(get_hub)
+                ) -> dict[str, Any]:
+    await moderator(request, hub, write=True)
+    if not await hub.db_call(moderation.unban, hub.store.engine, account_id):
+        raise WebError(404, "that account is not banned")
+    return {"unbanned": account_id}

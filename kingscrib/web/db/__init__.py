@@ -1,0 +1,1 @@
+"""The database: its tables, schema migrations (Alembic) and the store calls on games."""

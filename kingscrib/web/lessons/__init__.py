@@ -1,0 +1,1 @@
+"""Lessons: an account's tutorial progress and the learn and rules pages."""

@@ -1,0 +1,1 @@
+"""The lobby: seeks, Play now, challenges, lobby bans and the lobby's routes."""

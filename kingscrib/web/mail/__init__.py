@@ -1,0 +1,1 @@
+"""Correspondence: e-mail per turn, the *Your turn* list and their routes."""

@@ -1,1 +1,0 @@
-"""Alembic migrations of the web server's database (run by :mod:`kingscrib.web.schema`)."""

@@ -1,0 +1,1 @@
+"""Puzzles in the browser: stored puzzle ratings, puzzle views and routes."""

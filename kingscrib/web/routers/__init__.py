@@ -1,1 +1,0 @@
-"""HTTP and websocket routes, one module per resource."""
