@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from kingscrib.web import turn_mail
+from kingscrib.web import pages, turn_mail
 from kingscrib.web.deps import get_hub, logged_in_account, session_account
 from kingscrib.web.errors import WebError
 from kingscrib.web.rooms import Hub
@@ -31,10 +31,8 @@ class Email(BaseModel):
 
 
 @router.get("/your-turn", include_in_schema=False)
-async def page() -> FileResponse:
-    from kingscrib.web.app import STATIC
-
-    return FileResponse(STATIC / "your-turn.html", headers={"Cache-Control": "no-cache"})
+async def page() -> HTMLResponse:
+    return pages.render("your_turn")
 
 
 @router.post("/api/your-turn")

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from kingscrib.web import chat_store, moderation
+from kingscrib.web import chat_store, moderation, pages
 from kingscrib.web.deps import get_hub, logged_in_account
 from kingscrib.web.errors import WebError
 from kingscrib.web.rooms import Hub
@@ -37,10 +37,8 @@ async def moderator(request: Request, hub: Hub, write: bool = False) -> Any:
 
 
 @router.get("/moderate", include_in_schema=False)
-async def page() -> FileResponse:
-    from kingscrib.web.app import STATIC
-
-    return FileResponse(STATIC / "moderate.html", headers={"Cache-Control": "no-cache"})
+async def page() -> HTMLResponse:
+    return pages.render("moderate")
 
 
 @router.get("/api/moderation/reports")

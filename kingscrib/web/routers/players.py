@@ -11,9 +11,9 @@ import datetime
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
-from kingscrib.web import ratings
+from kingscrib.web import pages, ratings
 from kingscrib.web.deps import get_hub
 from kingscrib.web.errors import WebError
 from kingscrib.web.rooms import Hub
@@ -101,14 +101,10 @@ async def archive(name: str, opponent: str | None = Query(None, max_length=40),
 
 
 @router.get("/players/{name}", include_in_schema=False)
-async def profile_page(name: str) -> FileResponse:
-    from kingscrib.web.app import STATIC
-
-    return FileResponse(STATIC / "player.html", headers={"Cache-Control": "no-cache"})
+async def profile_page(name: str) -> HTMLResponse:
+    return pages.render("player")
 
 
 @router.get("/leaderboard", include_in_schema=False)
-async def leaderboard_page() -> FileResponse:
-    from kingscrib.web.app import STATIC
-
-    return FileResponse(STATIC / "leaderboard.html", headers={"Cache-Control": "no-cache"})
+async def leaderboard_page() -> HTMLResponse:
+    return pages.render("leaderboard")

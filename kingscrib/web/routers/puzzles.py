@@ -11,25 +11,22 @@ from __future__ import annotations
 import asyncio
 import datetime
 import random
-from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.puzzles.explain import judge
 from kingscrib.puzzles.progress import daily_index
 from kingscrib.puzzles.puzzle import shipped
+from kingscrib.web import pages, puzzle_store, puzzle_views, sessions
 from kingscrib.web import puzzle_ratings as ratings
-from kingscrib.web import puzzle_store, puzzle_views, sessions
 from kingscrib.web.deps import get_hub, session_account
 from kingscrib.web.rooms import Hub, WebError
 
 router = APIRouter(tags=["puzzles"])
 Game = Literal["kings", "cribbage"]
-PAGE_HEADERS = {"Cache-Control": "no-cache"}
-PAGE = Path(__file__).parent.parent / "static" / "puzzles.html"
 MAX_RECENT = 50  # puzzle ids a guest's browser sends to skip (those it has just seen)
 
 
@@ -58,17 +55,17 @@ class Answer(BaseModel):
     guest: GuestStanding | None = None  # a guest's standing; ignored for an account
 
 
-def _page() -> FileResponse:
-    return FileResponse(PAGE, headers=PAGE_HEADERS)
+def _page() -> HTMLResponse:
+    return pages.render("puzzles")
 
 
 @router.get("/puzzles", include_in_schema=False)
-async def page() -> FileResponse:
+async def page() -> HTMLResponse:
     return _page()
 
 
 @router.get("/puzzles/{game}", include_in_schema=False)
-async def game_page(game: Game) -> FileResponse:
+async def game_page(game: Game) -> HTMLResponse:
     return _page()
 
 

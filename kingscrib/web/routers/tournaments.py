@@ -8,15 +8,14 @@ request from this site's pages), as the account's own writes do.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib import level_names
-from kingscrib.web import ratings, sessions
+from kingscrib.web import pages, ratings, sessions
 from kingscrib.web import tournament_store as store
 from kingscrib.web.accounts import Account
 from kingscrib.web.clocks import check_clock
@@ -28,7 +27,6 @@ from kingscrib.web.routers.accounts import logged_in
 from kingscrib.web.row_ids import BodyId, PathId
 
 router = APIRouter(tags=["tournaments"])
-STATIC = Path(__file__).resolve().parent.parent / "static"
 MAX_AHEAD = 30 * 24 * 3600  # a tournament starts within 30 days
 
 
@@ -104,13 +102,13 @@ def _rating_now(engine: Any, account_id: int, game: str) -> float:
 
 # ----- pages -------------------------------------------------------------------------------
 @router.get("/tournaments", include_in_schema=False)
-async def tournaments_page() -> FileResponse:
-    return FileResponse(STATIC / "tournaments.html", headers={"Cache-Control": "no-cache"})
+async def tournaments_page() -> HTMLResponse:
+    return pages.render("tournaments")
 
 
 @router.get("/tournaments/{tournament_id}", include_in_schema=False)
-async def tournament_page(tournament_id: PathId) -> FileResponse:
-    return FileResponse(STATIC / "tournament.html", headers={"Cache-Control": "no-cache"})
+async def tournament_page(tournament_id: PathId) -> HTMLResponse:
+    return pages.render("tournament")
 
 
 # ----- tournaments ------------------------------------------------------------------------

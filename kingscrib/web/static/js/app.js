@@ -9,7 +9,6 @@ import { renderMyGames } from "./mygames.js";
 import { renderNextGame } from "./nextgame.js";
 import { renderClocks, renderResign, resultText } from "./clocks.js";
 import { arrive, glide, snapshot } from "./motion.js";
-import { bindThemeToggle } from "./theme.js";
 import { bindSoundToggle, notifyTurn, playSound } from "./notify.js";
 import { overclaimText, placementsText, spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
 import {
@@ -18,7 +17,6 @@ import {
 } from "./turn_tiles.js";
 
 const $ = (id) => document.getElementById(id);
-bindThemeToggle($("theme"));
 const params = new URLSearchParams(location.search);
 const gameId = params.get("game");
 

@@ -4,7 +4,6 @@
 
 import { buildBoard, isLight, isSixNine, rankText } from "./board.js";
 import { cardElement, pointsOf, pretty, spoken } from "./classic/cards.js";
-import { bindThemeToggle } from "./theme.js";
 
 const STORE = "kingscrib:learn";
 const GAMES = ["kings", "cribbage"];
@@ -366,7 +365,6 @@ $("next").onclick = () => {
 };
 
 async function start() {
-  bindThemeToggle($("theme"));
   document.title = `Learn ${TITLES[game]} · Kings Cribbage`;
   $("learn-title").textContent = `Learn ${TITLES[game]}`;
   $(`learn-${game}`).setAttribute("aria-current", "page");

@@ -3,7 +3,6 @@
 // rating is kept in this browser and sent with each answer, an account's on the server.
 
 import { request } from "./api.js";
-import { bindThemeToggle } from "./theme.js";
 import * as cards from "./puzzle_cards.js";
 import * as kings from "./puzzle_kings.js";
 
@@ -129,7 +128,6 @@ function showResult(data) {
 }
 
 async function start() {
-  bindThemeToggle($("theme"));
   $(`p-game-${game}`).setAttribute("aria-current", "page");
   try {
     const me = await request("GET", "/api/account");

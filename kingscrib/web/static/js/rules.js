@@ -3,7 +3,6 @@
 
 import { COLUMNS, isLight, rankText } from "./board.js";
 import { cardElement, spoken } from "./classic/cards.js";
-import { bindThemeToggle } from "./theme.js";
 
 const tileWords = (tile) => `${isLight(tile) ? "light" : "dark"} ${rankText(tile)}`;
 
@@ -70,4 +69,3 @@ for (const line of document.querySelectorAll(".card-line")) {
   line.setAttribute("aria-label", "cards");
 }
 
-bindThemeToggle(document.getElementById("theme"));
