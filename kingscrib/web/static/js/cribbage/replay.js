@@ -4,8 +4,8 @@
 // /api/games/{id}/replay, or POST /api/games/replay for a record file); the link names
 // the step, so it can be shared.
 
-import { watchAnalysis } from "../analysis.js";
-import { request } from "../api.js";
+import { watchAnalysis } from "../common/analysis.js";
+import { request } from "../common/api.js";
 import { pretty } from "./cards.js";
 import { showStill } from "./table.js";
 

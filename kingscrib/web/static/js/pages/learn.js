@@ -2,8 +2,8 @@
 // engine (/api/learn/<game>/<lesson>/<step>), progress kept in this browser and, when
 // logged in, with the account.
 
-import { buildBoard, isLight, isSixNine, rankText } from "./board.js";
-import { cardElement, pointsOf, pretty, spoken } from "./classic/cards.js";
+import { buildBoard, isLight, isSixNine, rankText } from "../kings/board.js";
+import { cardElement, pointsOf, pretty, spoken } from "../cribbage/cards.js";
 
 const STORE = "kingscrib:learn";
 const GAMES = ["kings", "cribbage"];

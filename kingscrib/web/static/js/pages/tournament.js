@@ -3,7 +3,7 @@
 // few seconds; joining, withdrawing, the creator's computer entrants, and the caller's own
 // games (their seat token is kept where the game page looks for it).
 
-import { $, call, describe, element, table, when, whoAmI } from "./tourney_common.js";
+import { $, call, describe, element, table, when, whoAmI } from "../common/tournaments.js";
 
 const id = Number(location.pathname.split("/").pop());
 const EVERY = 3000; // ms between two looks

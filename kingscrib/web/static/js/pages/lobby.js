@@ -1,20 +1,27 @@
-// The page: a lobby to start a game, a join panel for invite links, and the game itself.
+// The start page: a lobby to start a game, a join panel for invite links, and the game
+// itself; with the account panel, the first visit's suggestion, the live lobby, a game's
+// chat and the games waiting for your move, each a module of its own.
 
-import { GameSocket, request, saved } from "./api.js";
-import { renderInvites as renderInviteBox } from "./invites.js";
-import { buildBoard, isSixNine, tileElement } from "./board.js";
-import { draggable, targetAt } from "./drag.js";
-import { bindKeys } from "./keys.js";
-import { renderMyGames } from "./mygames.js";
-import { renderNextGame } from "./nextgame.js";
-import { renderClocks, renderResign, resultText } from "./clocks.js";
-import { arrive, glide, snapshot } from "./motion.js";
-import { bindSoundToggle, notifyTurn, playSound } from "./notify.js";
-import { overclaimText, placementsText, spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
+import "../common/account.js";
+import "../common/welcome.js";
+import "../common/seeks.js";
+import "../common/chat.js";
+import "../common/yourturn.js";
+import { GameSocket, request, saved } from "../common/api.js";
+import { renderInvites as renderInviteBox } from "../common/invites.js";
+import { buildBoard, isSixNine, tileElement } from "../kings/board.js";
+import { draggable, targetAt } from "../common/drag.js";
+import { bindKeys } from "../common/keys.js";
+import { renderMyGames } from "../common/mygames.js";
+import { renderNextGame } from "../common/nextgame.js";
+import { renderClocks, renderResign, resultText } from "../common/clocks.js";
+import { arrive, glide, snapshot } from "../common/motion.js";
+import { bindSoundToggle, notifyTurn, playSound } from "../common/notify.js";
+import { overclaimText, placementsText, spellBreakdown, tileName, turnSpoken, turnText } from "../kings/spoken.js";
 import {
   freeFrom as freeSquareFrom, layTile, markedIndex, otherColour, placedFace as placedTile,
   playTiles as laidPlay, rowCol, squareAt, typedIndex, usedIndexes as laidIndexes,
-} from "./turn_tiles.js";
+} from "../kings/turn_tiles.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -823,7 +830,7 @@ function escapeHtml(text) {
 
 // ----- start ---------------------------------------------------------------------
 // Each game has its own page module; the spectator's view says which game this is.
-const PAGES = { classic: () => import("./classic/table.js") };
+const PAGES = { classic: () => import("../cribbage/table.js") };
 
 async function openGame() {
   let kind = "kings";
@@ -837,7 +844,7 @@ async function openGame() {
 }
 
 if (params.get("replay")) {
-  import("./replay.js").then((m) => m.startReplay(params.get("replay"),
+  import("../kings/replay.js").then((m) => m.startReplay(params.get("replay"),
     params.has("turn") ? Number(params.get("turn")) : undefined));
 } else if (!gameId) showLobby();
 else if (params.get("invite") && !saved.token(gameId)) showJoin(params.get("invite"));

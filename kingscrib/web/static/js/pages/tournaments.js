@@ -1,7 +1,7 @@
 // The tournament list (/tournaments): upcoming, running and finished tournaments, the
 // form that creates one (logged-in accounts) and the teams (create, join, leave).
 
-import { $, call, describe, element, me, table, when, whoAmI } from "./tourney_common.js";
+import { $, call, describe, element, me, table, when, whoAmI } from "../common/tournaments.js";
 
 function show(box, error) {
   box.textContent = error;

@@ -1,15 +1,15 @@
 // The classic Cribbage table: the cut, the discard, the play, the show, the board.
 // The server sends this seat's whole view on every change ({"type": "state"}).
 
-import { GameSocket } from "../api.js";
-import { renderInvites as renderInviteBox } from "../invites.js";
-import { renderClocks, renderResign, resultText } from "../clocks.js";
-import { renderNextGame } from "../nextgame.js";
-import { draggable, targetAt } from "../drag.js";
-import { bindSoundToggle, notifyTurn, playSound } from "../notify.js";
+import { GameSocket } from "../common/api.js";
+import { renderInvites as renderInviteBox } from "../common/invites.js";
+import { renderClocks, renderResign, resultText } from "../common/clocks.js";
+import { renderNextGame } from "../common/nextgame.js";
+import { draggable, targetAt } from "../common/drag.js";
+import { bindSoundToggle, notifyTurn, playSound } from "../common/notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
-import { glide, snapshot } from "../motion.js";
+import { glide, snapshot } from "../common/motion.js";
 
 // What glides from one render to the next: a card (hand to table, table to show) and a peg.
 const CARDS = [".card[data-card]", (el) => el.dataset.card];

@@ -3,8 +3,8 @@
 // Exchange or Pass send the answer.
 
 import { buildBoard, isSixNine, tileElement } from "./board.js";
-import { draggable, targetAt } from "./drag.js";
-import { bindKeys } from "./keys.js";
+import { draggable, targetAt } from "../common/drag.js";
+import { bindKeys } from "../common/keys.js";
 import { tileName } from "./spoken.js";
 import {
   freeFrom as freeSquareFrom, layTile, markedIndex, otherColour, placedFace as placedTile,

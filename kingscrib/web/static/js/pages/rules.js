@@ -1,8 +1,8 @@
 // The rules pages' diagrams: hands, small pieces of board and cards, drawn from the
 // data attributes with the game's own tile and card elements.
 
-import { COLUMNS, isLight, rankText } from "./board.js";
-import { cardElement, spoken } from "./classic/cards.js";
+import { COLUMNS, isLight, rankText } from "../kings/board.js";
+import { cardElement, spoken } from "../cribbage/cards.js";
 
 const tileWords = (tile) => `${isLight(tile) ? "light" : "dark"} ${rankText(tile)}`;
 

@@ -2,9 +2,9 @@
 // ?daily=1 today's). The server sends the position only and judges the answer; a guest's
 // rating is kept in this browser and sent with each answer, an account's on the server.
 
-import { request } from "./api.js";
-import * as cards from "./puzzle_cards.js";
-import * as kings from "./puzzle_kings.js";
+import { request } from "../common/api.js";
+import * as cards from "../cribbage/puzzle.js";
+import * as kings from "../kings/puzzle.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);

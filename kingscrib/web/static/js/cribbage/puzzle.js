@@ -2,8 +2,8 @@
 // (classic/cards.js): pick two cards and lay them away (click, Enter/Space, or drag them
 // to the crib), or lay one card (click it, press it, or drag it to the play).
 
-import { backElement, byRank, cardElement, pointsOf, pretty } from "./classic/cards.js";
-import { draggable, targetAt } from "./drag.js";
+import { backElement, byRank, cardElement, pointsOf, pretty } from "./cards.js";
+import { draggable, targetAt } from "../common/drag.js";
 
 const $ = (id) => document.getElementById(id);
 let puzzle = null;

@@ -1,7 +1,7 @@
 // The leaderboard (/leaderboard): the best rated players of each game (provisional
 // ratings marked) and the computer levels' fixed ratings, from GET /api/ratings/<game>.
 
-import { element, table as sharedTable } from "./tables.js";
+import { element, table as sharedTable } from "../common/tables.js";
 
 const $ = (id) => document.getElementById(id);
 const table = (caption, columns, rows) => sharedTable(caption, columns, rows, { hiddenCaption: false });

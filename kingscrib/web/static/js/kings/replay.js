@@ -2,8 +2,8 @@
 // opened from a file (checked by the server, which sends back each turn's breakdown).
 // The chosen turn's tiles are outlined; the link names the turn, so it can be shared.
 
-import { watchAnalysis } from "./analysis.js";
-import { request } from "./api.js";
+import { watchAnalysis } from "../common/analysis.js";
+import { request } from "../common/api.js";
 import { buildBoard, tileElement } from "./board.js";
 import { spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
 
@@ -14,7 +14,7 @@ let squares = new Map();
 let analysis = null; // the engine's review, one row per turn, once done
 let classic = null; // js/classic/replay.js once a classic game is shown
 
-const classicReplay = async () => (classic ??= await import("./classic/replay.js"));
+const classicReplay = async () => (classic ??= await import("../cribbage/replay.js"));
 
 export async function startReplay(source, turn) {
   $("replay").hidden = false;

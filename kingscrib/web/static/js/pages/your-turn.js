@@ -1,6 +1,6 @@
 // The /your-turn page: the list (yourturn.js), and an account's e-mail for turn notices.
 
-import { watchWaiting } from "./yourturn.js";
+import { watchWaiting } from "../common/yourturn.js";
 
 const $ = (id) => document.getElementById(id);
 
