@@ -76,6 +76,7 @@ def test_the_page_and_its_modules_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "Kings Cribbage" in page.text
     for path in ("/static/js/pages/lobby.js", "/static/js/common/api.js", "/static/js/kings/board.js",
+                 "/static/js/kings/game.js", "/static/js/kings/laying.js",
                  "/static/style.css"):
         assert client.get(path).status_code == 200, path
 

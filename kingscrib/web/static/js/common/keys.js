@@ -1,4 +1,4 @@
-// The keyboard of the Kings game: which key does what. The game module supplies the actions.
+// The keyboard of the Kings board: which key does what. kings/laying.js and the page supply the actions.
 
 export const RANK_KEYS = {
   a: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",

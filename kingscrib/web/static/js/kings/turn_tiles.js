@@ -1,6 +1,6 @@
 // A Kings turn's tiles as the player lays them, before they are played: the squares
 // typed or clicked onto, the tiles of the rack they take, and the play they make.
-// Shared by the game page (pages/lobby.js) and the puzzles (kings/puzzle.js).
+// Laid through kings/laying.js, for the game (kings/game.js) and the puzzles (kings/puzzle.js).
 // ``pending`` maps a square to { index } (of the rack); ``faces`` maps a rack index of a
 // 6/9 tile to the face it is placed with ("6" unless turned).
 
