@@ -5,7 +5,6 @@ aria-current, its scripts and style sheets served, and values rendered escaped."
 from __future__ import annotations
 
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from web_support import in_process_client
@@ -131,4 +130,4 @@ def test_the_layout_is_the_only_head() -> None:
         text = template.read_text()
         assert "<head" not in text and "<header" not in text and "<nav class=\"site-links\"" \
             not in text, template.name
-    assert Path(pages.TEMPLATES / "layout.html").read_text().count("<head>") == 1
+    assert (pages.TEMPLATES / "layout.html").read_text().count("<head>") == 1
