@@ -2,7 +2,7 @@
 message a player reads (refusals, hints, analysis), in the terminal and on the web page.
 
 The engine's own notation (``TD``, ``AL``, ``F7 down 7D (8L) 7L``) stays what records and
-typed moves use; ``kingscrib/web/static/js/spoken.js`` writes the same words on the page.
+typed moves use; ``kingscrib/web/static/js/kings/spoken.js`` writes the same words on the page.
 
 >>> from kingscrib.kings.tiles import Tile
 >>> placement_text("E7", Tile.parse("AL")), hand_text([1, 5, 10])

@@ -75,7 +75,8 @@ def test_levels_come_from_the_player_registry(client: TestClient) -> None:
 def test_the_page_and_its_modules_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "Kings Cribbage" in page.text
-    for path in ("/static/js/app.js", "/static/js/api.js", "/static/js/board.js",
+    for path in ("/static/js/pages/lobby.js", "/static/js/common/api.js", "/static/js/kings/board.js",
+                 "/static/js/kings/game.js", "/static/js/kings/laying.js",
                  "/static/style.css"):
         assert client.get(path).status_code == 200, path
 
@@ -294,7 +295,7 @@ def watcher_turn(update: dict) -> dict:
 
 
 def merge(state: dict, update: dict) -> dict:
-    """Apply an update as the page does (static/js/api.js)."""
+    """Apply an update as the page does (static/js/common/api.js)."""
     fields = dict(update)
     base, start = fields.pop("base"), fields.pop("history_from")
     turns, board = fields.pop("history"), fields.pop("board")

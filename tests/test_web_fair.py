@@ -190,5 +190,5 @@ def test_the_hints_choice_survives_a_restart(web_db: Path) -> None:
 def test_the_page_never_fills_in_the_joker_claim() -> None:
     from kingscrib.web.paths import STATIC
 
-    script = (STATIC / "js" / "app.js").read_text()
+    script = (STATIC / "js" / "kings" / "game.js").read_text()
     assert '$("claim").value =' not in script

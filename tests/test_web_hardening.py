@@ -268,7 +268,7 @@ def test_names_posing_as_computers_are_refused_on_create_and_join(web_db: Path) 
 
 def test_security_headers_on_every_reply(web_db: Path) -> None:
     with client_for(web_db, games_per_hour=1) as c:
-        replies = [c.get("/"), c.get("/api/levels"), c.get("/static/js/app.js"),
+        replies = [c.get("/"), c.get("/api/levels"), c.get("/static/js/pages/lobby.js"),
                    c.get("/api/games/nope")]
         c.post("/api/games", json=TWO)
         replies.append(c.post("/api/games", json=TWO))  # a 429 from the limits

@@ -108,7 +108,7 @@ def test_the_rules_pages_and_the_cribbage_lessons_read_well(browser, server, siz
         for game, drawn in (("kings", ".mini-board .tile"), ("cribbage", ".card-line .card")):
             page.goto(f"{server.url}/rules/{game}")
             page.wait_for_selector(drawn)
-            assert page.get_attribute("a[href^='/learn']", "href") == f"/learn?game={game}"
+            assert page.get_attribute("main a[href^='/learn']", "href") == f"/learn?game={game}"
             assert outside_viewport(page) == []
             assert serious_violations(page) == []
             screenshot(page, f"rules-{game}-{size}")

@@ -20,7 +20,7 @@ SIZES = {
 # come to rest: whole inside the viewport where the page is scrolled now, and not covered (the point at its middle is
 # itself or inside it).
 OFF_SCREEN = """async (selectors) => {
-  // where things come to rest: the page's glides (js/motion.js) finished
+  // where things come to rest: the page's glides (js/common/motion.js) finished
   await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
   const out = [];
   for (const given of selectors) {

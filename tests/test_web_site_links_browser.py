@@ -1,11 +1,12 @@
 """The way back to the lobby from every separate page, in Chromium at 390x844 and
 1280x800: the header holds the same small Lobby link next to the site's name, reached
-by the keyboard right after that name, inside the viewport, and it opens the lobby."""
+by the keyboard right after that name, inside the viewport, and it opens the lobby. On a
+phone the site links take a line under the name, and give way to the game at a table."""
 
 from __future__ import annotations
 
 import pytest
-from browser_pages import outside_viewport, screenshot, sized_page
+from browser_pages import outside_viewport, screenshot, sized_page, start_from_lobby
 from test_web_keyboard import serious_violations
 
 PAGES = ["/leaderboard", "/players/nobody", "/your-turn", "/tournaments", "/tournaments/1",
@@ -43,4 +44,23 @@ def test_every_separate_page_leads_back_to_the_lobby_from_its_header(
         page.keyboard.press("Enter")
         page.wait_for_url(server.url + "/")
         page.wait_for_selector("#new-game[data-ready]")  # the lobby
+        assert errors == []
+
+
+def test_the_site_links_on_a_phone_sit_under_the_name_and_give_way_at_a_table(
+        browser, server) -> None:
+    with sized_page(browser, "phone") as (page, errors):
+        page.goto(server.url + "/")
+        page.wait_for_selector("#new-game[data-ready]")
+        links, brand = page.locator("header nav.site-links"), page.locator("header .brand")
+        assert links.is_visible()
+        assert links.bounding_box()["y"] >= brand.bounding_box()["y"] + brand.bounding_box()["height"]
+        start_from_lobby(page, server.url, ["human", "computer"])
+        page.wait_for_selector("#rack .tile")
+        assert links.is_hidden() and brand.is_visible()  # the name still leads to the lobby
+        assert errors == []
+    with sized_page(browser, "desktop") as (page, errors):
+        start_from_lobby(page, server.url, ["human", "computer"])
+        page.wait_for_selector("#rack .tile")
+        assert page.locator("header nav.site-links a.lobby-link").is_visible()
         assert errors == []

@@ -21,7 +21,7 @@ SHOW_BOTH = """([a, b]) => {
 def touch_drag(page, source, target, steps: int = 8) -> None:
     """A finger put down on ``source``, moved in steps and lifted over ``target`` (the page
     scrolled first so that both are on screen, as a player would)."""
-    # A player aims at a card where it comes to rest (js/motion.js glides it there).
+    # A player aims at a card where it comes to rest (js/common/motion.js glides it there).
     page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))")
     page.evaluate(SHOW_BOTH, [source.element_handle(), target.element_handle()])
     a, b = source.bounding_box(), target.bounding_box()

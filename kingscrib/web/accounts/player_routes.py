@@ -11,10 +11,10 @@ import datetime
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
+from kingscrib.web import pages
 from kingscrib.web.errors import WebError
-from kingscrib.web.paths import STATIC
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.ratings import store as ratings
 from kingscrib.web.server.deps import get_hub
@@ -102,10 +102,10 @@ async def archive(name: str, opponent: str | None = Query(None, max_length=40),
 
 
 @router.get("/players/{name}", include_in_schema=False)
-async def profile_page(name: str) -> FileResponse:
-    return FileResponse(STATIC / "player.html", headers={"Cache-Control": "no-cache"})
+async def profile_page(name: str) -> HTMLResponse:
+    return pages.render("player")
 
 
 @router.get("/leaderboard", include_in_schema=False)
-async def leaderboard_page() -> FileResponse:
-    return FileResponse(STATIC / "leaderboard.html", headers={"Cache-Control": "no-cache"})
+async def leaderboard_page() -> HTMLResponse:
+    return pages.render("leaderboard")

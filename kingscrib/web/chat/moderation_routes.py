@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from kingscrib.web import pages
 from kingscrib.web.chat import moderation
 from kingscrib.web.chat import store as chat_store
 from kingscrib.web.db.row_ids import BodyId, PathId
 from kingscrib.web.errors import WebError
-from kingscrib.web.paths import STATIC
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server.deps import get_hub, logged_in_account
 
@@ -39,8 +39,8 @@ async def moderator(request: Request, hub: Hub, write: bool = False) -> Any:
 
 
 @router.get("/moderate", include_in_schema=False)
-async def page() -> FileResponse:
-    return FileResponse(STATIC / "moderate.html", headers={"Cache-Control": "no-cache"})
+async def page() -> HTMLResponse:
+    return pages.render("moderate")
 
 
 @router.get("/api/moderation/reports")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.kings.moves import Play
@@ -15,31 +15,31 @@ from kingscrib.learn import progress as learn_progress
 from kingscrib.learn.kings import position_of, read_action
 from kingscrib.learn.lesson import GOALS, MOVE
 from kingscrib.learn.progress import MAX_ID
+from kingscrib.web import pages
 from kingscrib.web.accounts import sessions
 from kingscrib.web.accounts.routes import logged_in
 from kingscrib.web.errors import WebError
 from kingscrib.web.lessons import store as learning
-from kingscrib.web.paths import STATIC
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server.deps import get_hub
 
-PAGES = {"learn": "learn.html", "kings": "rules-kings.html", "cribbage": "rules-cribbage.html"}
+PAGES: dict[str, pages.PageName] = {"learn": "learn", "kings": "rules_kings", "cribbage": "rules_cribbage"}
 MAX_ANSWER = 200  # characters of a typed answer (a move is some 30)
 
 router = APIRouter(tags=["learn"])
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / PAGES[name], headers={"Cache-Control": "no-cache"})
+def _page(name: str) -> HTMLResponse:
+    return pages.render(PAGES[name])
 
 
 @router.get("/learn", include_in_schema=False)
-def learn_page() -> FileResponse:
+def learn_page() -> HTMLResponse:
     return _page("learn")
 
 
 @router.get("/rules/{game}", include_in_schema=False)
-def rules_page(game: str) -> FileResponse:
+def rules_page(game: str) -> HTMLResponse:
     if game not in ("kings", "cribbage"):
         raise WebError(404, f"no rules page {game!r}: there are /rules/kings and"
                             " /rules/cribbage")

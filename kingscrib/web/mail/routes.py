@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from kingscrib.web import pages
 from kingscrib.web.accounts.routes import HeldSeat
 from kingscrib.web.errors import WebError
 from kingscrib.web.mail import turn_mail
 from kingscrib.web.mail.your_turn import MAX_GAMES, your_turn
-from kingscrib.web.paths import STATIC
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server.deps import get_hub, logged_in_account, session_account
 
@@ -32,8 +32,8 @@ class Email(BaseModel):
 
 
 @router.get("/your-turn", include_in_schema=False)
-async def page() -> FileResponse:
-    return FileResponse(STATIC / "your-turn.html", headers={"Cache-Control": "no-cache"})
+async def page() -> HTMLResponse:
+    return pages.render("your_turn")
 
 
 @router.post("/api/your-turn")

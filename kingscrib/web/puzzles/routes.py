@@ -14,16 +14,16 @@ import random
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
 from kingscrib.puzzles.explain import judge
 from kingscrib.puzzles.progress import daily_index
 from kingscrib.puzzles.puzzle import shipped
+from kingscrib.web import pages
 from kingscrib.web.accounts import sessions
 from kingscrib.web.errors import WebError
-from kingscrib.web.paths import STATIC
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.puzzles import store as puzzle_store
 from kingscrib.web.puzzles import views as puzzle_views
@@ -32,8 +32,6 @@ from kingscrib.web.server.deps import get_hub, session_account
 
 router = APIRouter(tags=["puzzles"])
 Game = Literal["kings", "cribbage"]
-PAGE_HEADERS = {"Cache-Control": "no-cache"}
-PAGE = STATIC / "puzzles.html"
 MAX_RECENT = 50  # puzzle ids a guest's browser sends to skip (those it has just seen)
 
 
@@ -62,17 +60,17 @@ class Answer(BaseModel):
     guest: GuestStanding | None = None  # a guest's standing; ignored for an account
 
 
-def _page() -> FileResponse:
-    return FileResponse(PAGE, headers=PAGE_HEADERS)
+def _page() -> HTMLResponse:
+    return pages.render("puzzles")
 
 
 @router.get("/puzzles", include_in_schema=False)
-async def page() -> FileResponse:
+async def page() -> HTMLResponse:
     return _page()
 
 
 @router.get("/puzzles/{game}", include_in_schema=False)
-async def game_page(game: Game) -> FileResponse:
+async def game_page(game: Game) -> HTMLResponse:
     return _page()
 
 

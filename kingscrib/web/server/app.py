@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SQLTimeoutError
 
+from kingscrib.web import pages
 from kingscrib.web.accounts import player_routes as players
 from kingscrib.web.accounts import routes as accounts
 from kingscrib.web.chat import moderation_routes as moderation
@@ -186,8 +187,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(body, media_type=content_type)
 
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    async def index() -> HTMLResponse:
+        return pages.render("lobby")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.limits = AddressLimits(settings.limits)

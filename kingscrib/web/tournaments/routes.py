@@ -12,17 +12,17 @@ import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
 from kingscrib import level_names
+from kingscrib.web import pages
 from kingscrib.web.accounts import sessions
 from kingscrib.web.accounts.routes import logged_in
 from kingscrib.web.accounts.store import Account
 from kingscrib.web.db.row_ids import BodyId, PathId
 from kingscrib.web.errors import WebError
-from kingscrib.web.paths import STATIC
 from kingscrib.web.play.clocks import check_clock
 from kingscrib.web.play.games import game_kind, game_names
 from kingscrib.web.play.rooms import Hub
@@ -106,13 +106,13 @@ def _rating_now(engine: Engine, account_id: int, game: str) -> float:
 
 # ----- pages -------------------------------------------------------------------------------
 @router.get("/tournaments", include_in_schema=False)
-async def tournaments_page() -> FileResponse:
-    return FileResponse(STATIC / "tournaments.html", headers={"Cache-Control": "no-cache"})
+async def tournaments_page() -> HTMLResponse:
+    return pages.render("tournaments")
 
 
 @router.get("/tournaments/{tournament_id}", include_in_schema=False)
-async def tournament_page(tournament_id: PathId) -> FileResponse:
-    return FileResponse(STATIC / "tournament.html", headers={"Cache-Control": "no-cache"})
+async def tournament_page(tournament_id: PathId) -> HTMLResponse:
+    return pages.render("tournament")
 
 
 # ----- tournaments ------------------------------------------------------------------------
