@@ -27,10 +27,10 @@ from pathlib import Path
 def fill(url: str, count: int) -> None:
     from sqlalchemy import insert
 
+    from kingscrib.common.shuffle import new_secret
     from kingscrib.kings.game import Game
     from kingscrib.kings.moves import Pass
     from kingscrib.kings.record import turn_to_json
-    from kingscrib.shuffle import new_secret
     from kingscrib.web.db.storage import Store
     from kingscrib.web.db.tables import games, seats, turns
 

@@ -18,6 +18,7 @@ from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.record import RecordError as ClassicRecordError
 from kingscrib.classic.record import loads as classic_loads
 from kingscrib.classic.record import replay as classic_replay
+from kingscrib.common.shuffle import new_secret
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Pass
@@ -25,7 +26,6 @@ from kingscrib.kings.notation import NotationError, parse_action
 from kingscrib.kings.position import Position, PositionError
 from kingscrib.kings.record import RecordError, check_record, game_from_record
 from kingscrib.kings.record import loads as kings_loads
-from kingscrib.shuffle import new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.games.classic import parse_action as classic_web_action
 from kingscrib.web.play.games.kings_view import parse_action as kings_web_action

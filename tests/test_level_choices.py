@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from kingscrib.cli.classic import autosave_path, classic
 from kingscrib.cli.play import play
-from kingscrib.level_names import GENTLE_DEFAULT, NAMES
+from kingscrib.players.level_names import GENTLE_DEFAULT, NAMES
 from kingscrib.terminal.controllers.kings import Session, make_seats
 from kingscrib.terminal.views import kings as kings_view
 

@@ -14,11 +14,11 @@ from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.record import RecordError as ClassicRecordError
 from kingscrib.classic.record import check as check_classic_record
 from kingscrib.classic.record import replay as replay_classic
+from kingscrib.common.shuffle import SecretRandom, check_seed, is_secret, new_secret, rng_for
 from kingscrib.kings.game import Game
 from kingscrib.kings.movegen import legal_plays
 from kingscrib.kings.moves import Exchange, Pass
 from kingscrib.kings.record import RecordError, game_from_record
-from kingscrib.shuffle import SecretRandom, check_seed, is_secret, new_secret, rng_for
 
 secrets_hex = st.binary(min_size=16, max_size=64).map(bytes.hex)
 

@@ -11,12 +11,12 @@ from fastapi.testclient import TestClient
 from web_support import auth, in_process_client
 
 from kingscrib.classic.record import replay as replay_classic
+from kingscrib.common.shuffle import is_secret
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Play
 from kingscrib.kings.record import game_from_record
 from kingscrib.kings.rules import RuleSet
-from kingscrib.shuffle import is_secret
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

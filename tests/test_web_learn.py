@@ -104,7 +104,7 @@ def test_an_accounts_progress_is_merged_and_never_lost(client):
 
 
 def test_the_levels_carry_their_titles_and_the_gentle_level(client):
-    from kingscrib.level_names import GENTLE_DEFAULT, describe
+    from kingscrib.players.level_names import GENTLE_DEFAULT, describe
     meta = client.get("/api/levels").json()
     for game in ("kings", "classic"):
         assert meta["gentle"][game] == GENTLE_DEFAULT

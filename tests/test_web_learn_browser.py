@@ -127,7 +127,7 @@ def test_the_rules_pages_and_the_cribbage_lessons_read_well(browser, server, siz
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_start_page_suggests_the_lessons_once_and_names_the_levels(browser, server,
                                                                        size: str) -> None:
-    from kingscrib.level_names import GENTLE_DEFAULT, title
+    from kingscrib.players.level_names import GENTLE_DEFAULT, title
     with sized_page(browser, size) as (page, errors):
         page.goto(server.url + "/")
         page.wait_for_selector("#new-game[data-ready]")

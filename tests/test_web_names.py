@@ -92,7 +92,7 @@ def test_a_computer_seat_is_named_after_its_level(client) -> None:
         {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "greedy"},
         {"kind": "computer", "level": "greedy", "name": "Computer 3 (greedy)"}]}).json()
     seats = created["state"]["seats"]
-    # shown by the level's title (kingscrib.level_names); the level stays technical
+    # shown by the level's title (kingscrib.players.level_names); the level stays technical
     assert [(s["name"], s["kind"], s["level"], s["level_title"]) for s in seats] == [
         ("Ann", "human", None, None),
         ("Computer 2 (Greedy)", "computer", "greedy", "Greedy"),

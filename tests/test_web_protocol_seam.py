@@ -20,7 +20,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 from web_support import auth, in_process_client
 
-from kingscrib.shuffle import Seed, new_secret
+from kingscrib.common.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.games import game_names, register, unregister
 from kingscrib.web.play.games.protocol import SessionBase

@@ -9,7 +9,7 @@ import pytest
 from browser_pages import outside_viewport, screenshot, sized_page
 from test_web_keyboard import serious_violations
 
-from kingscrib.level_names import GENTLE_DEFAULT, title
+from kingscrib.players.level_names import GENTLE_DEFAULT, title
 
 ELSEWHERE = ["/learn", "/learn?game=cribbage", "/rules/kings", "/rules/cribbage", "/puzzles",
              "/leaderboard", "/your-turn", "/?replay=file"]

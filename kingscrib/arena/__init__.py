@@ -1,6 +1,6 @@
 """Running many games between computer players, to measure them.
 
-- :mod:`~kingscrib.arena.backends`: where the games run (local processes or a Ray
+- :mod:`~kingscrib.common.backends`: where the games run (local processes or a Ray
   cluster), results always in job order;
 - :mod:`~kingscrib.arena.kings` and :mod:`~kingscrib.arena.cribbage`: mirrored pairs
   of games (one seed, the seats swapped) and their summary;

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kingscrib.arena.backends import Backend, run_jobs
 from kingscrib.arena.intervals import wilson
+from kingscrib.common.backends import Backend, run_jobs
 
 if TYPE_CHECKING:
     from kingscrib.classic.game import ClassicGame

@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from kingscrib.arena.backends import run_parallel
 from kingscrib.arena.intervals import pair_interval
+from kingscrib.common.backends import run_parallel
 from kingscrib.kings.rules import RuleSet
 
 # One game: player A, player B, the seed, the seats, A's seats, the rules as JSON.

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from kingscrib import shown
+from kingscrib.common import shown
+from kingscrib.common.people import SUIT_SIGNS as SUIT_SYMBOLS
+from kingscrib.common.people import card_text
 from kingscrib.counting import RANK_CHARS, card_points, parse_rank, rank_char
-from kingscrib.people import SUIT_SIGNS as SUIT_SYMBOLS
-from kingscrib.people import card_text
 
 SUITS = "CDHS"
 RED_SUITS = frozenset("DH")
@@ -64,7 +64,7 @@ class Card(NamedTuple):
         return self.suit in RED_SUITS
 
     def pretty(self) -> str:
-        """``5♥``, ``10♠``, ``J♦``: the people's notation (:mod:`kingscrib.people`)."""
+        """``5♥``, ``10♠``, ``J♦``: the people's notation (:mod:`kingscrib.common.people`)."""
         return card_text(self.rank, self.suit)
 
     def __str__(self) -> str:

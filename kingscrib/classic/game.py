@@ -36,9 +36,9 @@ from kingscrib.classic.cards import Card, card_list, deck
 from kingscrib.classic.pegging import can_play, count_of, peg_score
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.classic.show import ShowScore, score_show
+from kingscrib.common.shuffle import Seed, check_seed, rng_for
 from kingscrib.core import CRIBBAGE, RECORD_NAMES, GameId
 from kingscrib.counting import JACK
-from kingscrib.shuffle import Seed, check_seed, rng_for
 
 FORMAT = "kingscrib-game/1"
 MAX_SHOW = 29  # no hand or crib is worth more: the bound of a claim, known to all

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kingscrib import jsontext
 from kingscrib.classic.game import (
     FORMAT,
     ClassicGame,
@@ -19,8 +18,9 @@ from kingscrib.classic.game import (
     seated_actions_from_record,
 )
 from kingscrib.classic.rules import RuleSet
+from kingscrib.common import jsontext
+from kingscrib.common.shuffle import is_seed
 from kingscrib.core import CRIBBAGE, is_game_id, parse_game_id
-from kingscrib.shuffle import is_seed
 
 
 class RecordError(ValueError):

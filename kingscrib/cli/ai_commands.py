@@ -11,9 +11,9 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kingscrib.arena.backends import use_backend
 from kingscrib.cli import user_files
 from kingscrib.cli.backend_options import backend_from_options, backend_options
+from kingscrib.common.backends import use_backend
 
 COMMANDS: list[click.Command] = []
 

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 import click
 
-from kingscrib.arena.backends import BACKENDS, LOCAL, Backend
+from kingscrib.common.backends import BACKENDS, LOCAL, Backend
 
 F = TypeVar("F", bound=Callable[..., object])
 

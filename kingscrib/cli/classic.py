@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kingscrib import jsontext, level_names
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.show import ShowScore, score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
 from kingscrib.cli.backend_options import backend_from_options, backend_options
-from kingscrib.level_names import GENTLE_DEFAULT
+from kingscrib.common import jsontext
+from kingscrib.players import level_names
+from kingscrib.players.level_names import GENTLE_DEFAULT
 from kingscrib.terminal.controllers.classic import ClassicSession
 from kingscrib.terminal.controllers.reply import Reply
 from kingscrib.terminal.views import classic as classic_view
@@ -335,13 +336,13 @@ AUTOSAVE_NAME = "classic-autosave.json"
 
 def autosave_path() -> Path:
     """Where the terminal game keeps the game in progress."""
-    from kingscrib.paths import data_dir
+    from kingscrib.common.paths import data_dir
 
     return data_dir() / AUTOSAVE_NAME
 
 
 def _save(session: ClassicSession) -> None:
-    from kingscrib.paths import write_atomically
+    from kingscrib.common.paths import write_atomically
 
     write_atomically(autosave_path(), json.dumps(session.snapshot()))
 

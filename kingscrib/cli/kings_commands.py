@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from kingscrib import shown
 from kingscrib.cli import user_files
+from kingscrib.common import shown
 from kingscrib.counting import rank_char
 from kingscrib.kings.game import Game
 from kingscrib.kings.hands import hand_value, parse_hand

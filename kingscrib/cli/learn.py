@@ -11,8 +11,8 @@ from typing import Any
 import click
 
 from kingscrib.cli import user_files
+from kingscrib.common.paths import data_dir, write_atomically
 from kingscrib.learn import progress as learn_progress
-from kingscrib.paths import data_dir, write_atomically
 
 PROGRESS_NAME = "learn-progress.json"
 

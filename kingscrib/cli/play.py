@@ -17,9 +17,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from kingscrib import level_names
 from kingscrib.cli import user_files
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
+from kingscrib.players import level_names
 from kingscrib.players.kings import PLAYERS
 from kingscrib.terminal import storage
 from kingscrib.terminal.controllers.kings import (

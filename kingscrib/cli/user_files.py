@@ -3,7 +3,7 @@ command allows it) JSON text itself.
 
 Every command that reads a user's file goes through here, so a file of any content
 gets a precise message and exit status 1, never a traceback: the size is bounded,
-the text must be UTF-8, and JSON is read by :mod:`kingscrib.jsontext` (depth and
+the text must be UTF-8, and JSON is read by :mod:`kingscrib.common.jsontext` (depth and
 number length bounded).
 """
 
@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 
 import click
 
-from kingscrib import jsontext
+from kingscrib.common import jsontext
 
 # A game record is some kilobytes; a selfplay run of 10,000 games about 50 MB.
 MAX_FILE_BYTES = 64 * 2**20

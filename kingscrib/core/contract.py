@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from kingscrib.common.shuffle import Seed
 from kingscrib.core.ids import GameId
-from kingscrib.shuffle import Seed
 
 ActionT = TypeVar("ActionT")
 RulesT_contra = TypeVar("RulesT_contra", contravariant=True)

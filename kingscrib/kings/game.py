@@ -22,6 +22,8 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from kingscrib import core
+from kingscrib.common.people import tile_text
+from kingscrib.common.shuffle import Seed, check_seed, rng_for
 from kingscrib.core import KINGS, GameId
 from kingscrib.kings.board import Square
 from kingscrib.kings.fastgen import legal_plays
@@ -30,8 +32,6 @@ from kingscrib.kings.play import IllegalPlay, PlayScore, check_play, score_play
 from kingscrib.kings.position import Position
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
 from kingscrib.kings.tiles import COLOURS, DARK, LIGHT, RACK_SIZE, Tile, full_set, held_counts
-from kingscrib.people import tile_text
-from kingscrib.shuffle import Seed, check_seed, rng_for
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SCORELESS_ROUNDS = 3  # rounds in a row with no score that end a game while the bag lasts

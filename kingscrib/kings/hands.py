@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 
-from kingscrib import shown
+from kingscrib.common import shown
+from kingscrib.common.people import hand_text, rank_sign
 from kingscrib.counting import (
     RANKS,
     HandCount,
@@ -25,7 +26,6 @@ from kingscrib.counting import (
     unscored_positions,
 )
 from kingscrib.kings.board import SIZE
-from kingscrib.people import hand_text, rank_sign
 
 MIN_HAND, MAX_HAND = 2, 5
 MAX_LINE = SIZE  # the longest row or column of the board

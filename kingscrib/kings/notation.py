@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 
-from kingscrib import shown
+from kingscrib.common import shown
 from kingscrib.core import IllegalAction
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.kings.board import ACROSS, DOWN, Square, parse_square, square_name, step

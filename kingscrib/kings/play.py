@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kingscrib.common.people import COLOUR_WORDS, hand_text, placement_text, tile_text
 from kingscrib.core import IllegalAction
 from kingscrib.counting import rank_char
 from kingscrib.kings.board import (
@@ -30,7 +31,6 @@ from kingscrib.kings.board import (
 from kingscrib.kings.hands import MAX_HAND, HandValue, hand_value
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile, held_counts
-from kingscrib.people import COLOUR_WORDS, hand_text, placement_text, tile_text
 
 BONUS = 10  # first play, five tiles in one turn, a flush
 

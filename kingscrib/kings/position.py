@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kingscrib import jsontext
+from kingscrib.common import jsontext
 from kingscrib.kings.board import Square, parse_square, square_name
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.moves import Action, Play, ScoredPlay

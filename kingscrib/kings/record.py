@@ -13,14 +13,14 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeGuard
 
-from kingscrib import jsontext
+from kingscrib.common import jsontext
+from kingscrib.common.shuffle import is_seed
 from kingscrib.core import KINGS, RECORD_NAMES
 from kingscrib.kings.board import parse_square, square_name
 from kingscrib.kings.game import Game, IllegalAction, Turn
 from kingscrib.kings.moves import Action, Exchange, Pass, Play
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile, held_counts
-from kingscrib.shuffle import is_seed
 
 FORMAT = "kingscrib-game/1"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from kingscrib.common.people import hand_text, tiles_text
 from kingscrib.kings.hands import parse_hand
 from kingscrib.kings.moves import Exchange, Pass, Play
 from kingscrib.kings.play import IllegalPlay, PlayScore
@@ -18,7 +19,6 @@ from kingscrib.kings.position import Position
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE
 from kingscrib.learn.lesson import MOVE, NUMBER, Lesson, Step, Verdict
-from kingscrib.people import hand_text, tiles_text
 
 
 def _step(task: str, board: dict[str, str], rack: list[str], goal: tuple[str, Any],
@@ -148,6 +148,13 @@ def read_action(position: Position, answer: object) -> Play | Exchange | Pass:
     if not isinstance(answer, str) or not answer.strip():
         raise ValueError("type a move, e.g. H7 across 6 9 K, exchange 8 or pass")
     return position.parse(answer)
+
+
+def played_tiles(step: Step, answer: object) -> dict[str, str] | None:
+    """The squares and tiles of a right answer that is a play (for the page to lay it),
+    or None for an exchange or a pass."""
+    action = read_action(position_of(step), answer)
+    return action.tiles_json() if isinstance(action, Play) else None
 
 
 def exchange_problem(position: Position, exchange: Exchange) -> str | None:

@@ -2,7 +2,7 @@
 faces is analysed; the ones that make a puzzle (see each game's module) are kept.
 
 Each job is one game from its seed, so the same seeds give the same puzzles on any
-backend (:mod:`kingscrib.arena.backends`).
+backend (:mod:`kingscrib.common.backends`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from kingscrib.arena.backends import Backend, run_jobs
+from kingscrib.common.backends import Backend, run_jobs
 from kingscrib.puzzles.puzzle import Puzzle
 
 if TYPE_CHECKING:

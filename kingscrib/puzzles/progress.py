@@ -1,5 +1,5 @@
 """What a player has solved: the puzzles answered right, and the current streak, kept in
-``puzzles.json`` in the user's data folder (:func:`kingscrib.paths.data_dir`)."""
+``puzzles.json`` in the user's data folder (:func:`kingscrib.common.paths.data_dir`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kingscrib.paths import data_dir, write_atomically
+from kingscrib.common.paths import data_dir, write_atomically
 
 FILE_NAME = "puzzles.json"
 

@@ -15,9 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kingscrib import jsontext
+from kingscrib.common import jsontext
+from kingscrib.common.paths import write_atomically
 from kingscrib.core import CRIBBAGE, GAME_IDS, KINGS, UnknownGame, parse_game_id
-from kingscrib.paths import write_atomically
 
 DATA_DIR = Path(__file__).with_name("data")
 FORMAT = "kingscrib-puzzles/1"

@@ -1,6 +1,6 @@
 """Where the terminal game keeps its files: the autosave and the saved game records.
 
-All paths are under :func:`kingscrib.paths.data_dir` (``$KINGSCRIB_DATA_DIR``
+All paths are under :func:`kingscrib.common.paths.data_dir` (``$KINGSCRIB_DATA_DIR``
 overrides it): ``autosave-kings.json`` for the game in progress and
 ``games/<date>-<time>.json`` for each finished game.
 """
@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kingscrib import jsontext
-from kingscrib.paths import data_dir, write_atomically
+from kingscrib.common import jsontext
+from kingscrib.common.paths import data_dir, write_atomically
 
 AUTOSAVE_NAME = "autosave-kings.json"
 GAMES_FOLDER = "games"

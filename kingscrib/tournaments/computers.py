@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kingscrib.arena.backends import run_jobs
+from kingscrib.common.backends import run_jobs
 from kingscrib.tournaments.pairing import Record, Round, swiss_round
 from kingscrib.tournaments.standings import Result, Standing, standings
 

@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from kingscrib.arena.backends import run_parallel
+from kingscrib.common.backends import run_parallel
 from kingscrib.players.kings.base import ComputerPlayer
 from kingscrib.players.kings.leaves import LeaveTable, features, ranks_key, shipped_path
 

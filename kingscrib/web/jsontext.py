@@ -1,8 +1,8 @@
 """JSON text from strangers: the project's one careful JSON reader
-(:mod:`kingscrib.jsontext`), kept under this name for the web's modules."""
+(:mod:`kingscrib.common.jsontext`), kept under this name for the web's modules."""
 
 from __future__ import annotations
 
-from kingscrib.jsontext import MAX_DEPTH, BadText, TooDeep, loads, nesting
+from kingscrib.common.jsontext import MAX_DEPTH, BadText, TooDeep, loads, nesting
 
 __all__ = ["MAX_DEPTH", "BadText", "TooDeep", "loads", "nesting"]

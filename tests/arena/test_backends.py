@@ -10,8 +10,8 @@ import pytest
 import ray  # the rl extra, which the test extra installs
 from click.testing import CliRunner
 
-from kingscrib.arena.backends import Backend, run_jobs, use_backend
 from kingscrib.cli.main import cli as main
+from kingscrib.common.backends import Backend, run_jobs, use_backend
 
 
 def test_no_cluster_at_the_address_is_a_plain_error(monkeypatch):

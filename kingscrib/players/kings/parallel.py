@@ -1,6 +1,6 @@
 """``run_parallel``, documented here: it lives with the other ways of running many games
-in :mod:`kingscrib.arena.backends`."""
+in :mod:`kingscrib.common.backends`."""
 
-from kingscrib.arena.backends import run_parallel
+from kingscrib.common.backends import run_parallel
 
 __all__ = ["run_parallel"]

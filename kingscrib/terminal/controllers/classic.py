@@ -34,10 +34,10 @@ from kingscrib.classic.game import (
 )
 from kingscrib.classic.record import RecordError, replay
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
+from kingscrib.common.shuffle import Seed
 from kingscrib.counting import parse_rank, rank_char
 from kingscrib.players.classic import LEVELS, make_player
 from kingscrib.players.classic.coach import Advice, coach_discard, coach_play
-from kingscrib.shuffle import Seed
 from kingscrib.terminal.controllers.reply import (
     ALERT,
     GOAL,

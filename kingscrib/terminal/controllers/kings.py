@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kingscrib import level_names
 from kingscrib.kings.game import Game, IllegalAction, PlayerView, Turn
 from kingscrib.kings.match import Match
 from kingscrib.kings.moves import Action, Play, ScoredPlay
@@ -28,10 +27,11 @@ from kingscrib.kings.play import IllegalPlay
 from kingscrib.kings.record import game_from_record
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import Tile
-from kingscrib.level_names import GENTLE_DEFAULT
+from kingscrib.players import level_names
 from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.players.kings.analysis import Option, best_options
 from kingscrib.players.kings.driver import take_turn
+from kingscrib.players.level_names import GENTLE_DEFAULT
 from kingscrib.terminal.controllers.reply import (
     ALERT,
     CLAIM,
@@ -75,7 +75,7 @@ KINGS_GOAL = ("make every row and column of 2-5 tiles a cribbage hand; the most 
 
 def default_level() -> str:
     """The computer's level when none is chosen: the gentle one a newcomer should meet
-    first (:data:`kingscrib.level_names.GENTLE_DEFAULT`), else the strongest registered."""
+    first (:data:`kingscrib.players.level_names.GENTLE_DEFAULT`), else the strongest registered."""
     if GENTLE_DEFAULT in PLAYERS:
         return GENTLE_DEFAULT
     for level in LEVEL_ORDER:
@@ -98,7 +98,7 @@ class Seat:
 
     @property
     def tag(self) -> str:
-        """The level of a computer seat by its title (kingscrib.level_names: the seat keeps
+        """The level of a computer seat by its title (kingscrib.players.level_names: the seat keeps
         the technical name); one given a person's name is also called a computer."""
         if not self.level:
             return ""

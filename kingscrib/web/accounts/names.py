@@ -18,7 +18,7 @@ import re
 import unicodedata
 from typing import Any
 
-from kingscrib import level_names
+from kingscrib.players import level_names
 from kingscrib.web.errors import WebError
 
 MAX_NAME = 24
@@ -113,7 +113,7 @@ def computer_name(name: str | None, default: str, seat: int) -> str:
 
 def shown_seat_name(game: str, name: str, kind: str, level: str | None) -> str:
     """A seat's name as the pages show it. A computer seat reads as its level's title
-    (kingscrib.level_names): the stored "Computer 2 (greedy)" shows as "Computer 2
+    (kingscrib.players.level_names): the stored "Computer 2 (greedy)" shows as "Computer 2
     (Greedy)"; what is stored stays technical, so old games load unchanged. A computer
     seat stored under a person's name (before seats were named after their level) still
     reads as a computer's."""

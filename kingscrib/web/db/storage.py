@@ -32,8 +32,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
-from kingscrib.paths import data_dir
-from kingscrib.shuffle import Seed
+from kingscrib.common.paths import data_dir
+from kingscrib.common.shuffle import Seed
 from kingscrib.web.db import schema
 from kingscrib.web.db.analyses import Analyses
 from kingscrib.web.db.process_beats import ProcessBeats

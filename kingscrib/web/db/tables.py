@@ -27,7 +27,7 @@ games = Table(
     # Games stored before there was a choice of game are of the default one.
     Column("game", String(16), nullable=False, default=DEFAULT_GAME,
            server_default=DEFAULT_GAME),
-    # A secret seed (hex digits, see kingscrib.shuffle); ``seed`` holds 0 then. Integer
+    # A secret seed (hex digits, see kingscrib.common.shuffle); ``seed`` holds 0 then. Integer
     # seeds (tests, benchmarks, games stored before secrets) stay in ``seed``.
     Column("secret", String(128), nullable=True),
     # Created with hints allowed even between people (shown to all before they sit).

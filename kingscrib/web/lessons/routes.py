@@ -9,10 +9,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from kingscrib.kings.moves import Play
 from kingscrib.learn import check, lesson, lessons
 from kingscrib.learn import progress as learn_progress
-from kingscrib.learn.kings import position_of, read_action
+from kingscrib.learn.kings import played_tiles
 from kingscrib.learn.lesson import GOALS, MOVE
 from kingscrib.learn.progress import MAX_ID
 from kingscrib.web import pages
@@ -85,9 +84,9 @@ def check_answer(game: str, lesson_id: str, number: int, body: Answer) -> dict[s
     verdict = check(step, answer)
     out = verdict.to_json()
     if verdict.ok and step.answer == MOVE:
-        action = read_action(position_of(step), answer)
-        if isinstance(action, Play):
-            out["tiles"] = action.tiles_json()
+        tiles = played_tiles(step, answer)
+        if tiles is not None:
+            out["tiles"] = tiles
     return out
 
 

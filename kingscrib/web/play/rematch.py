@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kingscrib.shuffle import Seed, new_secret
+from kingscrib.common.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.finish import ended
 from kingscrib.web.play.games import game_kind

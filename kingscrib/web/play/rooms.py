@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib.shuffle import Seed, derived_int
+from kingscrib.common.shuffle import Seed, derived_int
 from kingscrib.web.accounts.names import person_name
 from kingscrib.web.db.storage import (
     SeatTaken,

@@ -24,6 +24,7 @@ from kingscrib.puzzles.puzzle import shipped
 from kingscrib.web import pages
 from kingscrib.web.accounts import sessions
 from kingscrib.web.errors import WebError
+from kingscrib.web.play.games import puzzle_answers
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.puzzles import store as puzzle_store
 from kingscrib.web.puzzles import views as puzzle_views
@@ -156,7 +157,7 @@ async def answer(puzzle_id: str, body: Answer, request: Request,
     rating after it (stored for an account; returned to a guest)."""
     sessions.check_same_origin(request.headers)
     puzzle = puzzle_views.find(puzzle_id[:64])
-    text = puzzle_views.answer_text(puzzle, body.answer)
+    text = puzzle_answers.answer_text(puzzle, body.answer)
     try:  # the engine's judgement (a wrong Kings play is weighed again): off the loop
         right, lines = await asyncio.to_thread(judge, puzzle, text)
     except ValueError as e:
@@ -177,7 +178,7 @@ async def answer(puzzle_id: str, body: Answer, request: Request,
         after, rated, puzzle_after = before.after(mine, right), True, theirs
     return _no_store({
         "right": right, "lines": lines, "answer": puzzle.answer,
-        "best": puzzle_views.best_action(puzzle), "theme": puzzle.theme,
+        "best": puzzle_answers.best_action(puzzle), "theme": puzzle.theme,
         "rated": rated, "before": before.to_json(), "standing": after.to_json(),
         "account": account.name if account is not None else None,
         "puzzle_rating": round(puzzle_after.rating)})

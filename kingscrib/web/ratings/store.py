@@ -44,7 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from kingscrib import level_names
+from kingscrib.players import level_names
 from kingscrib.web.accounts.names import login_key
 from kingscrib.web.db.rows import save_row
 from kingscrib.web.db.tables import accounts, games, metadata, seat_accounts, seats
@@ -298,7 +298,7 @@ def account_named(engine: Engine, name: str) -> tuple[int, str] | None:
 
 
 def player_of(game: str, name: str, kind: str, level: str | None) -> dict[str, Any]:
-    """A seat as the lists show it: a computer by its level's title (kingscrib.level_names)."""
+    """A seat as the lists show it: a computer by its level's title (kingscrib.players.level_names)."""
     if kind != "human":
         return {"name": level_names.title(game, level or ""), "computer": True,
                 "level": level}

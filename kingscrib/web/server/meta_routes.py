@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from kingscrib import level_names
+from kingscrib.players import level_names
 from kingscrib.web.models import Levels
 from kingscrib.web.play.games import DEFAULT_GAME, game_kind, game_names
 from kingscrib.web.server.health import OK, readiness
@@ -27,7 +27,7 @@ def levels() -> Levels:
                        "default_level": kind.default_level(), "seats": {"min": low, "max": high}}
     default = game_kind(DEFAULT_GAME)
     low, high = default.seats_allowed()
-    # What the page shows of each level (kingscrib.level_names), and the gentle level a
+    # What the page shows of each level (kingscrib.players.level_names), and the gentle level a
     # newcomer's lobby preselects.
     names = {name: {level: {"title": level_names.title(name, level),
                             "line": level_names.describe(name, level).line}

@@ -19,7 +19,7 @@ import logging
 import time
 from typing import Any
 
-from kingscrib.shuffle import new_secret
+from kingscrib.common.shuffle import new_secret
 from kingscrib.tournaments.pairing import Entrant, arena_pairs, round_robin, swiss_round
 from kingscrib.web.accounts import store as accounts
 from kingscrib.web.db.storage import hash_secret

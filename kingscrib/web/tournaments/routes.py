@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
-from kingscrib import level_names
+from kingscrib.players import level_names
 from kingscrib.web import pages
 from kingscrib.web.accounts import sessions
 from kingscrib.web.accounts.routes import logged_in

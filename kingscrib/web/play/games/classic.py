@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from kingscrib.classic.cards import Card
 from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, IllegalAction, Play
 from kingscrib.classic.rules import RuleSet
+from kingscrib.common.shuffle import Seed, new_secret
 from kingscrib.players.classic import PLAYER_NAMES, make_player
-from kingscrib.shuffle import Seed, new_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.games import classic_analysis, classic_hint, classic_replay, classic_view
 from kingscrib.web.play.games.protocol import Progress, SessionBase, shown_name

@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any
 
 from kingscrib.classic.game import ClassicGame, Discard, Play
-from kingscrib.people import cards_in_text
+from kingscrib.common.people import cards_in_text
 from kingscrib.players.classic.coach import coach_discard, coach_play
 from kingscrib.players.classic.levels import LevelPlayer
 from kingscrib.web.errors import WebError

@@ -26,7 +26,7 @@ from kingscrib.classic.pegging import count_of
 from kingscrib.classic.record import RecordError
 from kingscrib.classic.record import replay as check_record
 from kingscrib.classic.rules import RuleSet
-from kingscrib.shuffle import Seed
+from kingscrib.common.shuffle import Seed
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.games.classic_view import deal_public, public
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kingscrib.common.people import placement_text, tiles_text
 from kingscrib.kings.board import square_name
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Exchange, Play
-from kingscrib.people import placement_text, tiles_text
 from kingscrib.players.kings.analysis import action_of, ranked, review_game
 from kingscrib.players.kings.defence import DEFENCE_WIDTH
 from kingscrib.players.kings.equity import materialise

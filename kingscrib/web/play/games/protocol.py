@@ -21,8 +21,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from kingscrib import level_names
-from kingscrib.shuffle import Seed
+from kingscrib.common.shuffle import Seed
+from kingscrib.players import level_names
 from kingscrib.web.accounts.names import shown_seat_name
 from kingscrib.web.errors import WebError
 

@@ -1,0 +1,40 @@
+"""The package's guardrails: its layers and its types.
+
+Each check runs the project's own configuration (pyproject.toml), so a forbidden import,
+a cycle or a type error anywhere fails the test suite as it fails CI.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+
+
+def test_the_import_contracts_are_kept() -> None:
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run(
+        [str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+def test_every_folder_of_code_is_a_regular_package() -> None:
+    """A folder of modules without __init__.py would be invisible to the import checks."""
+    for folder in (ROOT / "kingscrib").rglob("*"):
+        if folder.is_dir() and any(folder.glob("*.py")):
+            assert (folder / "__init__.py").is_file(), folder
+
+
+def test_the_types_check() -> None:
+    result = run("mypy")
+    assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
