@@ -16,13 +16,13 @@ from pathlib import Path
 import grimp
 import networkx as nx
 
-# Where a front end or service adapts each engine, one module per game.
-ADAPTER_PACKAGES = ("web", "terminal", "cli/terminal", "env", "spiel", "puzzles", "learn")
-GAME_WORDS = ("kings", "classic", "cribbage")
+# The front ends and services that adapt the engines (the engines' own users below them,
+# the players and the game runners, are not adapters).
+FRONT_ENDS = ("web", "terminal", "cli", "env", "spiel", "puzzles", "learn")
+ENGINES = ("kings", "classic")
 
 
-def import_cycles(package: str) -> list[list[str]]:
-    graph = grimp.build_graph(package, cache_dir=None)
+def import_cycles(graph: grimp.ImportGraph) -> list[list[str]]:
     digraph = nx.DiGraph()
     for module in graph.modules:
         for imported in graph.find_modules_directly_imported_by(module):
@@ -46,19 +46,30 @@ def largest_class(root: Path) -> tuple[str, int]:
     return best
 
 
-def adapter_lines(root: Path) -> int:
-    total = 0
-    for folder in ADAPTER_PACKAGES:
-        for path in (root / folder).rglob("*.py") if (root / folder).is_dir() else ():
-            if any(word in path.stem for word in GAME_WORDS):
-                total += lines(path)
-    return total
+def adapters(graph: grimp.ImportGraph, root: Path) -> tuple[int, int]:
+    """The modules of the front ends and services that import an engine directly, and
+    their lines."""
+    package = root.name
+    count = total = 0
+    for module in graph.modules:
+        parts = module.split(".")
+        if len(parts) < 2 or parts[1] not in FRONT_ENDS:
+            continue
+        imported = graph.find_modules_directly_imported_by(module)
+        if any(i.split(".")[1:2] and i.split(".")[1] in ENGINES for i in imported):
+            path = root.parent.joinpath(*parts)
+            path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+            count += 1
+            total += lines(path)
+    assert package == root.name
+    return count, total
 
 
 def main() -> None:
     root = Path(sys.argv[1] if len(sys.argv) > 1 else "kingscrib").resolve()
     sys.path.insert(0, str(root.parent))
-    cycles = import_cycles(root.name)
+    graph = grimp.build_graph(root.name, cache_dir=None)
+    cycles = import_cycles(graph)
     print(f"import cycles: {len(cycles)}")
     for cycle in cycles:
         print("   ", " <-> ".join(cycle))
@@ -68,7 +79,8 @@ def main() -> None:
     print(f"largest module: {modules[0].relative_to(root.parent)} ({lines(modules[0])} lines)")
     name, size = largest_class(root)
     print(f"largest class: {name} ({size} lines)")
-    print(f"per-engine adapter modules: {adapter_lines(root)} lines")
+    count, total = adapters(graph, root)
+    print(f"front-end and service modules importing an engine directly: {count} ({total} lines)")
     print(f"python lines in all: {sum(lines(p) for p in root.rglob('*.py'))}")
 
 
