@@ -34,6 +34,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from kingscrib.common.paths import data_dir
 from kingscrib.common.shuffle import Seed
+from kingscrib.core import DEFAULT_GAME
 from kingscrib.web.db import schema
 from kingscrib.web.db.analyses import Analyses
 from kingscrib.web.db.process_beats import ProcessBeats
@@ -48,7 +49,6 @@ from kingscrib.web.db.tables import (
     seats,
     turns,
 )
-from kingscrib.web.play.games import DEFAULT_GAME
 from kingscrib.web.server import metrics
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table
 
-from kingscrib.web.play.games import DEFAULT_GAME
+from kingscrib.core import DEFAULT_GAME
 
 metadata = MetaData()
 
