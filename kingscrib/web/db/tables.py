@@ -4,7 +4,7 @@
 These are what the queries use; the schema itself is made and changed by the
 migrations (:mod:`kingscrib.web.db.schema`), which a change here needs first. Each
 domain keeps its own tables in its store module on this metadata;
-:mod:`kingscrib.web.db.registry` imports them all.
+:mod:`kingscrib.web.server.tables` imports them all.
 """
 
 from __future__ import annotations
