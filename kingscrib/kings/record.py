@@ -138,7 +138,8 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
         seat = game.turn
         if isinstance(action, (Play, Exchange)):
             _take_from_bag(game, seat, drew, "a drawn tile", i)
-            game.bag_of(seat).extend(reversed(drew))  # the next draws, in order
+            # The next draws, in order, as held (a drawn 6/9 may be written as a nine).
+            game.bag_of(seat).extend(reversed([t.held() for t in drew]))
         elif drew:
             raise RecordError("a pass draws nothing", i)
         try:
