@@ -10,6 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
+import networkx as nx
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -38,3 +41,16 @@ def test_every_folder_of_code_is_a_regular_package() -> None:
 def test_the_types_check() -> None:
     result = run("mypy")
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    """Imports inside functions and under TYPE_CHECKING count: a module cycle hidden in a
+    function still ties the modules together."""
+    graph = grimp.build_graph("kingscrib", cache_dir=None)
+    imports = nx.DiGraph()
+    for module in graph.modules:
+        imports.add_node(module)
+        for imported in graph.find_modules_directly_imported_by(module):
+            imports.add_edge(module, imported)
+    cycles = [sorted(c) for c in nx.strongly_connected_components(imports) if len(c) > 1]
+    assert cycles == []

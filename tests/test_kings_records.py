@@ -354,3 +354,11 @@ def test_a_four_player_record_checks_while_some_seats_have_not_played(seed: int)
         game.play(rng.choice(game.legal_moves()).play)
     record = game_to_record(game)
     assert check_record(record).scores == game.scores
+
+
+def test_a_drawn_six_nine_written_as_a_nine_is_the_same_tile():
+    # A rack holds the 6/9 tile; a record may write a drawn one either way up.
+    record = rec()
+    turn = next(t for t in record["turns"] if any(x[0] == "6" for x in t.get("drew", [])))
+    turn["drew"] = ["9" + x[1:] if x[0] == "6" else x for x in turn["drew"]]
+    assert check_record(record).final_scores == rec()["end"]["scores"]

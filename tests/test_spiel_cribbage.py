@@ -185,3 +185,17 @@ def test_resampling_keeps_what_the_seat_knows_and_deals_the_rest_anew(players):
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_state_answers_everything_the_views_and_resampling_read():
+    # views.py and resample.py are written against DealState, not the state's class.
+    from kingscrib.spiel.deal_state import DealState
+
+    members = [m for m in vars(DealState) if not m.startswith("_")]
+    assert "deal_start" in members and "clone" in members
+    state = random_walk(pyspiel.load_game("kingscrib_cribbage").new_initial_state(),
+                        random.Random(5), stop=lambda s: s.phase() == "play")
+    assert state.phase() == "play"
+    for member in members:
+        assert hasattr(state, member), member
+    assert type(state.deal_start) is type(state)

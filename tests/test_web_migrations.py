@@ -33,8 +33,8 @@ from kingscrib.classic.rules import RuleSet as ClassicRules
 from kingscrib.kings.game import Game
 from kingscrib.kings.rules import RuleSet
 from kingscrib.web.db import schema
-from kingscrib.web.db.registry import metadata
 from kingscrib.web.db.storage import Store, postgres_driver
+from kingscrib.web.server.tables import metadata
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

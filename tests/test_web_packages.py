@@ -43,7 +43,7 @@ def test_the_app_is_reached_from_the_package() -> None:
 
 
 def test_the_registry_alone_holds_every_table_of_every_module() -> None:
-    code = ("from kingscrib.web.db.registry import metadata; "
+    code = ("from kingscrib.web.server.tables import metadata; "
             "print(' '.join(sorted(metadata.tables)))")
     held = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, check=True).stdout.split()

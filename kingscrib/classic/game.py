@@ -34,13 +34,13 @@ from typing import Any, ClassVar
 from kingscrib import core
 from kingscrib.classic.cards import Card, card_list, deck
 from kingscrib.classic.pegging import can_play, count_of, peg_score
+from kingscrib.classic.record_format import FORMAT, RecordError, check, check_replayed
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.classic.show import ShowScore, score_show
 from kingscrib.common.shuffle import Seed, check_seed, rng_for
 from kingscrib.core import CRIBBAGE, RECORD_NAMES, GameId
 from kingscrib.counting import JACK
 
-FORMAT = "kingscrib-game/1"
 MAX_SHOW = 29  # no hand or crib is worth more: the bound of a claim, known to all
 
 
@@ -202,10 +202,27 @@ class ClassicGame:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> ClassicGame:
-        """The game a record describes, replayed and checked (:func:`record.replay`)."""
-        from kingscrib.classic.record import replay
-
-        return replay(record)
+        """The game a record describes, replayed and checked: raises
+        :class:`RecordError` naming the first place where the record and the rules
+        disagree (also :func:`kingscrib.classic.record.replay`)."""
+        check(record)
+        try:
+            rules = RuleSet.from_dict(record["rules"])
+            names = [str(p.get("name", f"player {i + 1}"))
+                     for i, p in enumerate(record["players"])]
+            game = cls(rules, seed=record["seed"], names=names)
+            # Each action with its seat: a game stopped while laying away (a resignation,
+            # a time-out) has a deal whose discards are only partly made.
+            actions = seated_actions_from_record(record)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise RecordError(f"bad record: {exc}") from None
+        for i, (seat, action) in enumerate(actions):
+            try:
+                game.apply(action, seat)
+            except IllegalAction as exc:
+                raise RecordError(f"action {i + 1} ({action}) is illegal: {exc}") from None
+        check_replayed(game.record(), record)
+        return game
 
     # ----------------------------------------------------------------- setup
 

@@ -10,6 +10,7 @@ from kingscrib.core.errors import IllegalAction
 from kingscrib.core.ids import (
     ALIASES,
     CRIBBAGE,
+    DEFAULT_GAME,
     GAME_IDS,
     KINGS,
     RECORD_NAMES,
@@ -22,6 +23,7 @@ from kingscrib.core.ids import (
 __all__ = [
     "ALIASES",
     "CRIBBAGE",
+    "DEFAULT_GAME",
     "GAME_IDS",
     "KINGS",
     "RECORD_NAMES",

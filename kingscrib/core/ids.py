@@ -17,6 +17,7 @@ GameId = Literal["kings", "cribbage"]
 KINGS: Final = "kings"
 CRIBBAGE: Final = "cribbage"
 GAME_IDS: tuple[GameId, ...] = get_args(GameId)
+DEFAULT_GAME: Final = KINGS  # a request, a stored game or a record that names no game
 # Older names still read, each with the id it stands for.
 ALIASES: Final[dict[str, GameId]] = {"classic": CRIBBAGE}
 # The ``game`` field of a record as the engines write it (records before the id

@@ -23,13 +23,26 @@ from typing import Any, ClassVar
 
 from kingscrib import core
 from kingscrib.common.people import tile_text
-from kingscrib.common.shuffle import Seed, check_seed, rng_for
-from kingscrib.core import KINGS, GameId
-from kingscrib.kings.board import Square
+from kingscrib.common.shuffle import Seed, check_seed, is_seed, rng_for
+from kingscrib.core import KINGS, RECORD_NAMES, GameId
+from kingscrib.kings.board import Square, square_name
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.moves import Action, Exchange, Pass, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, PlayScore, check_play, score_play
 from kingscrib.kings.position import Position
+from kingscrib.kings.record_format import (
+    FORMAT,
+    RecordError,
+    check_joker_points,
+    read_action,
+    read_claim,
+    read_header,
+    read_joker_caller,
+    read_reshuffles,
+    read_tiles,
+    same_tiles,
+    tile_names,
+)
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
 from kingscrib.kings.tiles import COLOURS, DARK, LIGHT, RACK_SIZE, Tile, full_set, held_counts
 
@@ -66,6 +79,27 @@ class Turn:
         """Points the player took for the turn: under the joker rule the claim, or the
         true value when the claim was above it (the excess went to the next player)."""
         return self.score if self.claimed is None else min(self.claimed, self.score)
+
+    def to_json(self) -> dict[str, Any]:
+        """The turn as the record's ``turns`` entry."""
+        data: dict[str, Any] = {"player": self.player, "rack": tile_names(self.rack),
+                                "action": self.action}
+        if self.action == "play":
+            data["tiles"] = {square_name(s): str(t) for s, t in sorted(self.tiles.items())}
+            data["score"] = self.score
+            if self.claimed is not None:
+                data["claimed"] = self.claimed
+            if self.overclaim is not None:
+                data["overclaim"] = dict(self.overclaim)
+            data["drew"] = tile_names(self.drew)
+        elif self.action == "exchange":
+            data["returned"] = tile_names(self.returned)
+            data["drew"] = tile_names(self.drew)
+        if self.joker is not None:
+            data["joker"] = dict(self.joker)
+        if self.servant is not None:
+            data["servant"] = self.servant
+        return data
 
 
 @dataclass(frozen=True)
@@ -486,10 +520,23 @@ class Game:
 
     # ----- records ---------------------------------------------------------
     def to_record(self, players: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The game record (RULES.md Part 3) of the game so far."""
-        from kingscrib.kings.record import game_to_record
-
-        return game_to_record(self, players)
+        """The game record (RULES.md Part 3) of the game so far; ``players`` adds fields
+        to each seat (e.g. a level)."""
+        seats = [{"name": n} for n in self.names]
+        for seat, extra in zip(seats, players or []):
+            seat.update({k: v for k, v in extra.items() if k != "name"})
+        record: dict[str, Any] = {
+            "format": FORMAT, "game": RECORD_NAMES[KINGS], "rules": self.rules.to_json(),
+            "seed": self.seed, "players": seats,
+            "first_draws": [{str(s): str(t) for s, t in d.items()} for d in self.first_draws],
+            "turns": [t.to_json() for t in self.history],
+        }
+        if self.reshuffles:  # undo was used: the bag was shuffled again at these points
+            record["undo"] = [{"before_turn": n, "reshuffle": key} for n, key in self.reshuffles]
+        if self.end is not None:
+            record["end"] = {"reason": self.end.reason, "penalties": list(self.end.penalties),
+                             "scores": self.final_scores}
+        return record
 
     def record(self) -> dict[str, Any]:
         """The contract's name for :meth:`to_record` (seats named only)."""
@@ -497,10 +544,44 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a record from its seed (the record must come from this engine)."""
-        from kingscrib.kings.record import game_from_record
+        """Replay a record from its seed and actions, to resume it exactly (the record must
+        come from this engine); raises :class:`RecordError` where it does not follow."""
+        rules, names, turns = read_header(record)
+        seed = record.get("seed")
+        if not is_seed(seed):
+            raise RecordError("the record has no seed (a whole number or a secret of hex"
+                              " digits), so the bag cannot be rebuilt")
+        try:
+            game = cls.new(names, rules, seed=seed)
+        except ValueError as e:
+            raise RecordError(str(e)) from None
+        reshuffles = read_reshuffles(record.get("undo", []), len(turns))
+        for i, t in enumerate(turns):
+            for key in reshuffles.get(i, []):
+                game.reshuffle(key)
+            rack = read_tiles(t.get("rack"), "rack", i)
+            if t.get("player") != game.turn or not same_tiles(rack, game.racks[game.turn]):
+                raise RecordError("the record does not follow from its seed", i)
+            try:
+                turn = game.play(read_action(t, i), read_claim(t, rules, i))
+            except IllegalAction as e:
+                raise RecordError(str(e), i) from None
+            if tile_names(turn.drew) != tile_names(read_tiles(t.get("drew", []), "drew", i)):
+                raise RecordError("the draws do not follow from the seed", i)
+            if "joker" in t:
+                game.replay_joker(t["joker"], i)
+        for key in reshuffles.get(len(turns), []):
+            game.reshuffle(key)
+        return game
 
-        return game_from_record(record)
+    def replay_joker(self, joker: Any, index: int) -> None:
+        """Make a record's Joker call (turn ``index``) and check the points it records."""
+        caller = read_joker_caller(joker, self.players, index)
+        try:
+            points = self.call_joker(caller)
+        except IllegalAction as e:
+            raise RecordError(str(e), index) from None
+        check_joker_points(joker, points, index)
 
 
 # The class meets the engine contract (checked by mypy).

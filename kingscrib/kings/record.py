@@ -11,70 +11,37 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any, TypeGuard
+from typing import Any
 
 from kingscrib.common import jsontext
 from kingscrib.common.shuffle import is_seed
-from kingscrib.core import KINGS, RECORD_NAMES
-from kingscrib.kings.board import parse_square, square_name
+from kingscrib.kings.board import parse_square
 from kingscrib.kings.game import Game, IllegalAction, Turn
-from kingscrib.kings.moves import Action, Exchange, Pass, Play
+from kingscrib.kings.moves import Exchange, Play
+from kingscrib.kings.record_format import (
+    FORMAT,
+    RecordError,
+    check_joker_points,
+    is_seat,
+    read_action,
+    read_claim,
+    read_header,
+    read_joker_caller,
+    read_tiles,
+    same_tiles,
+)
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import RACK_SIZE, Tile, held_counts
 
-FORMAT = "kingscrib-game/1"
-
-
-class RecordError(ValueError):
-    """A record that is corrupt or breaks a rule; ``turn`` is its index (None: the header)."""
-
-    def __init__(self, message: str, turn: int | None = None) -> None:
-        self.turn = turn
-        super().__init__(message if turn is None else f"turn {turn + 1}: {message}")
-
-
-def _tiles(tiles: Sequence[Tile]) -> list[str]:
-    return [str(t) for t in tiles]
-
 
 def turn_to_json(turn: Turn) -> dict[str, Any]:
-    data: dict[str, Any] = {"player": turn.player, "rack": _tiles(turn.rack),
-                            "action": turn.action}
-    if turn.action == "play":
-        data["tiles"] = {square_name(s): str(t) for s, t in sorted(turn.tiles.items())}
-        data["score"] = turn.score
-        if turn.claimed is not None:
-            data["claimed"] = turn.claimed
-        if turn.overclaim is not None:
-            data["overclaim"] = dict(turn.overclaim)
-        data["drew"] = _tiles(turn.drew)
-    elif turn.action == "exchange":
-        data["returned"] = _tiles(turn.returned)
-        data["drew"] = _tiles(turn.drew)
-    if turn.joker is not None:
-        data["joker"] = dict(turn.joker)
-    if turn.servant is not None:
-        data["servant"] = turn.servant
-    return data
+    """A turn as the record's ``turns`` entry (:meth:`Turn.to_json`)."""
+    return turn.to_json()
 
 
 def game_to_record(game: Game, players: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The record of ``game`` so far; ``players`` adds fields to each seat (e.g. a level)."""
-    seats = [{"name": n} for n in game.names]
-    for seat, extra in zip(seats, players or []):
-        seat.update({k: v for k, v in extra.items() if k != "name"})
-    record: dict[str, Any] = {
-        "format": FORMAT, "game": RECORD_NAMES[KINGS], "rules": game.rules.to_json(), "seed": game.seed,
-        "players": seats,
-        "first_draws": [{str(s): str(t) for s, t in d.items()} for d in game.first_draws],
-        "turns": [turn_to_json(t) for t in game.history],
-    }
-    if game.reshuffles:  # undo was used: the bag was shuffled again at these points
-        record["undo"] = [{"before_turn": n, "reshuffle": key} for n, key in game.reshuffles]
-    if game.end is not None:
-        record["end"] = {"reason": game.end.reason, "penalties": list(game.end.penalties),
-                         "scores": game.final_scores}
-    return record
+    return game.to_record(players)
 
 
 def dumps(game: Game | dict[str, Any], indent: int | None = None) -> str:
@@ -94,73 +61,11 @@ def loads(text: str) -> dict[str, Any]:
         raise RecordError(str(e)) from None
     if not isinstance(data, dict):
         raise RecordError("a game record is a JSON object")
-    _header(data)
+    read_header(data)
     return data
 
 
-# ----- reading ----------------------------------------------------------------
-
-def _header(record: Any) -> tuple[RuleSet, list[str], list[dict[str, Any]]]:
-    if not isinstance(record, dict):
-        raise RecordError("a game record is a JSON object")
-    if record.get("format", FORMAT) != FORMAT:
-        raise RecordError(f"unknown format {record.get('format')!r}; expected {FORMAT!r}")
-    if record.get("game", KINGS) != RECORD_NAMES[KINGS]:
-        raise RecordError(f"this is a record of {record.get('game')!r}, not Kings Cribbage")
-    try:
-        rules = RuleSet.from_json(record.get("rules"))
-    except (ValueError, TypeError) as e:
-        raise RecordError(f"rules: {e}") from None
-    players = record.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise RecordError("players must be a list of objects")
-    names = [str(p.get("name", f"Player {i + 1}")) for i, p in enumerate(players)]
-    turns = record.get("turns")
-    if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
-        raise RecordError("turns must be a list of objects")
-    return rules, names, turns
-
-
-def _tile_list(data: Any, what: str, index: int) -> list[Tile]:
-    if not isinstance(data, list):
-        raise RecordError(f"{what} must be a list of tiles", index)
-    try:
-        return [Tile.parse(t) for t in data]
-    except ValueError as e:
-        raise RecordError(f"{what}: {e}", index) from None
-
-
-def _action(turn: dict[str, Any], index: int) -> Action:
-    kind = turn.get("action")
-    if kind == "play":
-        try:
-            return Play.from_json(turn.get("tiles"))
-        except ValueError as e:
-            raise RecordError(f"tiles: {e}", index) from None
-    if kind == "exchange":
-        returned = _tile_list(turn.get("returned"), "returned", index)
-        if not returned:
-            raise RecordError("an exchange returns at least one tile", index)
-        return Exchange.of(returned)
-    if kind == "pass":
-        return Pass()
-    raise RecordError(f"action must be play, exchange or pass, not {kind!r}", index)
-
-
-def _same_tiles(a: Sequence[Tile], b: Sequence[Tile]) -> bool:
-    return held_counts(a) == held_counts(b)
-
-
-def _claim(turn: dict[str, Any], rules: RuleSet, index: int) -> int | None:
-    if "claimed" not in turn:
-        return None
-    claimed = turn["claimed"]
-    if not rules.joker:
-        raise RecordError("a claim is recorded but the joker rule is off", index)
-    if not isinstance(claimed, int) or isinstance(claimed, bool):
-        raise RecordError("claimed must be a whole number", index)
-    return claimed
-
+# ----- checking ---------------------------------------------------------------
 
 def _spare_rack(bag: list[Tile], first_racks: dict[int, list[Tile]],
                 turns: list[Any]) -> list[Tile]:
@@ -171,7 +76,7 @@ def _spare_rack(bag: list[Tile], first_racks: dict[int, list[Tile]],
     for i, turn in enumerate(turns):
         if isinstance(turn, dict):
             with contextlib.suppress(RecordError):
-                needed.update(t.held() for t in _tile_list(turn.get("drew", []), "drew", i))
+                needed.update(t.held() for t in read_tiles(turn.get("drew", []), "drew", i))
     rack: list[Tile] = []
     for tile in reversed(bag):
         if len(rack) == RACK_SIZE:
@@ -188,7 +93,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
 
     The draws are forced from the record, so any engine's records can be checked.
     """
-    rules, names, turns = _header(record)
+    rules, names, turns = read_header(record)
     try:
         game = Game.new(names, rules, seed=0)
     except ValueError as e:
@@ -201,7 +106,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
     for i, t in enumerate(turns):
         p = t.get("player")
         if isinstance(p, int) and 0 <= p < game.players and p not in first_racks:
-            first_racks[p] = [x.held() for x in _tile_list(t.get("rack"), "rack", i)]
+            first_racks[p] = [x.held() for x in read_tiles(t.get("rack"), "rack", i)]
     for seat in range(game.players):
         rack = first_racks.get(seat)
         if rack is None:  # never seen: any tiles will do, but not those the record needs
@@ -212,7 +117,7 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
         game.racks[seat] = list(rack)
     if turns:
         first = turns[0].get("player")
-        if not _is_seat(first, game.players):
+        if not is_seat(first, game.players):
             raise RecordError(f"player must be a seat from 0 to {game.players - 1}", 0)
         if "first_draws" in record:
             _check_first_draws(record["first_draws"], rules, game.players, first)
@@ -223,24 +128,25 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
             raise RecordError(f"the game was already over ({game.end.reason})", i)
         if t.get("player") != game.turn or isinstance(t.get("player"), bool):
             raise RecordError(f"it is seat {game.turn}'s turn, not {t.get('player')!r}'s", i)
-        rack = _tile_list(t.get("rack"), "rack", i)
-        if not _same_tiles(rack, game.racks[game.turn]):
+        rack = read_tiles(t.get("rack"), "rack", i)
+        if not same_tiles(rack, game.racks[game.turn]):
             raise RecordError(
                 f"the rack {' '.join(map(str, rack))} is not the tiles seat {game.turn} holds"
                 f" ({' '.join(map(str, game.racks[game.turn]))})", i)
-        action = _action(t, i)
-        drew = _tile_list(t.get("drew", []), "drew", i)
+        action = read_action(t, i)
+        drew = read_tiles(t.get("drew", []), "drew", i)
         seat = game.turn
         if isinstance(action, (Play, Exchange)):
             _take_from_bag(game, seat, drew, "a drawn tile", i)
-            game.bag_of(seat).extend(reversed(drew))  # the next draws, in order
+            # The next draws, in order, as held (a drawn 6/9 may be written as a nine).
+            game.bag_of(seat).extend(reversed([t.held() for t in drew]))
         elif drew:
             raise RecordError("a pass draws nothing", i)
         try:
-            turn = game.play(action, _claim(t, rules, i))
+            turn = game.play(action, read_claim(t, rules, i))
         except IllegalAction as e:
             raise RecordError(str(e), i) from None
-        if not _same_tiles(turn.drew, drew) or len(turn.drew) != len(drew):
+        if not same_tiles(turn.drew, drew) or len(turn.drew) != len(drew):
             raise RecordError(f"the draw should be {len(turn.drew)} tiles, not {len(drew)}", i)
         if turn.action == "play" and t.get("score") != turn.score:
             raise RecordError(f"the play scores {turn.score}, not {t.get('score')!r}"
@@ -259,11 +165,6 @@ def iter_check(record: Any) -> Iterator[tuple[int, Turn, Game]]:
                               f" not {t['servant']!r}", i)
         yield i, game.history[-1], game
     _check_end(game, record.get("end"), len(turns))
-
-
-def _is_seat(value: object, players: int) -> TypeGuard[int]:
-    """A seat number (JSON true/false are not numbers here)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
 
 def _check_first_draws(draws: Any, rules: RuleSet, players: int, first: int) -> None:
@@ -304,14 +205,12 @@ def _take_from_bag(game: Game, seat: int, tiles: Sequence[Tile], what: str,
 
 
 def _check_joker(game: Game, joker: Any, index: int) -> None:
-    if not isinstance(joker, dict) or not _is_seat(joker.get("caller"), game.players):
-        raise RecordError('joker must be {"caller": seat, "points": n}', index)
+    caller = read_joker_caller(joker, game.players, index)
     try:
-        points = game.call_joker(joker["caller"])
+        points = game.call_joker(caller)
     except IllegalAction as e:
         raise RecordError(str(e), index) from None
-    if joker.get("points") != points:
-        raise RecordError(f"the Joker call is worth {points}, not {joker.get('points')!r}", index)
+    check_joker_points(joker, points, index)
 
 
 def _check_end(game: Game, end: Any, count: int) -> None:
@@ -339,7 +238,7 @@ def check_record(record: Any) -> Game:
     for _, _, last in iter_check(record):
         game = last
     if game is None:
-        rules, names, _ = _header(record)
+        rules, names, _ = read_header(record)
         game = Game.new(names, rules, seed=record.get("seed") if is_seed(record.get("seed"))
                         else 0)
     return game
@@ -347,57 +246,13 @@ def check_record(record: Any) -> Game:
 
 def game_from_record(record: Any) -> Game:
     """Rebuild a game of this engine from its seed and actions (to resume it exactly)."""
-    rules, names, turns = _header(record)
-    seed = record.get("seed")
-    if not is_seed(seed):
-        raise RecordError("the record has no seed (a whole number or a secret of hex digits),"
-                          " so the bag cannot be rebuilt")
-    try:
-        game = Game.new(names, rules, seed=seed)
-    except ValueError as e:
-        raise RecordError(str(e)) from None
-    reshuffles = _reshuffles(record.get("undo", []), len(turns))
-    for i, t in enumerate(turns):
-        for key in reshuffles.get(i, []):
-            game.reshuffle(key)
-        rack = _tile_list(t.get("rack"), "rack", i)
-        if t.get("player") != game.turn or not _same_tiles(rack, game.racks[game.turn]):
-            raise RecordError("the record does not follow from its seed", i)
-        try:
-            turn = game.play(_action(t, i), _claim(t, rules, i))
-        except IllegalAction as e:
-            raise RecordError(str(e), i) from None
-        if [str(x) for x in turn.drew] != [str(x) for x in _tile_list(t.get("drew", []),
-                                                                       "drew", i)]:
-            raise RecordError("the draws do not follow from the seed", i)
-        if "joker" in t:
-            _check_joker(game, t["joker"], i)
-    for key in reshuffles.get(len(turns), []):
-        game.reshuffle(key)
-    return game
+    return Game.from_record(record)
 
 
 def replay(record: Any) -> Game:
     """The game a record of this engine describes, replayed from its seed
     (:func:`game_from_record`, under the name both engines' record modules share)."""
     return game_from_record(record)
-
-
-def _reshuffles(undo: Any, turns: int) -> dict[int, list[int]]:
-    """The record's ``undo`` list: the keys of the bag's reshuffles by the turn they precede."""
-    if not isinstance(undo, list):
-        raise RecordError('undo must be a list of {"before_turn": n, "reshuffle": key}')
-    out: dict[int, list[int]] = {}
-    for entry in undo:
-        at = entry.get("before_turn") if isinstance(entry, dict) else None
-        key = entry.get("reshuffle") if isinstance(entry, dict) else None
-        if not (_is_seat(at, turns + 1) and isinstance(key, int)
-                and not isinstance(key, bool)):
-            raise RecordError(f"undo: {entry!r} is not"
-                              f' {{"before_turn": 0-{turns}, "reshuffle": key}}')
-        out.setdefault(at, []).append(key)
-    return out
-
 
 
 __all__ = ["FORMAT", "RecordError", "check_record", "dumps", "game_from_record",

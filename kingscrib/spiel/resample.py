@@ -10,20 +10,19 @@ plays out otherwise; it is drawn again, so every go the seat saw is respected.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from kingscrib.classic.game import IllegalAction
 from kingscrib.env.cribbage import FIRST_PAIR, PAIR_INDEX, PAIRS
+from kingscrib.spiel.deal_state import DealState
 from kingscrib.spiel.views import deal_view
 
-if TYPE_CHECKING:
-    from kingscrib.spiel.cribbage import CribbageState
+State = TypeVar("State", bound=DealState)
 
 MAX_DRAWS = 10_000  # the true deal always replays, so this is never reached in practice
 
 
-def resample_deal(state: CribbageState, player: int,
-                  rng: random.Random | None = None) -> CribbageState:
+def resample_deal(state: State, player: int, rng: random.Random | None = None) -> State:
     """A state ``player`` cannot tell from ``state``, the cards it has not seen drawn
     uniformly among the deals that agree with everything it saw."""
     rng = rng or random.Random()
@@ -50,8 +49,8 @@ def resample_deal(state: CribbageState, player: int,
     raise RuntimeError(f"no deal agreeing with seat {player}'s view in {MAX_DRAWS} draws")
 
 
-def _replay(start: CribbageState, moves: list[int], dealt: int, rename: dict[int, int],
-            player: int) -> CribbageState:
+def _replay(start: State, moves: list[int], dealt: int, rename: dict[int, int],
+            player: int) -> State:
     state = start.clone()
     for k, move in enumerate(moves):
         if k < dealt:

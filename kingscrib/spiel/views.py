@@ -3,12 +3,10 @@ state and observation strings are made of it, and resampling compares it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kingscrib.classic.cards import card_list
-
-if TYPE_CHECKING:
-    from kingscrib.spiel.cribbage import CribbageState
+from kingscrib.spiel.deal_state import DealState
 
 
 def shown_deal(record: dict[str, Any]) -> dict[str, Any]:
@@ -20,7 +18,7 @@ def shown_deal(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def deal_view(state: CribbageState, player: int, private: bool) -> dict[str, Any]:
+def deal_view(state: DealState, player: int, private: bool) -> dict[str, Any]:
     """The current deal as ``player`` sees it now."""
     n = state.rules.players
     hand, discards = state.hand_and_discards(player) if private else ([], [])

@@ -34,6 +34,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from kingscrib.common.paths import data_dir
 from kingscrib.common.shuffle import Seed
+from kingscrib.core import DEFAULT_GAME
 from kingscrib.web.db import schema
 from kingscrib.web.db.analyses import Analyses
 from kingscrib.web.db.process_beats import ProcessBeats
@@ -48,8 +49,6 @@ from kingscrib.web.db.tables import (
     seats,
     turns,
 )
-from kingscrib.web.play.games import DEFAULT_GAME
-from kingscrib.web.server import metrics
 
 
 def hash_secret(secret: str) -> str:
@@ -243,13 +242,15 @@ class Store(ProcessBeats, SharedCounts, Analyses):
                      {"channel": CHANNEL, "notes": notes})
 
     def listen(self, on_note: Callable[[str, str], None], stop: threading.Event,
-               on_connect: Callable[[], None] | None = None) -> None:
+               on_connect: Callable[[bool], None] | None = None,
+               on_lost: Callable[[], None] | None = None) -> None:
         """Pass each note another process sends to ``on_note(game_id, rest)`` until ``stop``
         is set (PostgreSQL only; runs in a thread of its own, reconnecting after a lost
         connection). ``rest`` is "" or the new turn: "<n> <turn as JSON>"; the notes this
-        process sent itself are skipped before anything is parsed. ``on_connect()`` runs
-        each time the channel is listened to again: the notes sent while the connection
-        was down are lost, so whatever changed meanwhile must be read from the store."""
+        process sent itself are skipped before anything is parsed. ``on_connect(again)``
+        runs each time the channel is listened to (``again``: after the connection was
+        lost, which ``on_lost()`` tells): the notes sent while the connection was down are
+        lost, so whatever changed meanwhile must be read from the store."""
         import psycopg
 
         url = "postgresql://" + self.url.split("://", 1)[1]
@@ -265,10 +266,9 @@ class Store(ProcessBeats, SharedCounts, Analyses):
                                      keepalives_count=3) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.listening = True
-                    metrics.listener_up(again=connected)
-                    connected = True
                     if on_connect is not None:
-                        on_connect()
+                        on_connect(connected)
+                    connected = True
                     while not stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             if note.payload.startswith(mine):
@@ -278,7 +278,8 @@ class Store(ProcessBeats, SharedCounts, Analyses):
                             on_note(game_id, rest)
             except psycopg.Error:
                 self.listening = False
-                metrics.listener_down()
+                if on_lost is not None:
+                    on_lost()
                 stop.wait(1.0)
         self.listening = False
 

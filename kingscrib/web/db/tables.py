@@ -4,14 +4,14 @@
 These are what the queries use; the schema itself is made and changed by the
 migrations (:mod:`kingscrib.web.db.schema`), which a change here needs first. Each
 domain keeps its own tables in its store module on this metadata;
-:mod:`kingscrib.web.db.registry` imports them all.
+:mod:`kingscrib.web.server.tables` imports them all.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table
 
-from kingscrib.web.play.games import DEFAULT_GAME
+from kingscrib.core import DEFAULT_GAME
 
 metadata = MetaData()
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 
-from kingscrib.web.models import AskAnalysis
 from kingscrib.web.play import reviews
 from kingscrib.web.play.cancel import cancel
+from kingscrib.web.play.models import AskAnalysis
 from kingscrib.web.play.rematch import rematch, rematch_of
 from kingscrib.web.play.replay import replay_of_record, replay_of_session
 from kingscrib.web.play.rooms import Hub

@@ -10,10 +10,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 from kingscrib.web.errors import WebError
-from kingscrib.web.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
 from kingscrib.web.play.clocks import check_clock
 from kingscrib.web.play.endings import resign
 from kingscrib.web.play.finish import game_over
+from kingscrib.web.play.models import Created, CreateGame, Joined, JoinGame, Tiles, action_spec
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.server.deps import (
     bearer,

@@ -17,6 +17,7 @@ from kingscrib.web.play import views
 from kingscrib.web.play.background import Background
 from kingscrib.web.play.db_thread import DbThread
 from kingscrib.web.play.room import Room, apply_noted, catch_up, stored_version
+from kingscrib.web.server import metrics
 
 log = logging.getLogger("kingscrib.web")
 
@@ -55,7 +56,8 @@ class GameSync:
                 pass
             stop.set()  # the event loop is gone (shutting down): stop listening
 
-        def on_connect() -> None:
+        def on_connect(again: bool) -> None:
+            metrics.listener_up(again)
             try:
                 if not loop.is_closed():
                     loop.call_soon_threadsafe(self._reconnected)
@@ -65,7 +67,8 @@ class GameSync:
             stop.set()
 
         self._listener = threading.Thread(target=self.store.listen, name="kingscrib-listen",
-                                          args=(on_note, stop, on_connect), daemon=True)
+                                          args=(on_note, stop, on_connect, metrics.listener_down),
+                                          daemon=True)
         self._listener.start()
 
     def stop_listening(self) -> None:

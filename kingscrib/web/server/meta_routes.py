@@ -8,8 +8,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from kingscrib.players import level_names
-from kingscrib.web.models import Levels
 from kingscrib.web.play.games import DEFAULT_GAME, game_kind, game_names
+from kingscrib.web.play.models import Levels
 from kingscrib.web.server.health import OK, readiness
 
 router = APIRouter(prefix="/api", tags=["meta"])

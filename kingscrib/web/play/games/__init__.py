@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from kingscrib.core import DEFAULT_GAME as DEFAULT_GAME
 from kingscrib.web.play.games.protocol import GameKind
 
 # name -> (module, attribute) of its GameKind, imported when first asked for.
@@ -18,7 +19,6 @@ _BUILT_IN = {
     "classic": ("kingscrib.web.play.games.classic", "CLASSIC"),
 }
 KINDS = tuple(_BUILT_IN)
-DEFAULT_GAME = "kings"  # a request, a stored game or a record that names no game
 
 _registered: dict[str, GameKind] = {}
 

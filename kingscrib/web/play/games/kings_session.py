@@ -17,7 +17,7 @@ from kingscrib.kings.game import Game, IllegalAction
 from kingscrib.kings.moves import Exchange, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
 from kingscrib.kings.record import RecordError, turn_to_json
-from kingscrib.kings.record import _action as record_action
+from kingscrib.kings.record_format import read_action as record_action
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.games import kings_analysis as analysis
 from kingscrib.web.play.games.kings_view import (

@@ -2,7 +2,8 @@
 
 Each domain keeps its tables in its store module (on :data:`kingscrib.web.db.tables.metadata`);
 this module imports them all, so that whoever needs the whole schema (the migrations'
-comparison with the queries' tables) imports this one place.
+comparison with the queries' tables) imports this one place. It sits with the app, over
+the domains, since ``db`` is below every domain and imports none of them.
 """
 
 from __future__ import annotations
