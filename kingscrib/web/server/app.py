@@ -40,7 +40,7 @@ from kingscrib.web.play import game_routes as games
 from kingscrib.web.play import live_routes as live
 from kingscrib.web.play.actions import describe
 from kingscrib.web.play.endings import check_clocks
-from kingscrib.web.play.games.kings import warm_up as warm_up_kings
+from kingscrib.web.play.games.warm_up import warm_up as warm_up_engines
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.puzzles import routes as puzzles
 from kingscrib.web.server import meta_routes as meta
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         given = store.restart_clocks(time.time(), 3 * settings.alive_every)
         if given:
             log.info("clocks moved on by %.0f s, the time the server was down", given)
-        warm_up_kings()  # the engine's tables now rather than during someone's first move
+        warm_up_engines()  # the engine's tables now rather than during someone's first move
         hub = Hub(store, settings.computer_delay, settings.ai_threads, settings.allow_seed,
                   settings.limits.hints_waiting, settings.limits.computer_games,
                   settings.limits.reviews_waiting, settings.limits.computer_moves_per_second)

@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.common.shuffle import Seed, new_secret
 from kingscrib.kings.game import MAX_PLAYERS, MIN_PLAYERS, Game
-from kingscrib.kings.hands import hand_table
 from kingscrib.kings.record import FORMAT, game_from_record
 from kingscrib.kings.rules import RuleSet
 from kingscrib.players.kings import PLAYERS, make_player
@@ -140,9 +139,3 @@ def standing(game: Any, result: dict[str, Any] | None) -> list[dict[str, Any]]:
                  else sum(scores[o] > scores[seat] for o in others))
         sides.append({"seats": [seat], "place": place, "score": scores[seat]})
     return sides
-
-
-def warm_up() -> None:
-    """Build the engine's hand table now (a server does at start) rather than during
-    someone's first move."""
-    hand_table()
