@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "engines.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "engines.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
 
 

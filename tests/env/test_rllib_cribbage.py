@@ -14,7 +14,7 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
-EXAMPLE = Path(__file__).parent.parent / "examples" / "rllib_cribbage.py"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "rllib_cribbage.py"
 
 
 def load_example():

@@ -14,7 +14,7 @@ from kingscrib.env.curves import curve_table, win_rate
 from kingscrib.env.flat import FlatObservation
 from kingscrib.env.single import CribbageSingleEnv
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TINY = ["--steps", "64", "--checkpoints", "1", "--eval", "2", "--n-steps", "32",
         "--batch-size", "32"]
 

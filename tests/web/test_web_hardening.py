@@ -258,7 +258,7 @@ def test_names_posing_as_computers_are_refused_on_create_and_join(web_db: Path) 
                                                    "name": "Bo\u202eb\u200b"})
         assert r.status_code == 200
         assert c.get(f"/api/games/{gid}").json()["seats"][1]["name"] == "Bob"
-        # a computer seat is named after its level (tests/test_web_names.py)
+        # a computer seat is named after its level (tests/web/test_web_names.py)
         r = c.post("/api/games", json={"seats": [{"kind": "human"}, {
             "kind": "computer", "level": "greedy"}]})
         assert r.json()["state"]["seats"][1]["name"] == "Computer (Greedy)"

@@ -13,7 +13,7 @@ import kingscrib.spiel  # noqa: F401  (registers the games)
 from kingscrib.players.classic.winprob import win_probability
 from kingscrib.spiel.evaluators import DealRolloutEvaluator
 
-EXAMPLE = Path(__file__).parent.parent / "examples" / "openspiel_ismcts.py"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "openspiel_ismcts.py"
 
 
 def load_example():

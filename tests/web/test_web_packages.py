@@ -11,7 +11,7 @@ from pathlib import Path
 import grimp
 import networkx as nx
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_no_module_of_the_web_imports_itself_round_a_circle() -> None:
