@@ -1,6 +1,6 @@
 """The computer levels' fixed ratings, calibrated from their results against each other.
 
-Run: python benchmarks/level_ratings.py [--scale 1.0] [--seed 1] [--write]
+Run: python benchmarks/level_ratings.py [--scale 1.0] [--seed 1] [--game kings|classic] [--write]
 
 Plays mirrored pairs of the quick levels against each other (Kings Cribbage:
 kingscrib.arena.kings; Cribbage: kingscrib.arena.cribbage, the pairs of ``kingscrib
@@ -12,7 +12,8 @@ one drawn game, so that a level that won every game gets a finite rating. The ra
 anchored at Casual (``medium``) = 1500, a new player's rating; a level's deviation is the
 fit's standard error (at least 40). ``--write`` stores them in
 kingscrib/web/ratings/level_ratings.json, which the server reads. ``--scale`` multiplies the
-number of pairs played.
+number of pairs played; ``--game`` calibrates one game only (the other's table is kept
+as written).
 """
 
 from __future__ import annotations
@@ -144,9 +145,14 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=("kings", "classic"), default=None,
+                        help="calibrate this game only; the other's table stays as written")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    tables = {game: calibrate(game, args.scale, args.seed) for game in ("kings", "classic")}
+    kept = json.loads(OUT.read_text()) if OUT.exists() else {}
+    kept.setdefault("classic", kept.pop("cribbage", {}))  # the file names it cribbage
+    tables = {game: calibrate(game, args.scale, args.seed) if args.game in (None, game)
+              else kept[game] for game in ("kings", "classic")}
     for game, table in tables.items():
         print(f"\n{game}")
         print("| level | rating | deviation |")
@@ -154,7 +160,9 @@ def main() -> None:
         for name, entry in sorted(table.items(), key=lambda kv: kv[1]["rating"]):
             print(f"| {name} | {entry['rating']} | {entry['deviation']} |")
     if args.write:
-        OUT.write_text(json.dumps(tables, indent=1) + "\n")
+        # the server's game id for Cribbage (kingscrib.core.ids) names its table
+        OUT.write_text(json.dumps({"cribbage" if game == "classic" else game: table
+                                   for game, table in tables.items()}, indent=1) + "\n")
         print(f"\nwritten to {OUT}")
 
 

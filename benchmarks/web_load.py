@@ -71,11 +71,11 @@ def computer_game(args: tuple[int, str, str]) -> tuple[int, list[dict]]:
 
 
 def classic_game(seed: int, level: str) -> list[dict]:
-    from kingscrib.web.play.games.classic import CLASSIC
+    from kingscrib.web.play.games.cribbage import CRIBBAGE
 
-    session = CLASSIC.create({"players": 2, "skunk": False, "muggins": False}, seed,
+    session = CRIBBAGE.create({"players": 2, "skunk": False, "muggins": False}, seed,
                              ["A", "B"])
-    players = [CLASSIC.make_player(level, seed + i) for i in range(2)]
+    players = [CRIBBAGE.make_player(level, seed + i) for i in range(2)]
     actions = []
     while not session.over:
         seat = session.waiting()[0]

@@ -69,7 +69,7 @@ class LinearPolicy:
 
 def play(env: KingsSingleEnv, policy: LinearPolicy, seed: int) -> tuple[float, list]:
     obs, info = env.reset(seed=seed)
-    total, grads, done = info["reward_before"], [], False
+    total, grads, done = 0.0, [], False  # the first step pays info["reward_before"]
     while not done:
         action, grad = policy.act(obs)
         grads.append(grad)

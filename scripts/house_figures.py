@@ -3,8 +3,9 @@
     python scripts/house_figures.py [PACKAGE_DIR]
 
 Import cycles (strongly connected components of the module import graph, imports inside
-functions included), modules directly under kingscrib/web, the largest module and class,
-and the lines of the per-engine adapters in the front ends and services.
+functions included), the pairs of web packages importing each other both ways, modules
+directly under kingscrib/web, the largest module and class, and the lines of the
+per-engine adapters in the front ends and services.
 """
 
 from __future__ import annotations
@@ -28,6 +29,22 @@ def import_cycles(graph: grimp.ImportGraph) -> list[list[str]]:
         for imported in graph.find_modules_directly_imported_by(module):
             digraph.add_edge(module, imported)
     return [sorted(c) for c in nx.strongly_connected_components(digraph) if len(c) > 1]
+
+
+def both_ways(graph: grimp.ImportGraph, package: str) -> list[tuple[str, str]]:
+    """The pairs of packages (and modules) directly under ``package`` that import each
+    other, each pair once."""
+    depth = package.count(".") + 2
+    imports = set()
+    for module in graph.modules:
+        parts = module.split(".")
+        if not module.startswith(package + ".") or len(parts) < depth:
+            continue
+        for imported in graph.find_modules_directly_imported_by(module):
+            target = imported.split(".")
+            if imported.startswith(package + ".") and target[depth - 1] != parts[depth - 1]:
+                imports.add((parts[depth - 1], target[depth - 1]))
+    return sorted((a, b) for a, b in imports if (b, a) in imports and a < b)
 
 
 def lines(path: Path) -> int:
@@ -73,6 +90,10 @@ def main() -> None:
     print(f"import cycles: {len(cycles)}")
     for cycle in cycles:
         print("   ", " <-> ".join(cycle))
+    pairs = both_ways(graph, f"{root.name}.web")
+    print(f"web sub-packages importing each other both ways: {len(pairs)}")
+    for a, b in pairs:
+        print(f"    {a} <-> {b}")
     web = root / "web"
     print(f"modules directly under {root.name}/web: {len(list(web.glob('*.py')))}")
     modules = sorted(root.rglob("*.py"), key=lines, reverse=True)

@@ -15,12 +15,14 @@ IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 
 
 async def settle(pilot) -> None:
+    from kingscrib.terminal.controllers.reply import THINKING
+
     app = pilot.app
     await pilot.pause(0.3)
     app.query_one("#command").cursor_blink = False
     for _ in range(1000):
         await pilot.pause(0.01)
-        if not app.thinking and app.session.state != "thinking":
+        if not app.thinking and app.session.state != THINKING:
             return
 
 

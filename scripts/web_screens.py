@@ -1,9 +1,11 @@
-"""Draw the README's web screenshots (docs/images/web-kings.png, web-cribbage.png).
+"""Draw the README's web screenshots (docs/images/web-kings.png, web-cribbage.png,
+web-front.png).
 
 Starts ``kingscrib serve`` on a free port with a throw-away database, plays a few moves of
 each game against today's default computer (the person's moves are the hint's best, so
 the pictures are the same each run) and saves the page at 1280x800 in light mode with
-Debian's Chromium. Run from the repository: ``python scripts/web_screens.py``
+Debian's Chromium; then the start page (the front door), those two games among its live
+games, its example turn still (reduced motion: the finished count). Run from the repository: ``python scripts/web_screens.py``
 (``--theme dark``, ``--size 390x844`` and ``--out DIR`` draw the others, to look at).
 """
 
@@ -120,12 +122,26 @@ def kings(page, url: str, path: Path) -> None:
 
 
 def cribbage(page, url: str, path: Path) -> None:
-    game, token = new_game(url, "classic", seed=3)
+    game, token = new_game(url, "cribbage", seed=3)
     follow_hints(url, game, token, moves=3)
     open_seat(page, url, game, token)
     page.wait_for_selector("#c-banner.mine")
     settle(page)
     page.screenshot(path=str(path))
+
+
+def front(page, url: str, path: Path) -> None:
+    """The start page as a newcomer sees it (a browser of its own), down to the live games."""
+    page.goto(url + "/")
+    page.wait_for_selector("#meet[data-ready]")
+    page.wait_for_selector("#demo[data-step='done']")
+    page.wait_for_function("() => document.querySelectorAll('#watch .watch-card svg rect').length > 2")
+    page.wait_for_timeout(500)  # the second card's picture
+    settle(page)
+    bottom = page.evaluate("() => document.getElementById('watch').getBoundingClientRect().bottom")
+    size = page.viewport_size
+    page.screenshot(path=str(path), full_page=True,
+                    clip={"x": 0, "y": 0, "width": size["width"], "height": max(size["height"], bottom + 16)})
 
 
 def settle(page) -> None:
@@ -147,11 +163,14 @@ def main() -> None:
     with server() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         phone = width < 600
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      color_scheme=args.theme, is_mobile=phone, has_touch=phone)
-        for name, draw in (("kings", kings), ("cribbage", cribbage)):
+        def context():
+            return browser.new_context(viewport={"width": width, "height": height},
+                                       color_scheme=args.theme, is_mobile=phone, has_touch=phone,
+                                       reduced_motion="reduce")
+        games = context()
+        for name, draw in (("kings", kings), ("cribbage", cribbage), ("front", front)):
             path = args.out / f"web-{name}{suffix}.png"
-            draw(context.new_page(), url, path)
+            draw((context() if name == "front" else games).new_page(), url, path)
             print("wrote", path, f"{path.stat().st_size // 1024} KB")
         browser.close()
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # Screenshots of every page at every size land here (git-ignored) for people to look at.
@@ -80,7 +81,7 @@ def start_from_lobby(page, url: str, seats: list[str], game: str = "kings") -> N
         row = page.locator(".seat-row").nth(i)
         row.locator(".kind").select_option(kind)
         if kind == "computer":
-            row.locator(".level").select_option("greedy" if game == "kings" else "easy")
+            row.locator(".level").select_option("medium" if game == "kings" else "easy")
         else:
             row.locator(".name").fill(f"Person {i + 1}")
     page.click("#start")
@@ -103,11 +104,11 @@ def open_step_link(page, context, url: str, game: str, step: int):
 # ----- a Cribbage game --------------------------------------------------------------
 MINE_OR_OVER = """() => document.getElementById('c-banner').classList.contains('mine')
                    || !document.getElementById('c-end').hidden"""
-VERSION_AFTER = "(v) => Number(document.getElementById('classic').dataset.version) > v"
+VERSION_AFTER = "(v) => Number(document.getElementById('cribbage').dataset.version) > v"
 
 
 def version(page) -> int:
-    return int(page.get_attribute("#classic", "data-version") or -1)
+    return int(page.get_attribute("#cribbage", "data-version") or -1)
 
 
 def take_turn(page, drag: bool = False) -> str:
@@ -137,6 +138,9 @@ def take_turn(page, drag: bool = False) -> str:
             if not page.is_visible("#c-discard"):
                 return "again"
             raise
+        # The seats discard at once: another seat's discard can change the version
+        # before ours is answered, so wait for ours (the button goes once it is taken).
+        page.wait_for_selector("#c-discard", state="hidden", timeout=30_000)
         done = "discard"
     elif page.is_visible("#c-go"):
         assert "say Go" in page.inner_text("#c-banner")
@@ -152,3 +156,10 @@ def take_turn(page, drag: bool = False) -> str:
         done = "play"
     page.wait_for_function(VERSION_AFTER, arg=before, timeout=30_000)
     return done
+
+
+def serious_violations(page) -> list[str]:
+    """axe's serious and critical findings on the page, one line each."""
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}: {v['nodes'][0]['target']})"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]

@@ -17,7 +17,7 @@ from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.game import ClassicGame
 from kingscrib.classic.record import RecordError as ClassicRecordError
 from kingscrib.classic.record import loads as classic_loads
-from kingscrib.classic.record import replay as classic_replay
+from kingscrib.classic.record import replay as cribbage_replay
 from kingscrib.common.shuffle import new_secret
 from kingscrib.kings.fastgen import legal_plays
 from kingscrib.kings.game import Game
@@ -27,7 +27,7 @@ from kingscrib.kings.position import Position, PositionError
 from kingscrib.kings.record import RecordError, check_record, game_from_record
 from kingscrib.kings.record import loads as kings_loads
 from kingscrib.web.errors import WebError
-from kingscrib.web.play.games.classic import parse_action as classic_web_action
+from kingscrib.web.play.games.cribbage import parse_action as classic_web_action
 from kingscrib.web.play.games.kings_view import parse_action as kings_web_action
 
 NOTATION_CHARS = "ABCDEFGHIJKLMacdeghnoprswx0123456789TJQKLD() /,-\t\n\u00a0é"
@@ -111,7 +111,7 @@ def check_kings_record(data: Any) -> None:
 
 def check_classic_record(data: Any) -> None:
     try:
-        classic_replay(copy.deepcopy(data))
+        cribbage_replay(copy.deepcopy(data))
     except ClassicRecordError:
         pass
     try:

@@ -54,3 +54,22 @@ def test_no_module_imports_itself_round_a_circle() -> None:
             imports.add_edge(module, imported)
     cycles = [sorted(c) for c in nx.strongly_connected_components(imports) if len(c) > 1]
     assert cycles == []
+
+
+def test_no_two_packages_import_each_other_round_a_circle() -> None:
+    """The packages one and two levels down (``kingscrib.web``, ``kingscrib.web.play``,
+    ``kingscrib.web.errors``...) form a DAG too: a module of one package importing another
+    package that imports it back ties the two domains together, even when no module
+    does so round a circle."""
+    graph = grimp.build_graph("kingscrib", cache_dir=None)
+    for depth in (2, 3):
+        packages = nx.DiGraph()
+        for module in graph.modules:
+            importer = ".".join(module.split(".")[:depth])
+            for imported in graph.find_modules_directly_imported_by(module):
+                target = ".".join(imported.split(".")[:depth])
+                # siblings only: a package and its own parent are one thing here
+                if importer != target and importer.rsplit(".", 1)[0] == target.rsplit(".", 1)[0]:
+                    packages.add_edge(importer, target)
+        cycles = [sorted(c) for c in nx.strongly_connected_components(packages) if len(c) > 1]
+        assert cycles == [], f"depth {depth}"

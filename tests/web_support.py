@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -20,8 +21,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 def in_process_client(database_url: str, **settings):
     """The app in this process (FastAPI's TestClient): computers move at once, seeds allowed.
-    Every request comes from one address, so the per-address limits are lifted unless a
-    test sets them; the fields of ``LimitSettings`` may be given as keywords."""
+    Every request comes from one address, so the per-address limits are lifted (and
+    accounts sharing that address are rated) unless a test sets them; the fields of
+    ``LimitSettings`` may be given as keywords."""
     import dataclasses
 
     from fastapi.testclient import TestClient
@@ -33,7 +35,8 @@ def in_process_client(database_url: str, **settings):
     limits = {"address_rate": 1e4, "address_burst": 1e4, "games_per_hour": 10_000,
               "sockets_per_address": 1000, "hints_waiting": 1000, "computer_games": 1000,
               "computer_moves_per_second": 1e6,
-              "reviews_waiting": 1000}
+              "reviews_waiting": 1000, "unrate_shared_addresses": False,
+              "seeks_per_address": 1000, "tournaments_per_hour": 1000}
     limits.update({k: settings.pop(k) for k in list(settings) if k in names})
     settings.setdefault("allow_seed", True)
     return TestClient(create_app(Settings(database_url=database_url, computer_delay=0,
@@ -116,8 +119,12 @@ class Server:
     def start(self) -> Server:
         env = dict(os.environ, KINGSCRIB_DATA_DIR=str(self.data_dir))
         # Games of computers only move as fast as the computer delay, unless asked.
-        pace = ([] if any("computer_moves_per_second" in a for a in self.extra_args)
-                else ["--limit", "computer_moves_per_second=1000000"])
+        pace = [arg for name, value in (("computer_moves_per_second", "1000000"),
+                                        # every account here plays from the loopback
+                                        # address: rated as between strangers unless asked
+                                        ("unrate_shared_addresses", "no"))
+                if not any(name in a for a in self.extra_args)
+                for arg in ("--limit", f"{name}={value}")]
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from kingscrib.cli.main import main; main()", "serve",
              "--port", str(self.port), "--database-url", self.database_url,
@@ -295,3 +302,41 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+def fresh_database(url: str, name: str) -> str:
+    """A new, empty database in the cluster of ``url`` (tests here count from zero)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+PASSWORD = "correct horse battery"
+
+
+def signup(c: Any, name: str = "Alice", password: str = PASSWORD, **extra: Any) -> Any:
+    """Sign ``name`` up with the client ``c`` (201 expected)."""
+    r = c.post("/api/account/signup", json={"name": name, "password": password, **extra})
+    assert r.status_code == 201, r.text
+    return r
+
+
+def csrf(c: Any) -> dict[str, str]:
+    """The CSRF header of the client's session."""
+    return {"X-CSRF-Token": c.get("/api/account").json()["csrf"]}
+
+
+def body_of(action: Any) -> dict[str, Any]:
+    """The JSON body that plays a Cribbage action over the API."""
+    from kingscrib.classic.game import Discard, Go, Play
+
+    if isinstance(action, Discard):
+        return {"action": "discard", "cards": [str(c) for c in action.cards]}
+    if isinstance(action, Play):
+        return {"action": "play", "card": str(action.card)}
+    if isinstance(action, Go):
+        return {"action": "go"}
+    return {"action": "claim", "points": action.points}

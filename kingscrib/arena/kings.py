@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from kingscrib.arena.intervals import pair_interval
+from kingscrib.arena.intervals import wilson
 from kingscrib.common.backends import run_parallel
 from kingscrib.kings.rules import RuleSet
 
@@ -92,15 +92,17 @@ def jobs_for(a: str, b: str, pairs: int, seed: int, players: int = 2,
 
 
 def summarise(a: str, b: str, results: list[GameResult], seed: int) -> dict[str, Any]:
-    """Wins, the win rate with its 95% interval over pair means, the spread, and how
+    """Wins, the win rate with its Wilson 95% interval, the spread, and how
     often the first player won; ``results`` in pairs, as :func:`jobs_for` orders them."""
     n = len(results)
     a_wins = sum(1 for r in results if r.points_for_a == 1.0)
     b_wins = sum(1 for r in results if r.points_for_a == 0.0)
     draws = n - a_wins - b_wins
     rate = (a_wins + draws / 2) / n if n else 0.0
-    low, high = pair_interval([(results[i].points_for_a + results[i + 1].points_for_a) / 2
-                               for i in range(0, n - 1, 2)])
+    # Wilson's interval over games, as everywhere an interval is shown: it never shrinks
+    # to a point (4 games won of 4 is not "100% - 100%"), and it is the wider, safe side
+    # for mirrored pairs, whose two games tend to split when the deal favours a seat.
+    low, high = wilson(a_wins + draws / 2, n)
     return {
         "a": a, "b": b, "pairs": n // 2, "games": n, "seed": seed,
         "a_wins": a_wins, "b_wins": b_wins, "draws": draws,

@@ -702,7 +702,9 @@ class ClassicGame:
             self.winner = side
             self.phase = "over"
             self.to_act = None
-            self.events.append(Event("win", seat, 0, f"{self.side_name(side)} wins"))
+            name = self.side_name(side)  # "you win", "Ann & Cy win", "Ann wins"
+            many = self.rules.players == 4 or name.lower() == "you"
+            self.events.append(Event("win", seat, 0, f"{name} win{'' if many else 's'}"))
             return True
         return False
 

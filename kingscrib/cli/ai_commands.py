@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kingscrib.cli import user_files
 from kingscrib.cli.backend_options import backend_from_options, backend_options
+from kingscrib.cli.progress import progress_for, progress_option
 from kingscrib.common.backends import use_backend
 
 COMMANDS: list[click.Command] = []
-
-
-def _progress(enabled: bool) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=Console(stderr=True), disable=not enabled,
-                    transient=False)
 
 
 def _check_player(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -55,10 +47,12 @@ def _check_optional_player(ctx: click.Context, param: click.Parameter,
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@progress_option
 @backend_options
 def tournament(a: str | None, b: str | None, pairs: int, seed: int, players: int,
                swiss_field: str | None, game: str, rounds: int | None, workers: int | None,
-               as_json: bool, backend: str, address: str | None) -> None:
+               as_json: bool, show_progress: bool | None, backend: str,
+               address: str | None) -> None:
     """Play mirrored pairs of Kings Cribbage games between two computer players, or a
     Swiss tournament among several (--swiss, either game)."""
     chosen = backend_from_options(backend, address, workers)
@@ -66,13 +60,13 @@ def tournament(a: str | None, b: str | None, pairs: int, seed: int, players: int
         if a or b:
             raise click.UsageError("--swiss names every player: leave out --a and --b")
         _swiss(game, [p.strip() for p in swiss_field.split(",") if p.strip()], rounds, seed,
-               chosen, as_json)
+               chosen, as_json, show_progress)
         return
     if not (a and b):
         raise click.UsageError("name two players with --a and --b, or several with --swiss")
     from kingscrib.arena.kings import match
 
-    with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
+    with progress_for(show_progress, transient=False) as progress, use_backend(chosen):
         result = match(a, b, pairs, seed, players, workers, progress=progress)
     if as_json:
         click.echo(json.dumps(result))
@@ -87,7 +81,7 @@ def tournament(a: str | None, b: str | None, pairs: int, seed: int, players: int
 
 
 def _swiss(game: str, field: list[str], rounds: int | None, seed: int, chosen: Any,
-           as_json: bool) -> None:
+           as_json: bool, show_progress: bool | None) -> None:
     from kingscrib.tournaments.computers import check_entrants, default_rounds, swiss
 
     try:
@@ -95,7 +89,7 @@ def _swiss(game: str, field: list[str], rounds: int | None, seed: int, chosen: A
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--swiss") from None
     rounds = rounds or default_rounds(len(field))
-    with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
+    with progress_for(show_progress, transient=False) as progress, use_backend(chosen):
         played, table = swiss(game, field, rounds, seed, progress=progress)
     if as_json:
         click.echo(json.dumps({
@@ -132,7 +126,7 @@ def train_leaves(games: int, rounds: int, seed: int, workers: int | None,
     from kingscrib.training.leaves import train, write
 
     chosen = backend_from_options(backend, address, workers)
-    with _progress(sys.stderr.isatty()) as progress, use_backend(chosen):
+    with progress_for(None, transient=False) as progress, use_backend(chosen):
         table = train(games, seed, rounds, workers, progress)
     path = write(table, out)
     click.echo(f"wrote {path} ({table.meta['samples_last_round']} samples in the last round)")
@@ -181,8 +175,6 @@ def analyze(source: str, top: int, sim_seconds: float, pick: int | None,
     if source.lstrip().startswith("{"):
         found = [(1, user_files.read_json(source, "SOURCE", inline=True))]
     else:
-        if source != "-" and not Path(source).exists():
-            raise user_files.InputError(f"SOURCE: {source!r} is neither JSON nor a file")
         found = list(user_files.documents(user_files.read_text(source), source))
     subjects = [s for line, value in found for s in _subjects(value, line)]
     subjects = user_files.choose(subjects, pick)
@@ -237,7 +229,8 @@ def _review(data: dict[str, Any], where: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([r.to_json() for r in reviews]))
         return
-    lost: dict[str, float] = {}
+    names = [p.get("name") if isinstance(p, dict) else None for p in data.get("players", [])]
+    lost: dict[int, float] = {seat: 0.0 for seat in range(len(names))}
     for r in reviews:
         mark = ""
         if r.equity_lost is None:
@@ -245,10 +238,22 @@ def _review(data: dict[str, Any], where: str, as_json: bool) -> None:
         elif r.equity_lost > 0.05:
             mark = (f"   best: {r.best} = {r.best_score}, equity -{r.equity_lost:.1f}"
                     + ("  mistake" if r.mistake else ""))
-        lost[r.name] = lost.get(r.name, 0.0) + (r.equity_lost or 0.0)
+        lost[r.player] = lost.get(r.player, 0.0) + (r.equity_lost or 0.0)
         click.echo(f"{r.turn:3} {r.name:<12} {r.played:<28} {r.score:>3}{mark}")
+    if not reviews:
+        click.echo("no turn has been played yet: nothing to review")
+        return
     click.echo("equity given up against the best option each turn: "
-               + ", ".join(f"{n} {v:.1f}" for n, v in lost.items()))
+               + ", ".join(f"{seat_label(names, seat)} {v:.1f}" for seat, v in lost.items()))
+
+
+def seat_label(names: list[Any], seat: int) -> str:
+    """A seat's name, with its number when another seat has the same name ("greedy (seat
+    1)"), so that two seats never read as one."""
+    name = names[seat] if seat < len(names) else None
+    if not isinstance(name, str):
+        return f"seat {seat + 1}"
+    return f"{name} (seat {seat + 1})" if names.count(name) > 1 else name
 
 
 COMMANDS.append(analyze)

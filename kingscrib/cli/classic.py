@@ -1,7 +1,7 @@
 """``kingscrib classic``: classic Cribbage from the command line.
 
 Sub-commands: ``play`` (terminal game), ``score``, ``stats``, ``discard`` (with
-``--coach``), ``selfplay``, ``tournament`` and ``train-expert``. The rules live in :mod:`kingscrib.classic`;
+``--coach``), ``selfplay``, ``tournament``, ``train-expert`` and ``train-learned``. The rules live in :mod:`kingscrib.classic`;
 this module only reads input and shows results.
 """
 
@@ -21,6 +21,7 @@ from kingscrib.classic.show import ShowScore, score_show
 from kingscrib.classic.stats import TOTAL_HANDS, score_stats
 from kingscrib.cli import user_files
 from kingscrib.cli.backend_options import backend_from_options, backend_options
+from kingscrib.cli.progress import progress_for, progress_option
 from kingscrib.common import jsontext
 from kingscrib.players import level_names
 from kingscrib.players.level_names import GENTLE_DEFAULT
@@ -31,6 +32,8 @@ from kingscrib.terminal.views.replies import render_message, render_messages
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from kingscrib.classic.game import ClassicGame
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -43,9 +46,9 @@ def _read_hand(text: str, where: str) -> tuple[list[Card], Card]:
     try:
         cards = parse_cards(text)
     except ValueError as exc:
-        raise click.BadParameter(f"{where}{exc}") from None
+        raise user_files.InputError(f"{where}{exc}") from None
     if len(cards) != 5:
-        raise click.BadParameter(
+        raise user_files.InputError(
             f"{where}give 5 cards, the four of the hand then the starter (got {len(cards)})"
         )
     return cards[:4], cards[4]
@@ -64,22 +67,26 @@ def score(crib: bool, as_json: bool, cards: tuple[str, ...]) -> None:
         hand, starter = _read_hand(" ".join(cards), "")
         _echo_score(score_show(hand, starter, crib=crib), as_json)
         return
-    failed = False
-    # a bad line is reported on its own and the batch goes on
+    errors = 0
+    # a bad line is reported on its own and the batch goes on (up to MAX_ERRORS of them)
     for n, line, why in user_files.iter_lines("-"):
         try:
             if line is None:  # it could not be read: ``why`` says why
-                raise click.BadParameter(f"line {n}: {why}")
+                raise user_files.InputError(f"line {n}: {why}")
             hand, starter = _read_hand(line, f"line {n}: ")
-        except click.BadParameter as exc:
-            failed = True
+        except user_files.InputError as exc:
+            errors += 1
             if as_json:
                 click.echo(json.dumps({"line": n, "error": exc.message}))
             else:
                 click.echo(f"error: {exc.message}")
+            if errors >= user_files.MAX_ERRORS:
+                summary = user_files.too_many_errors(errors, "hands")
+                click.echo(json.dumps({"error": summary}) if as_json else f"error: {summary}")
+                break
             continue
         _echo_score(score_show(hand, starter, crib=crib), as_json)
-    if failed:
+    if errors:
         sys.exit(1)
 
 
@@ -136,9 +143,9 @@ def discard(dealer: bool, as_json: bool, coach: bool, scores: str | None,
     try:
         cards = parse_cards(" ".join(six_cards))
     except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
+        raise user_files.InputError(str(exc)) from None
     if len(cards) != 6:
-        raise click.BadParameter(f"give exactly 6 cards (got {len(cards)})")
+        raise user_files.InputError(f"give exactly 6 cards (got {len(cards)})")
     if scores is not None and not coach:
         raise click.BadParameter("--scores goes with --coach", param_hint="--scores")
     if coach:
@@ -198,6 +205,7 @@ def analyze(as_json: bool, pick: int | None, record_file: str) -> None:
 
 def _review_classic(data: object, where: str, as_json: bool) -> None:
     from kingscrib.classic.record import RecordError
+    from kingscrib.cli.ai_commands import seat_label
     from kingscrib.players.classic.review import review_record
 
     try:
@@ -209,19 +217,23 @@ def _review_classic(data: object, where: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([r.to_json() for r in rows]))
         return
-    slips: dict[str, list[int]] = {}
+    players = data.get("players") if isinstance(data, dict) else None
+    names = [p.get("name") if isinstance(p, dict) else None
+             for p in (players if isinstance(players, list) else [])]
+    slips: dict[int, list[int]] = {}
     for r in rows:
         mark = ""
         if r.slip:
             mark = (f"   best: {r.best} (win {100 * r.win_best:.1f}%, {r.points_best:+.1f} pts;"
                     f" given up {100 * r.win_lost:.1f}% to win, {r.points_lost:.1f} pts)")
-        tally = slips.setdefault(r.player, [0, 0])
+        tally = slips.setdefault(r.seat, [0, 0])
         tally[0] += r.slip
         tally[1] += 1
         click.echo(f"{r.turn:4} deal {r.deal:<2} {r.player:<12} {r.made:<16} "
                    f"win {100 * r.win_made:5.1f}% {r.points_made:+6.1f} pts{mark}")
     click.echo("decisions worse than the coach's best: "
-               + ", ".join(f"{n} {s} of {t}" for n, (s, t) in slips.items()))
+               + ", ".join(f"{seat_label(names, seat)} {s} of {t}"
+                           for seat, (s, t) in sorted(slips.items())))
 
 
 @classic.command("train-expert")
@@ -251,15 +263,71 @@ def train_expert(games: int, hands: int, means_games: int, peg_hands: int, seed:
     train(ExpertTraining(games, hands, means_games, peg_hands, seed), click.echo, pegging)
 
 
+@classic.command("train-learned")
+@click.option("--steps", type=click.IntRange(1), default=20_000_000, show_default=True,
+              help="Self-play steps, all games of the batch together.")
+@click.option("--batch", type=click.IntRange(1), default=512, show_default=True,
+              help="Games stepped at once on the batched engine.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("learned.npz"), show_default=True, help="The trained weights.")
+@click.option("--checkpoints", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="A folder for the weights after every --every steps.")
+@click.option("--every", type=click.IntRange(1), default=2_000_000, show_default=True)
+@click.option("--eval-pairs", type=click.IntRange(0), default=0, show_default=True,
+              help="At each checkpoint, mirrored pairs against random, easy and hard (the"
+                   " learning curve; 0: none).")
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Start from these weights instead of from scratch.")
+@progress_option
+def train_learned(steps: int, batch: int, seed: int, out: Path, checkpoints: Path | None,
+                  every: int, eval_pairs: int, resume: Path | None,
+                  show_progress: bool | None) -> None:
+    """Train the ``learned`` player from scratch by self-play on the batched engine
+    (docs/rl.md, "A learned player"); ship the result by copying it to
+    kingscrib/players/classic/data/learned.npz."""
+    from kingscrib.env.batched_cribbage import BatchedCribbage
+    from kingscrib.players.classic.learned import Weights
+    from kingscrib.training.learned import Progress, Settings, evaluate, train
+
+    settings = Settings(steps=steps, batch=batch, seed=seed)
+    env = BatchedCribbage(batch, seed=seed)
+    if checkpoints is not None:
+        checkpoints.mkdir(parents=True, exist_ok=True)
+    with progress_for(show_progress, transient=False) as progress:
+        task = progress.add_task("self-play (thousand steps)", total=steps // 1000)
+        seen = [0]
+
+        def report(p: Progress) -> None:
+            progress.advance(task, p.steps // 1000 - seen[0])
+            seen[0] = p.steps // 1000
+
+        def checkpoint(done: int, weights: Weights) -> None:
+            if checkpoints is not None:
+                weights.save(checkpoints / f"step{done:010d}.npz")
+            if eval_pairs:
+                rates = {o: evaluate(weights, o, eval_pairs) for o in ("random", "easy", "hard")}
+                click.echo(f"{done} steps: " + ", ".join(
+                    f"v {o} {r:.1%}" for o, r in rates.items()), err=True)
+
+        weights = train(env, settings, Weights.load(resume) if resume else None, report,
+                        checkpoint, every)
+    weights.save(out)
+    click.echo(f"weights written to {out}")
+
+
 # ------------------------------------------------------------------ self-play
 
 
-def _check_players(*names: str) -> None:
-    from kingscrib.players.classic import PLAYER_NAMES
+def _check_players(*names: str, players: int = 2) -> None:
+    from kingscrib.players.classic import PLAYER_NAMES, TWO_PLAYER_NAMES
 
+    known = PLAYER_NAMES + TWO_PLAYER_NAMES
     for n in names:
-        if n not in PLAYER_NAMES:
-            raise click.BadParameter(f"unknown player {n!r}; choose from {', '.join(PLAYER_NAMES)}")
+        if n not in known:
+            raise click.BadParameter(f"unknown player {n!r}; choose from {', '.join(known)}")
+        if n in TWO_PLAYER_NAMES and players != 2:
+            raise click.BadParameter(f"{n!r} plays the two-player game only")
 
 
 @classic.command()
@@ -269,21 +337,28 @@ def _check_players(*names: str) -> None:
 @click.option("--games", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--a", "a", default="expert", show_default=True, help="Player A (even seats).")
 @click.option("--b", "b", default="expert", show_default=True, help="Player B (the others).")
-def selfplay(as_json: bool, seed: int, players: int, games: int, a: str, b: str) -> None:
+@progress_option
+def selfplay(as_json: bool, seed: int, players: int, games: int, a: str, b: str,
+             show_progress: bool | None) -> None:
     """Computer against computer; game i uses seed SEED+i (same seed, same game)."""
     from kingscrib.arena.cribbage import run_game, seating
 
-    _check_players(a, b)
-    for i in range(games):
-        game = run_game(seating(a, b, players, False), players, seed + i)
-        if as_json:
-            click.echo(json.dumps(game.record()))
-        else:
-            scores = " ".join(str(s) for s in game.scores)
-            click.echo(
-                f"seed {seed + i}: {game.side_name(game.winner)} wins "  # type: ignore[arg-type]
-                f"({scores}) in {len(game.deals)} deals"
-            )
+    _check_players(a, b, players=players)
+    with progress_for(False if games < 2 else show_progress) as progress:
+        task = progress.add_task("self-play", total=games)
+        for i in range(games):
+            _selfplay_one(run_game(seating(a, b, players, False), players, seed + i),
+                          seed + i, as_json)
+            progress.advance(task)
+
+
+def _selfplay_one(game: ClassicGame, seed: int, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(game.record()))
+        return
+    scores = " ".join(str(s) for s in game.scores)
+    winner = "nobody" if game.winner is None else game.side_name(game.winner)
+    click.echo(f"seed {seed}: {winner} wins ({scores}) in {len(game.deals)} deals")
 
 
 @classic.command()
@@ -294,28 +369,18 @@ def selfplay(as_json: bool, seed: int, players: int, games: int, a: str, b: str)
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--workers", type=click.IntRange(1), default=None, help="Processes (all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@progress_option
 @backend_options
 def tournament(
     a: str, b: str, pairs: int, seed: int, players: int, workers: int | None, as_json: bool,
-    backend: str, address: str | None,
+    show_progress: bool | None, backend: str, address: str | None,
 ) -> None:
     """A against B over mirrored pairs: same deck order, seats swapped."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
     from kingscrib.arena.cribbage import match
 
-    _check_players(a, b)
+    _check_players(a, b, players=players)
     chosen = backend_from_options(backend, address, workers)
-    console = Console(stderr=True)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=as_json,
-    ) as progress:
+    with progress_for(show_progress, transient=as_json) as progress:
         summary = match(a, b, pairs, seed, players, chosen, progress)
     if as_json:
         click.echo(json.dumps(summary))
@@ -432,7 +497,8 @@ def _print_reply(console: Console, session: ClassicSession, reply: Reply) -> boo
     return False
 
 
-TERMINAL_LEVELS = ("easy", "medium", "hard", "expert")  # the levels the terminal offers
+# the levels the terminal offers ("learned": two players only)
+TERMINAL_LEVELS = ("easy", "medium", "hard", "expert", "learned")
 
 
 def _classic_level(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
@@ -465,13 +531,14 @@ def play(players: int, humans: int, level: str, muggins: bool, skunk: bool,
     """Play classic Cribbage in the terminal against the computer (or hot-seat).
 
     \b
-    Name cards by their number in your hand (1 2), as cards (5H JD or 5♥ J♦), or by
-    rank alone when your hand holds one of that rank (5 J). Also: hint, help, save,
-    quit. The game is saved after every action; continue with --resume.
+    Name cards as cards (5H JD or 5♥ J♦), by rank alone when your hand holds
+    one of that rank (5 J), or by place in your hand (#1 #2); a number that
+    could be a rank or a place is asked about. Also: hint, help, save, quit.
+    The game is saved after every action; continue with --resume.
     """
     from rich.console import Console
 
-    from kingscrib.cli.play import full_screen_possible
+    from kingscrib.cli.play import full_screen_possible, go_on_after_moving_aside
 
     console = Console(highlight=False)
     if resume and force_new:
@@ -487,7 +554,9 @@ def play(players: int, humans: int, level: str, muggins: bool, skunk: bool,
     else:
         if problem:
             kept = _keep_aside("unreadable-classic-")
-            console.print(f"[yellow]{problem}; it was moved to {kept}.[/]")
+            if not go_on_after_moving_aside(console, problem, kept, line_mode,
+                                            "kingscrib classic play"):
+                return
         elif saved is not None and not force_new:
             g = saved.game
             score = ", ".join(f"{g.side_name(s)} {p}" for s, p in enumerate(g.scores))

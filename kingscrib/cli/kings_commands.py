@@ -12,10 +12,10 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
 from kingscrib.cli import user_files
+from kingscrib.cli.progress import progress_for, progress_option
 from kingscrib.common import shown
 from kingscrib.counting import rank_char
 from kingscrib.kings.game import Game
@@ -75,15 +75,24 @@ def score(as_json: bool, hands: tuple[str, ...]) -> None:
     played and says why. A line of more than 13 tiles, longer than the board, is
     refused. A hand that cannot be read, or no hand at all, gives exit status 1.
     """
-    lines: Iterable[tuple[str | None, str | None]] = ((h, None) for h in hands)
+    lines: Iterable[tuple[int | None, str | None, str | None]] = (
+        (None, h, None) for h in hands)
     if hands == ("-",):  # answered line by line, as the lines arrive
-        lines = ((text, why) for _, text, why in user_files.iter_lines("-"))
-    failed = False
-    for text, why in lines:
-        data = hand_json(text) if text is not None else {"hand": "", "error": why}
-        failed |= "error" in data
+        lines = user_files.iter_lines("-")
+    errors = 0
+    for number, text, why in lines:
+        if text is not None:
+            data = hand_json(text)
+        else:  # the line cannot be read at all: name it by its number
+            data = {"hand": f"line {number}", "line": number, "error": why}
+        if "error" in data:
+            errors += 1
         click.echo(json.dumps(data) if as_json else _hand_text(data))
-    if failed:
+        if errors >= user_files.MAX_ERRORS and hands == ("-",):
+            summary = user_files.too_many_errors(errors, "hands")
+            click.echo(json.dumps({"error": summary}) if as_json else f"error: {summary}")
+            break
+    if errors:
         sys.exit(1)
 
 
@@ -170,8 +179,10 @@ def selfplay_game(a: str, b: str, players: int, rules: RuleSet, seed: int) -> di
               help="Computer player in seats 2 and 4.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also append the game records (JSON lines) to this file.")
+@progress_option
 def selfplay(as_json: bool, seed: int, players: int, games: int, rules_json: str | None,
-             player_a: str, player_b: str, out: str | None) -> None:
+             player_a: str, player_b: str, out: str | None,
+             show_progress: bool | None) -> None:
     """Play computer-vs-computer games. The same seed gives the same game."""
     rules = _rules_option(rules_json)
     known = _player_names()
@@ -180,8 +191,7 @@ def selfplay(as_json: bool, seed: int, players: int, games: int, rules_json: str
             raise click.BadParameter(f"unknown player {name!r}; choose from {', '.join(known)}")
     sink = open(out, "a", encoding="utf-8") if out else None
     try:
-        with Progress(console=err_console, transient=True,
-                      disable=games < 2 or not sys.stderr.isatty()) as progress:
+        with progress_for(False if games < 2 else show_progress) as progress:
             task = progress.add_task("self-play", total=games)
             for g in range(games):
                 record = selfplay_game(player_a, player_b, players, rules, seed + g)

@@ -5,6 +5,7 @@ in the data folder."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,27 @@ def learn(game: str, no_color: bool, line_mode: bool) -> None:
     app = LearnApp(game, saved, None if problem else write_progress, plain=no_color,
                    notice=problem)
     app.run()
+
+
+@click.command()
+@click.argument("game", type=click.Choice(["kings", "cribbage", "classic"]), default="kings")
+@click.option("--plain", is_flag=True, help="Print the Markdown text as it is (no pager).")
+def rules(game: str, plain: bool) -> None:
+    """Print the full rules as Kingscrib plays them: Kings Cribbage (the default) or
+    Cribbage (`kingscrib rules cribbage`), with every resolution and the record formats.
+
+    The text ships with the package (the project's docs/rules.md and the rules of
+    docs/classic.md); on a terminal it is shown through a pager.
+    """
+    from kingscrib.learn.rules import rules_text
+
+    text = rules_text("cribbage" if game == "classic" else game)
+    if plain or not sys.stdout.isatty():
+        click.echo(text, nl=False)
+        return
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console()
+    with console.pager(styles=True):
+        console.print(Markdown(text))

@@ -16,11 +16,13 @@ from kingscrib import __version__
 COMMANDS = {
     "play": "kingscrib.cli.play:play",
     "learn": "kingscrib.cli.learn:learn",
+    "rules": "kingscrib.cli.learn:rules",
     "score": "kingscrib.cli.kings_commands:score",
     "moves": "kingscrib.cli.kings_commands:moves",
     "selfplay": "kingscrib.cli.kings_commands:selfplay",
     "replay": "kingscrib.cli.kings_commands:replay",
     "tournament": "kingscrib.cli.ai_commands:tournament",
+    "arena": "kingscrib.cli.arena_command:arena",
     "analyze": "kingscrib.cli.ai_commands:analyze",
     "train-leaves": "kingscrib.cli.ai_commands:train_leaves",
     "classic": "kingscrib.cli.classic:classic",

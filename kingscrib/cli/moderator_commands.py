@@ -24,7 +24,7 @@ def _store(database_url: str | None):  # noqa: ANN202 - the web extra may be mis
 
 
 def _set(name: str, database_url: str | None, on: bool) -> None:
-    from kingscrib.web.chat import moderation
+    from kingscrib.web.accounts import moderation
 
     store, url = _store(database_url)
     try:

@@ -159,6 +159,10 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
       exchange 7L KD     swap tiles with the bag (short: x 7 K)
       pass, hint, undo, joker, rules, help, save, quit
 
+    undo takes back your last turn and the computer's after it, then shuffles
+    the bag again: the same move may draw other tiles, so undo never previews
+    a draw.
+
     On a terminal the game runs full screen: Tab lays tiles with the keyboard
     (arrows, a rank, Space, Backspace, Enter) and a click on a rack tile then a
     square lays it with the mouse. Through a pipe, or with --line, it runs line
@@ -188,8 +192,9 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
         if resume:
             raise click.ClickException(str(e)) from None
         kept = storage.keep_autosave()
-        console.print(f"[yellow]The autosave could not be read ({escape(str(e))}); it was"
-                      f" moved to {escape(str(kept))}.[/]")
+        if not go_on_after_moving_aside(console, f"The autosave could not be read ({e})",
+                                        kept, line_mode, "kingscrib play"):
+            return
 
     session: Session | None = None
     if resume:
@@ -255,6 +260,23 @@ def play(players: int | None, seats: tuple[str, ...], names: str | None, level: 
         _saved_message(console)
 
 
+def go_on_after_moving_aside(console: Console, problem: str, kept: Path | None,
+                             line_mode: bool, command: str) -> bool:
+    """Say that a saved game could not be read and where it was moved; before a full-screen
+    game (which would hide the message) ask whether to start afresh. False: quit."""
+    where = f"it was moved to {kept}, where it is kept" if kept else "it is gone"
+    console.print(f"[yellow]{escape(problem)}; {escape(where)}.[/]")
+    if line_mode or not full_screen_possible():
+        console.print("A new game starts.")
+        return True
+    choice = click.prompt("Start a new game (n) or quit (q)?", type=click.Choice(["n", "q"]),
+                          default="n")
+    if choice == "q":
+        console.print(f"Nothing was started; `{command}` starts a new game.")
+        return False
+    return True
+
+
 def clear_with_scrollback(console: Console) -> None:
     """Clear the screen and the terminal's scrollback (ESC[3J), so no rack stays there."""
     console.clear()
@@ -277,7 +299,7 @@ def _run_full_screen(console: Console, session: Session, record_file: str | None
     from kingscrib.terminal.kings_app import KingsApp
 
     app = KingsApp(session, lambda reply: storage.keep_what_a_reply_asks(session, reply),
-                   plain=wants_plain(console))
+                   plain=wants_plain(console), first_move_guide=True)
     app.run()
     if session.state == OVER:
         console.print(kings_view.screen(session, console.width, wants_plain(console)))

@@ -13,6 +13,8 @@ from rich.progress import Progress
 from rich.text import Text
 
 from kingscrib.cli.backend_options import backend_from_options, backend_options
+from kingscrib.cli.progress import progress_for, progress_option
+from kingscrib.common.wrap import wrap_words
 from kingscrib.puzzles.puzzle import GAMES, Puzzle, PuzzleError, dump_set, load_set, shipped
 
 QUIT_WORDS = {"quit", "q", "exit"}
@@ -35,9 +37,11 @@ def puzzles() -> None:
               help="Write the set to this new file (default: print it).")
 @click.option("--kind", type=click.Choice(["best-card"]), default=None,
               help="Only puzzles of this kind (Cribbage's best card in the play).")
+@progress_option
 @backend_options
 def generate(game: str, count: int, seed: int, workers: int | None, out: str | None,
-             kind: str | None, backend: str, address: str | None) -> None:
+             kind: str | None, show_progress: bool | None, backend: str,
+             address: str | None) -> None:
     """Find COUNT puzzles of GAME in self-play; the same seed gives the same puzzles."""
     from kingscrib.puzzles.generate import generate as run
     from kingscrib.puzzles.puzzle import KINDS
@@ -48,8 +52,7 @@ def generate(game: str, count: int, seed: int, workers: int | None, out: str | N
     if out and Path(out).exists():  # never overwrite what a user made
         raise click.BadParameter(f"{out} already exists: name a new file", param_hint="--out")
     chosen = backend_from_options(backend, address, workers)
-    with Progress(console=Console(stderr=True), transient=True,
-                  disable=not sys.stderr.isatty()) as progress:
+    with progress_for(show_progress) as progress:
         task = progress.add_task(f"{game} puzzles", total=count)
         found = run(game, count, chosen, seed,
                     on_found=lambda n: progress.advance(task, n), kind=kind)
@@ -91,6 +94,13 @@ def verify(file: str) -> None:
 
 
 # ----- playing ------------------------------------------------------------------------
+def _say(console: Console, text: str, style: str = "") -> None:
+    """``text`` wrapped to the console's width between words, never inside a number or a
+    card's name (a terminal left to wrap it cuts at the last column)."""
+    for row in wrap_words(text, console.width):
+        console.print(Text(row, style=style), soft_wrap=True)
+
+
 def _show(console: Console, puzzle: Puzzle, plain: bool) -> None:
     console.print(Text(f"Puzzle {puzzle.id}", style="bold"))
     pos = puzzle.position
@@ -103,22 +113,22 @@ def _show(console: Console, puzzle: Puzzle, plain: bool) -> None:
         bag = position.bag or 0
         console.print(Text("Your rack: ").append_text(render_rack(position.rack, plain=plain))
                       .append(f"   ({bag} tile{'s' if bag != 1 else ''} in the bag)"))
-        console.print("Find the best play: the most equity (points now + the tiles kept"
+        _say(console, "Find the best play: the most equity (points now + the tiles kept"
                       " - a share of the reply it allows).")
     elif puzzle.kind == "best-discard":
         whose = "You deal: the crib is yours." if pos["dealer"] else \
             "They deal: the crib is theirs."
-        console.print(f"{whose} Your six cards: {' '.join(pos['hand'])}")
-        console.print("Which two do you lay away? (the most points expected: hand + crib)")
+        _say(console, f"{whose} Your six cards: {' '.join(pos['hand'])}")
+        _say(console, "Which two do you lay away? (the most points expected: hand + crib)")
     else:
         played = ", ".join(f"{'you' if who == 'me' else 'they'} {c}" for who, c in pos["played"])
         count = sum(min(10, "A23456789TJQK".index(c[0]) + 1) for c in pos["pile"])
-        console.print(f"{'You deal' if pos['dealer'] else 'They deal'}; starter "
+        _say(console, f"{'You deal' if pos['dealer'] else 'They deal'}; starter "
                       f"{pos['starter']}; you laid away {' '.join(pos['discards'])}.")
-        console.print(f"Played so far: {played or 'nothing'}. The count is {count}; "
+        _say(console, f"Played so far: {played or 'nothing'}. The count is {count}; "
                       f"they hold {pos['opponent_cards']} card"
                       f"{'s' if pos['opponent_cards'] != 1 else ''}.")
-        console.print(f"Your hand: {' '.join(pos['hand'])}. Which card do you lay?"
+        _say(console, f"Your hand: {' '.join(pos['hand'])}. Which card do you lay?"
                       " (the most points pegged from here, yours less theirs)")
 
 
@@ -156,14 +166,14 @@ def puzzle(game: str | None, daily: bool, file: str | None, plain: bool) -> None
     if daily:
         today = datetime.datetime.now(datetime.UTC).date()
         queue = [pool[daily_index(today, len(pool), game or "all")]]
-        console.print(f"Daily puzzle for {today.isoformat()}")
+        _say(console, f"Daily puzzle for {today.isoformat()}")
     else:
         solved = set(saved.solved)
         queue = [p for p in pool if p.id not in solved]
         if not queue:
-            console.print("You have solved every puzzle here; starting again.")
+            _say(console, "You have solved every puzzle here; starting again.")
             queue = pool
-    console.print(f"Solved {len(saved.solved)}, streak {saved.streak} (best "
+    _say(console, f"Solved {len(saved.solved)}, streak {saved.streak} (best "
                   f"{saved.best_streak}). Type 'skip' for another puzzle, 'quit' to stop.")
     for p in queue:
         _show(console, p, plain)
@@ -181,15 +191,14 @@ def puzzle(game: str | None, daily: bool, file: str | None, plain: bool) -> None
             try:
                 right, lines = judge(p, text)
             except ValueError as e:
-                console.print(Text(f"Not an answer: {e}. Try again.", style="bold red"),
-                              soft_wrap=True)
+                _say(console, f"Not an answer: {e}. Try again.", "bold red")
                 continue
             saved.record(p.id, right)
             saved.save()
             console.print(Text("Right!" if right else "Not the best.",
                                style="bold green" if right else "bold red"))
             for line in lines:
-                console.print(line, soft_wrap=True)
-            console.print(f"Streak {saved.streak} (best {saved.best_streak}), "
+                _say(console, line)
+            _say(console, f"Streak {saved.streak} (best {saved.best_streak}), "
                           f"{len(saved.solved)} solved.")
             break

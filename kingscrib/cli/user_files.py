@@ -27,6 +27,17 @@ class InputError(click.ClickException):
     """The user's input cannot be read; exit status 1 with the message."""
 
 
+# A batch read from standard input reports each bad line and goes on, but stops after this
+# many: a stream that is not hands at all (a binary file) gets a summary, not a flood.
+MAX_ERRORS = 20
+
+
+def too_many_errors(count: int, what: str) -> str:
+    """The summary a batch ends with after ``count`` bad lines."""
+    return (f"stopped after {count} lines that are not {what}: is this the right input?"
+            f" ({count} is the most reported)")
+
+
 def describe(source: str) -> str:
     return "standard input" if source == "-" else repr(source)
 
@@ -136,10 +147,7 @@ def read_json(source: str, what: str, inline: bool = False) -> Any:
     if inline and source.lstrip().startswith("{"):
         text = source
     else:
-        if source != "-" and not Path(source).exists():
-            hint = "neither JSON nor a file" if inline else "not a file"
-            raise InputError(f"{what}: {source!r} is {hint}")
-        text = read_text(source)
+        text = read_text(source)  # "... does not exist", as every command says it
     try:
         return parse(text)
     except jsontext.JSONTextError as e:

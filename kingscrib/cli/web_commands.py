@@ -28,7 +28,8 @@ import click
 @click.option("--limit", "limits", multiple=True, metavar="NAME=VALUE",
               help="Change a limit (repeatable): rate_per_second, rate_burst, address_rate, "
                    "address_burst, sockets_per_address, games_per_hour, hints_waiting, "
-                   "computer_games, reviews_waiting, computer_moves_per_second.")
+                   "computer_games, reviews_waiting, computer_moves_per_second; "
+                   "unrate_shared_addresses=no rates games between accounts of one address.")
 @click.option("--idle-hours", default=168.0, show_default=True, type=click.FloatRange(min=0.001),
               help="Close a game nobody has played for this long (it is kept as a record).")
 @click.option("--trust-proxy", default=None, metavar="ADDRESSES",
@@ -72,9 +73,9 @@ def serve(host: str, port: int, database_url: str | None, computer_delay: float,
           smtp_from: str, smtp_starttls: bool, site_url: str | None) -> None:
     """Play Kings Cribbage or Cribbage in the browser: start the web server."""
     try:
+        from kingscrib.web.app.factory import Settings, run
         from kingscrib.web.db.storage import default_url
         from kingscrib.web.mail.turn_mail import MailSettings
-        from kingscrib.web.server.app import Settings, run
         from kingscrib.web.server.connections import ConnectionSettings
         from kingscrib.web.server.limits import parse_limits
         from kingscrib.web.server.proxies import UnsafeProxies, parse_proxies

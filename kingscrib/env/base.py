@@ -1,20 +1,26 @@
 """What both games' PettingZoo environments share: seats, seeding, the AEC bookkeeping,
 rewards at the end of a game and optional per-turn point shaping.
 
-A subclass says how to start a game from a seed, whose turn it is, which actions are
-legal (a mask over its Discrete space), how to apply one, and what each seat sees.
-It holds no rules: the engine decides everything.
+:class:`ContractEnv` is written once against the engine contract
+(:mod:`kingscrib.core.contract`): it starts a game from a seed with ``Engine.start``,
+asks it whose turn it is (``to_move``), whether it is over and who won (``winners``:
+the +1/-1 rewards of :mod:`kingscrib.core.outcome`). A game's environment says only what
+differs: which actions are legal (a mask over its Discrete space), how to apply one,
+what each seat sees and the table as text. It holds no rules: the engine decides
+everything.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, TypedDict
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+
+from kingscrib.core import Engine, outcome
 
 
 class IllegalEnvAction(ValueError):
@@ -30,14 +36,25 @@ ILLEGAL_POLICIES = (RAISE, PENALTY)
 ILLEGAL_REWARD = -1.0
 
 
+class _Scores:
+    """A finished game known only by its sides' scores (the highest win)."""
+
+    def __init__(self, final: list[int], seat_sides: list[int]) -> None:
+        self.players = len(seat_sides)
+        self.is_over = True
+        top = max(final)
+        self._winners = [seat for seat, side in enumerate(seat_sides) if final[side] == top]
+
+    def winners(self) -> list[int]:
+        return self._winners
+
+
 def outcome_rewards(final: list[int], seat_sides: list[int]) -> list[float]:
     """+1 for a sole winner, -1 for a loser; tied winners share: each gets 2/k - 1
     (0 for a two-way tie). ``final`` is the score of each side; ``seat_sides`` maps
-    seats to sides (partners share a side and its reward)."""
-    top = max(final)
-    winners = [side for side, score in enumerate(final) if score == top]
-    share = 1.0 / len(winners)
-    return [2.0 * share - 1.0 if side in winners else -1.0 for side in seat_sides]
+    seats to sides (partners share a side and its reward). The environments pay
+    :func:`kingscrib.core.outcome.outcome_rewards` of their game's winners: the same."""
+    return outcome.outcome_rewards(_Scores(final, seat_sides), seat_sides)
 
 
 class Observed(TypedDict):
@@ -232,3 +249,50 @@ class CribEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class Played(outcome.Outcome, Protocol):
+    """What :class:`ContractEnv` reads of a game: the contract's seats, turn, end and
+    winners (:class:`kingscrib.core.contract.GameState` has them all)."""
+
+    def to_move(self) -> int | None: ...
+
+
+RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT", bound=Played)
+
+
+class ContractEnv(CribEnv, Generic[RulesT, StateT]):
+    """The AEC environment of any engine of the contract: ``engine.start`` makes each
+    game (the seats named as the agents), ``to_move`` says who acts, ``is_over`` when
+    it ends and ``winners`` who is paid +1 (tied winning sides share, partners get
+    their side's reward). ``seat_sides`` maps seats to sides (a side a seat when None).
+    """
+
+    def __init__(self, engine: Engine[RulesT, StateT], rules: RulesT, players: int,
+                 actions: int, observation: spaces.Dict, shaping: float = 0.0,
+                 render_mode: str | None = None, illegal: str = RAISE,
+                 seat_sides: Sequence[int] | None = None) -> None:
+        self.engine = engine
+        self.rules = rules
+        self.seat_sides = list(range(players) if seat_sides is None else seat_sides)
+        super().__init__(players, actions, observation, shaping, render_mode, illegal)
+        self.game: StateT = engine.start(rules, 0, self.possible_agents)
+
+    def _start(self, seed: int) -> None:
+        self.game = self.engine.start(self.rules, seed, self.possible_agents)
+
+    def _seat_to_act(self) -> int:
+        seat = self.game.to_move()
+        if seat is None:
+            raise IllegalEnvAction("no seat acts: the game is over")
+        return seat
+
+    def _over(self) -> bool:
+        return self.game.is_over
+
+    def _seat_sides(self) -> list[int]:
+        return list(self.seat_sides)
+
+    def _final_rewards(self) -> list[float]:
+        return outcome.outcome_rewards(self.game, self.seat_sides)

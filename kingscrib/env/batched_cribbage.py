@@ -1,4 +1,4 @@
-"""Many two-player Cribbage games stepped at once, compiled with Numba.
+"""Many Cribbage games (two, three or four seats) stepped at once, compiled with Numba.
 
 >>> from kingscrib.env.batched_cribbage import BatchedCribbage
 >>> env = BatchedCribbage(batch_size=4, seed=1)
@@ -8,28 +8,41 @@
 >>> step = env.step(env.random_actions())
 >>> step.rewards.shape, step.done.shape
 ((4, 2), (4,))
+>>> four = BatchedCribbage(batch_size=4, seed=1, players=4)   # partners 0+2 and 1+3
+>>> four.reset()[1].sum(axis=1).tolist()                       # one of five cards away
+[5, 5, 5, 5]
 
-The rules are the engine's (:mod:`kingscrib.classic.game`, two players, no muggins):
-the deal, two cards each to the crib, the starter and his heels, the play (go, 31,
-fifteens, pairs, runs, last card), the show (non-dealer's hand, dealer's hand, the crib:
-fifteens, pairs, runs, flush, nobs) and the game's end the moment a side reaches 121.
-``tests/test_env_batched_cribbage.py`` plays thousands of random games side by side with
-``cribbage_v1`` on the same decks and requires the same seat to act, the same mask, the
-same flat observation and the same points at every step.
+The rules are the engine's (:mod:`kingscrib.classic.game`, no muggins): the deal, two
+cards each to the crib (one each with three or four seats, and one from the pack with
+three), the starter and his heels, the play (go, 31, fifteens, pairs, runs, last card),
+the show (the hands from the left of the dealer, then the crib: fifteens, pairs, runs,
+flush, nobs) and the game's end the moment a side reaches 121; with four seats, partners
+opposite peg on one score. ``tests/env/test_env_batched_cribbage.py`` plays thousands of
+random games side by side with ``cribbage_v1`` on the same decks, with 2, 3 and 4 seats,
+and requires the same seat to act, the same mask, the same flat observation and the same
+points and rewards at every step.
 
-The turns, actions and observations are ``cribbage_v1``'s for two players, flattened as
+The turns, actions and observations are ``cribbage_v1``'s for as many seats, flattened as
 :class:`kingscrib.env.flat.FlatObservation` does (docs/rl.md): ``Discrete(1409)``
-actions, a go turn (only Go legal) for a seat the engine passes over, and a 1,401-long
+actions, a go turn (only Go legal) for each seat the engine passes over, in the order
+it said go, and a 1,401-long
 int16 observation of the seat to act (its information state). Each game of the batch
 keeps its own random stream (xorshift64*, seeded from ``seed`` and its slot), so a slot's
 games do not depend on the batch size; ``reset(decks=...)`` deals explicit packs instead.
 
 ``step(actions)`` applies one action in every game and returns :class:`BatchStep`: the
-next observation and mask (of the seat to act then), the rewards of both seats (+1/-1
-when a game ends, -1/0 for an illegal action, which ends that game as in
-``cribbage_v1``), the points each seat pegged in the step, and ``done``. A finished game
+next observation and mask (of the seat to act then), the rewards of every seat (+1 to
+the winning side and -1 to every other when a game ends, -1 to the offender and 0 to the
+others for an illegal action, which ends that game as in ``cribbage_v1``), the points
+each seat's side pegged in the step, and ``done``. A finished game
 starts again at once (``final_scores`` keeps how it ended), so the observation of a
 ``done`` slot is already the new game's.
+
+``reset()``, ``step()`` and ``random_actions()`` return copies by default, as Gymnasium's
+vector environments do: a rollout buffer may keep them. ``copy=False`` returns the
+environment's own arrays instead, which the next ``step()`` overwrites in place (some
+1.2-1.3x the steps a second of random play, benchmarks/env_batched.py; copy what you
+keep).
 """
 
 from __future__ import annotations
@@ -39,6 +52,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kingscrib.env.batched_random import below, random_actions, seed_streams
 from kingscrib.env.cribbage import ACTIONS, FIRST_PAIR, GO
 from kingscrib.env.cribbage_v1 import observation_space
 from kingscrib.env.flat import flat_keys
@@ -66,10 +80,10 @@ assert _KEYS["status"].stop == OBSERVATION_SIZE
 class BatchStep(NamedTuple):
     obs: np.ndarray  # (B, 1401) int16: the seat to act's observation
     mask: np.ndarray  # (B, 1409) int8: its legal actions
-    rewards: np.ndarray  # (B, 2) float32, by seat
-    points: np.ndarray  # (B, 2) int16: points pegged by each seat in this step
+    rewards: np.ndarray  # (B, players) float32, by seat
+    points: np.ndarray  # (B, players) int16: points each seat's side pegged in this step
     done: np.ndarray  # (B,) bool: the game ended in this step (and started again)
-    final_scores: np.ndarray  # (B, 2) int16: how the ended games ended (0 elsewhere)
+    final_scores: np.ndarray  # (B, players) int16: each seat's side's final score, or 0
     illegal: np.ndarray  # (B,) bool: the game ended on an illegal action
 
 
@@ -185,26 +199,24 @@ def _show(cards4, starter, crib):
 
 
 # ----- the game --------------------------------------------------------------------
+# The state is a tuple of arrays, one row per slot (``BatchedCribbage._state``); scores,
+# hands, discards and the gos said are kept per seat (partners hold their side's score,
+# both of them), and the last item is the number of seats.
 @njit(cache=True)
-def _next_random(rng, b):
-    x = rng[b]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[b] = x
-    return x * np.uint64(0x2545F4914F6CDD1D)
+def _hand_size(n):
+    return 6 if n == 2 else 5
 
 
 @njit(cache=True)
-def _below(rng, b, n):
-    """A uniform whole number below ``n`` (53 random bits, bias under 2**-46)."""
-    return np.int64(np.float64(_next_random(rng, b) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
+def _starter_position(n):
+    """Where the starter lies in the pack: past the hands and the three-player crib card."""
+    return _hand_size(n) * n + (1 if n == 3 else 0)
 
 
 @njit(cache=True)
 def _new_deal(b, s, deck, decks):
-    (scores, dealer, deals, phase, to_act, go_seat, held, kept, discards, starter,
-     played, played_by, n_played, pile_start, count, said_go, last, rng) = s
+    (scores, dealer, deals, phase, to_act, go_queue, held, kept, discards, starter,
+     played, played_by, n_played, pile_start, count, said_go, last, rng, n) = s
     if deals[b] < decks.shape[1]:
         for i in range(52):
             deck[b, i] = decks[b, deals[b], i]
@@ -212,53 +224,52 @@ def _new_deal(b, s, deck, decks):
         for i in range(52):
             deck[b, i] = i
         for i in range(51, 0, -1):  # Fisher-Yates
-            j = _below(rng, b, i + 1)
+            j = below(rng, b, i + 1)
             deck[b, i], deck[b, j] = deck[b, j], deck[b, i]
     deals[b] += 1
     d = dealer[b]
-    held[b, 0] = 0
-    held[b, 1] = 0
-    for pos in range(12):  # one at a time, from the left of the dealer
-        seat = (d + 1 + pos % 2) % 2
+    for seat in range(n):
+        held[b, seat] = 0
+        discards[b, seat] = 0
+        kept[b, seat] = 0
+        said_go[b, seat] = 0
+    for pos in range(_hand_size(n) * n):  # one at a time, from the left of the dealer
+        seat = (d + 1 + pos % n) % n
         held[b, seat] |= np.int64(1) << np.int64(deck[b, pos])
     starter[b] = -1
-    discards[b, 0] = 0
-    discards[b, 1] = 0
-    kept[b, 0] = 0
-    kept[b, 1] = 0
     n_played[b] = 0
     pile_start[b] = 0
     count[b] = 0
-    said_go[b, 0] = 0
-    said_go[b, 1] = 0
-    go_seat[b] = -1
     phase[b] = 0
-    to_act[b] = 1 - d
+    to_act[b] = (d + 1) % n
 
 
 @njit(cache=True)
 def _new_game(b, s, deck, decks, first_dealer):
-    scores, dealer, deals = s[0], s[1], s[2]
-    scores[b, 0] = 0
-    scores[b, 1] = 0
+    scores, dealer, deals, go_queue, n = s[0], s[1], s[2], s[5], s[18]
+    for seat in range(n):
+        scores[b, seat] = 0
+    go_queue[b, :] = -1
     deals[b] = 0
     if first_dealer >= 0:
         dealer[b] = first_dealer
-    else:  # the cut for deal: either seat equally likely
-        dealer[b] = _below(s[17], b, 2)
+    else:  # the cut for deal: every seat equally likely
+        dealer[b] = below(s[17], b, n)
     _new_deal(b, s, deck, decks)
 
 
 @njit(cache=True)
 def _add(b, s, seat, pts, gained):
-    """Peg for ``seat``; True when that wins the game."""
-    scores, phase = s[0], s[3]
+    """Peg for ``seat``'s side (both partners with four seats); True when that wins."""
+    scores, phase, n = s[0], s[3], s[18]
     if pts <= 0:
         return False
     now = min(WIN, scores[b, seat] + pts)  # the pegs stop at the game hole
-    gained[b, seat] += now - scores[b, seat]
-    scores[b, seat] = now
-    if scores[b, seat] >= WIN:
+    gain = now - scores[b, seat]
+    for other in range(seat % 2 if n == 4 else seat, n, 2 if n == 4 else n):
+        gained[b, other] += gain
+        scores[b, other] = now
+    if now >= WIN:
         phase[b] = OVER
         return True
     return False
@@ -275,102 +286,119 @@ def _can_play(hand, count):
 @njit(cache=True)
 def _play_over(b, s, deck, decks, gained):
     """When every card is laid: the show, then the next deal. True when the play is over."""
-    dealer, held, kept, discards, starter = s[1], s[6], s[7], s[8], s[9]
-    if held[b, 0] or held[b, 1]:
-        return False
+    dealer, held, kept, discards, starter, n = s[1], s[6], s[7], s[8], s[9], s[18]
+    crib = np.int64(0)
+    for seat in range(n):
+        if held[b, seat]:
+            return False
+        crib |= discards[b, seat]
+    if n == 3:  # the card dealt to the crib
+        crib |= np.int64(1) << np.int64(deck[b, 15])
     d = dealer[b]
-    if _add(b, s, 1 - d, _show(kept[b, 1 - d], starter[b], False), gained):
+    for k in range(1, n + 1):  # the hands from the left of the dealer, then the crib
+        seat = (d + k) % n
+        if _add(b, s, seat, _show(kept[b, seat], starter[b], False), gained):
+            return True
+    if _add(b, s, d, _show(crib, starter[b], True), gained):
         return True
-    if _add(b, s, d, _show(kept[b, d], starter[b], False), gained):
-        return True
-    if _add(b, s, d, _show(discards[b, 0] | discards[b, 1], starter[b], True), gained):
-        return True
-    dealer[b] = 1 - d
+    dealer[b] = (d + 1) % n
     _new_deal(b, s, deck, decks)
     return True
 
 
 @njit(cache=True)
 def _reset_count(b, s):
-    n_played, pile_start, count, said_go = s[12], s[13], s[14], s[15]
+    n_played, pile_start, count, said_go, n = s[12], s[13], s[14], s[15], s[18]
     pile_start[b] = n_played[b]
     count[b] = 0
-    said_go[b, 0] = 0
-    said_go[b, 1] = 0
+    for seat in range(n):
+        said_go[b, seat] = 0
 
 
 @njit(cache=True)
-def _next_with_cards(b, s, seat):
-    held = s[6]
-    other = 1 - seat
-    return other if held[b, other] else seat
+def _next_with_cards(b, s, last):
+    held, n = s[6], s[18]
+    for k in range(1, n + 1):
+        seat = (last + k) % n
+        if held[b, seat]:
+            return seat
+    return last
 
 
 @njit(cache=True)
 def _advance(b, s, deck, decks, gained):
     """After a card is laid: who lays next, go, 31, the last card (the engine's _advance).
-    Returns the seat that said go, or -1."""
-    to_act, held, count, said_go, last = s[4], s[6], s[14], s[15], s[16]
+    The seats that said go, in order, go to the go queue."""
+    to_act, go_queue, held, count, said_go, last, n = s[4], s[5], s[6], s[14], s[15], s[16], s[18]
     who = last[b]
     if count[b] == 31:
         _reset_count(b, s)
         if _play_over(b, s, deck, decks, gained):
-            return -1
+            return
         to_act[b] = _next_with_cards(b, s, who)
-        return -1
-    went = -1
-    for step in range(1, 3):
-        seat = (who + step) % 2
+        return
+    gone = 0
+    for k in range(1, n + 1):
+        seat = (who + k) % n
         if _can_play(held[b, seat], count[b]):
             to_act[b] = seat
-            return went
+            go_queue[b, gone] = -1
+            return
         if held[b, seat] and not said_go[b, seat] and seat != who:
             said_go[b, seat] = 1
-            went = seat
+            go_queue[b, gone] = seat
+            gone += 1
+    go_queue[b, gone] = -1
     # nobody can lay a card: one for go, or for the last card
     if _add(b, s, who, 1, gained):
-        return went
+        return
     _reset_count(b, s)
     if _play_over(b, s, deck, decks, gained):
-        return went
+        return
     to_act[b] = _next_with_cards(b, s, who)
-    return went
 
 
 @njit(cache=True)
 def _apply(b, s, action, deck, decks, gained):
     """Apply one action of the seat to act; False (and nothing changed) if illegal."""
-    (scores, dealer, deals, phase, to_act, go_seat, held, kept, discards, starter,
-     played, played_by, n_played, pile_start, count, said_go, last, rng) = s
-    if go_seat[b] >= 0:
+    (scores, dealer, deals, phase, to_act, go_queue, held, kept, discards, starter,
+     played, played_by, n_played, pile_start, count, said_go, last, rng, n) = s
+    if go_queue[b, 0] >= 0:
         if action != GO:
             return False
-        go_seat[b] = -1
+        for k in range(3):  # the next go in the queue, if any
+            go_queue[b, k] = go_queue[b, k + 1]
+        go_queue[b, 3] = -1
         return True
     seat = to_act[b]
     if phase[b] == 0:
-        if action < FIRST_PAIR or action >= GO:
+        if n == 2:
+            if action < FIRST_PAIR or action >= GO:
+                return False
+            k = action - FIRST_PAIR  # decode the pair (a, b): rows of combinations(range(52), 2)
+            a = 0
+            while k >= 51 - a:
+                k -= 51 - a
+                a += 1
+            c = a + 1 + k
+            away = (np.int64(1) << np.int64(a)) | (np.int64(1) << np.int64(c))
+        else:  # one card each
+            if action < 0 or action >= 52:
+                return False
+            away = np.int64(1) << np.int64(action)
+        if held[b, seat] & away != away:
             return False
-        k = action - FIRST_PAIR  # decode the pair (a, b): rows of combinations(range(52), 2)
-        a = 0
-        while k >= 51 - a:
-            k -= 51 - a
-            a += 1
-        c = a + 1 + k
-        pair = (np.int64(1) << np.int64(a)) | (np.int64(1) << np.int64(c))
-        if held[b, seat] & pair != pair:
-            return False
-        held[b, seat] &= ~pair
-        discards[b, seat] = pair
+        held[b, seat] &= ~away
+        discards[b, seat] = away
         d = dealer[b]
-        if seat != d:
-            to_act[b] = d
+        if seat != d:  # the dealer lays away last
+            to_act[b] = (seat + 1) % n
             return True
-        kept[b, 0] = held[b, 0]
-        kept[b, 1] = held[b, 1]
-        starter[b] = deck[b, 12]
+        for other in range(n):
+            kept[b, other] = held[b, other]
+        starter[b] = deck[b, _starter_position(n)]
         phase[b] = PLAY
-        to_act[b] = 1 - d
+        to_act[b] = (d + 1) % n
         if _rank(starter[b]) == 11:  # his heels
             _add(b, s, d, 2, gained)
         return True
@@ -387,22 +415,31 @@ def _apply(b, s, action, deck, decks, gained):
     last[b] = seat
     if _add(b, s, seat, _peg(played[b], pile_start[b], n_played[b]), gained):
         return True
-    went = _advance(b, s, deck, decks, gained)
-    if phase[b] != OVER:
-        go_seat[b] = went
+    _advance(b, s, deck, decks, gained)
+    if phase[b] == OVER:
+        go_queue[b, 0] = -1
     return True
 
 
 # ----- what the seat to act sees ----------------------------------------------------------
 @njit(cache=True)
 def _seat_to_act(b, s):
-    return s[5][b] if s[5][b] >= 0 else s[4][b]
+    return s[5][b, 0] if s[5][b, 0] >= 0 else s[4][b]
+
+
+@njit(cache=True)
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
 
 
 @njit(cache=True)
 def _observe(b, s, obs, mask):
-    (scores, dealer, deals, phase, to_act, go_seat, held, kept, discards, starter,
-     played, played_by, n_played, pile_start, count, said_go, last, rng) = s
+    (scores, dealer, deals, phase, to_act, go_queue, held, kept, discards, starter,
+     played, played_by, n_played, pile_start, count, said_go, last, rng, n) = s
     seat = _seat_to_act(b, s)
     o = obs[b]
     o[:] = 0
@@ -422,7 +459,7 @@ def _observe(b, s, obs, mask):
         seen += 1
     for k in range(n_played[b]):
         c = played[b, k]
-        who = (played_by[b, k] - seat) % 2
+        who = (played_by[b, k] - seat) % n
         o[O_PLAYED + who * 52 + c] = 1
         o[O_SEQUENCE + k * 52 + c] = 1
         o[O_SEQ_SEAT + k * 4 + who] = 1
@@ -430,33 +467,32 @@ def _observe(b, s, obs, mask):
             o[O_PILE + c] = 1
             o[O_IN_COUNT + k] = 1
     seen += n_played[b]
-    for k in range(2):
-        other = (seat + k) % 2
+    for k in range(n):
+        other = (seat + k) % n
         o[O_SCORES + k] = scores[b, other]
-        n = 0
-        h = held[b, other]
-        while h:
-            h &= h - 1
-            n += 1
-        o[O_LEFT + k] = n
+        o[O_LEFT + k] = _popcount(held[b, other])
         o[O_SAID_GO + k] = said_go[b, other]
     st = O_STATUS
     o[st] = phase[b]
-    o[st + 1] = (dealer[b] - seat) % 2
+    o[st + 1] = (dealer[b] - seat) % n
     o[st + 2] = count[b]
-    o[st + 3] = 2
+    o[st + 3] = n
     o[st + 4] = 52 - seen
     o[st + 5] = 0  # the seat to act, from the observer: itself
     o[st + 6] = deals[b]
-    o[st + 7] = 1 if go_seat[b] >= 0 else 0
-    if go_seat[b] >= 0:
+    o[st + 7] = 1 if go_queue[b, 0] >= 0 else 0
+    if go_queue[b, 0] >= 0:
         m[GO] = 1
-    elif phase[b] == 0:
+    elif phase[b] == 0 and n == 2:
         for a in range(52):
             if hand >> a & 1:
                 for c in range(a + 1, 52):
                     if hand >> c & 1:
                         m[_pair_action(a, c)] = 1
+    elif phase[b] == 0:
+        for c in range(52):
+            if hand >> c & 1:
+                m[c] = 1
     else:
         for c in range(52):
             if hand >> c & 1 and count[b] + _points(c) <= 31:
@@ -466,14 +502,12 @@ def _observe(b, s, obs, mask):
 @njit(cache=True)
 def _step_all(s, actions, deck, decks, obs, mask, rewards, gained, done, final, illegal,
               autoreset):
-    scores, phase = s[0], s[3]
+    scores, phase, n = s[0], s[3], s[18]
     for b in range(actions.shape[0]):
-        rewards[b, 0] = 0.0
-        rewards[b, 1] = 0.0
-        gained[b, 0] = 0
-        gained[b, 1] = 0
-        final[b, 0] = 0
-        final[b, 1] = 0
+        for seat in range(n):
+            rewards[b, seat] = 0.0
+            gained[b, seat] = 0
+            final[b, seat] = 0
         done[b] = False
         illegal[b] = False
         if phase[b] == OVER:  # finished without autoreset: stays as it ended
@@ -486,12 +520,11 @@ def _step_all(s, actions, deck, decks, obs, mask, rewards, gained, done, final, 
             phase[b] = OVER
         elif phase[b] == OVER:
             done[b] = True
-            win = 0 if scores[b, 0] >= WIN else 1
-            rewards[b, win] = 1.0
-            rewards[b, 1 - win] = -1.0
+            for other in range(n):  # the winning side: +1, each other: -1
+                rewards[b, other] = 1.0 if scores[b, other] >= WIN else -1.0
         if done[b]:
-            final[b, 0] = scores[b, 0]
-            final[b, 1] = scores[b, 1]
+            for other in range(n):
+                final[b, other] = scores[b, other]
             if autoreset:
                 _new_game(b, s, deck, decks, -1)
         if phase[b] != OVER:
@@ -505,95 +538,75 @@ def _reset_all(s, deck, decks, first_dealers, obs, mask):
         _observe(b, s, obs, mask)
 
 
-@njit(cache=True)
-def _random_actions(mask, rng, out):
-    """A uniformly random legal action of each game (its own random stream)."""
-    for b in range(mask.shape[0]):
-        n = 0
-        for a in range(mask.shape[1]):
-            n += mask[b, a]
-        pick = _below(rng, b, n) if n else 0
-        out[b] = 0
-        for a in range(mask.shape[1]):
-            if mask[b, a]:
-                if pick == 0:
-                    out[b] = a
-                    break
-                pick -= 1
-
-
-def _seed_streams(seed: int, size: int) -> np.ndarray:
-    """One nonzero 64-bit state per slot, from ``seed`` and the slot (splitmix64)."""
-    with np.errstate(over="ignore"):  # arithmetic modulo 2**64 on purpose
-        z = (np.uint64(seed * 0x9E3779B97F4A7C15 & (2**64 - 1))
-             + np.arange(1, size + 1, dtype=np.uint64) * np.uint64(0xBF58476D1CE4E5B9))
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z ^= z >> np.uint64(31)
-    return np.where(z == 0, np.uint64(1), z)
-
-
 class BatchedCribbage:
-    """``batch_size`` two-player games of Cribbage, stepped together (module doc)."""
+    """``batch_size`` games of Cribbage for ``players`` seats (2, 3 or 4), stepped
+    together (module doc)."""
 
     actions = ACTIONS
     observation_size = OBSERVATION_SIZE
 
-    def __init__(self, batch_size: int, seed: int = 0, autoreset: bool = True) -> None:
+    def __init__(self, batch_size: int, seed: int = 0, autoreset: bool = True,
+                 players: int = 2, copy: bool = True) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
+        if players not in (2, 3, 4):
+            raise ValueError(f"Cribbage is for 2, 3 or 4 players, not {players}")
+        self.players = n = int(players)
         self.batch_size = b = int(batch_size)
         self.autoreset = autoreset
+        self.copy = copy  # return copies (the default) or the environment's own arrays
         self._seed = int(seed)
         i64 = np.int64
-        self.scores = np.zeros((b, 2), i64)
+        self.scores = np.zeros((b, n), i64)  # by seat: partners both hold their side's
         self.dealer = np.zeros(b, i64)
         self.deals = np.zeros(b, i64)
         self.phase = np.zeros(b, i64)
         self.to_act_seat = np.zeros(b, i64)
-        self.go_seat = np.full(b, -1, i64)
-        self.held = np.zeros((b, 2), i64)  # bitmasks over the 52 cards
-        self.kept = np.zeros((b, 2), i64)
-        self.discards = np.zeros((b, 2), i64)
+        self.go_queue = np.full((b, 4), -1, i64)  # the seats yet to say go, -1 after
+        self.held = np.zeros((b, n), i64)  # bitmasks over the 52 cards
+        self.kept = np.zeros((b, n), i64)
+        self.discards = np.zeros((b, n), i64)
         self.starter = np.full(b, -1, i64)
-        self.played = np.zeros((b, 8), i64)
-        self.played_by = np.zeros((b, 8), i64)
+        self.played = np.zeros((b, 16), i64)
+        self.played_by = np.zeros((b, 16), i64)
         self.n_played = np.zeros(b, i64)
         self.pile_start = np.zeros(b, i64)
         self.count = np.zeros(b, i64)
-        self.said_go = np.zeros((b, 2), i64)
+        self.said_go = np.zeros((b, n), i64)
         self.last = np.zeros(b, i64)
-        self.rng = _seed_streams(self._seed, b)
+        self.rng = seed_streams(self._seed, b)
         self.deck = np.zeros((b, 52), i64)
         self._decks = np.zeros((b, 0, 52), i64)
         self.obs = np.zeros((b, OBSERVATION_SIZE), np.int16)
         self.mask = np.zeros((b, ACTIONS), np.int8)
-        self._rewards = np.zeros((b, 2), np.float32)
-        self._gained = np.zeros((b, 2), np.int16)
+        self._rewards = np.zeros((b, n), np.float32)
+        self._gained = np.zeros((b, n), np.int16)
         self._done = np.zeros(b, np.bool_)
-        self._final = np.zeros((b, 2), np.int16)
+        self._final = np.zeros((b, n), np.int16)
         self._illegal = np.zeros(b, np.bool_)
         self._pick = np.zeros(b, np.int64)
-        self._pick_rng = _seed_streams(self._seed ^ 0x5DEECE66D, b)
+        self._pick_rng = seed_streams(self._seed ^ 0x5DEECE66D, b)
 
     def _state(self) -> tuple:
         return (self.scores, self.dealer, self.deals, self.phase, self.to_act_seat,
-                self.go_seat, self.held, self.kept, self.discards, self.starter,
+                self.go_queue, self.held, self.kept, self.discards, self.starter,
                 self.played, self.played_by, self.n_played, self.pile_start, self.count,
-                self.said_go, self.last, self.rng)
+                self.said_go, self.last, self.rng, self.players)
 
     def reset(self, seed: int | None = None, decks: np.ndarray | None = None,
               first_dealers: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Start a game in every slot; the observations and masks of the seats to act.
 
         ``decks`` (B, D, 52) gives each slot's packs, deal by deal, as card indexes
-        (``Card.number``) in the order dealt (the first twelve alternate from the left of
-        the dealer, the 13th is the starter); past deal D the slot shuffles its own.
-        ``first_dealers`` (B,) fixes the first dealer of each game (0 or 1)."""
+        (``Card.number``) in the order dealt (the hands one card at a time from the left
+        of the dealer, with three players one card to the crib, then the starter: the
+        13th card with two players, the 17th with three, the 21st with four); past deal D
+        the slot shuffles its own. ``first_dealers`` (B,) fixes the first dealer of each
+        game (a seat)."""
         if seed is not None:
             self._seed = int(seed)
-            self.rng[:] = _seed_streams(self._seed, self.batch_size)
-            self._pick_rng[:] = _seed_streams(self._seed ^ 0x5DEECE66D, self.batch_size)
+            self.rng[:] = seed_streams(self._seed, self.batch_size)
+            self._pick_rng[:] = seed_streams(self._seed ^ 0x5DEECE66D, self.batch_size)
         b = self.batch_size
         if decks is None:
             self._decks = np.zeros((b, 0, 52), np.int64)
@@ -609,10 +622,11 @@ class BatchedCribbage:
             dealers = np.full(b, -1, np.int64)
         else:
             dealers = np.asarray(first_dealers, np.int64)
-            if dealers.shape != (b,) or not np.isin(dealers, (0, 1)).all():
-                raise ValueError(f"first_dealers must be {b} seats, each 0 or 1")
+            if dealers.shape != (b,) or not np.isin(dealers, range(self.players)).all():
+                seats = "0 or 1" if self.players == 2 else f"0 to {self.players - 1}"
+                raise ValueError(f"first_dealers must be {b} seats, each {seats}")
         _reset_all(self._state(), self.deck, self._decks, dealers, self.obs, self.mask)
-        return self.obs, self.mask
+        return self._out(self.obs), self._out(self.mask)
 
     def step(self, actions: np.ndarray) -> BatchStep:
         """Apply ``actions`` (B,), one index per game for its seat to act (module doc)."""
@@ -623,17 +637,21 @@ class BatchedCribbage:
         _step_all(self._state(), actions, self.deck, self._decks, self.obs, self.mask,
                   self._rewards, self._gained, self._done, self._final, self._illegal,
                   self.autoreset)
-        return BatchStep(self.obs, self.mask, self._rewards, self._gained, self._done,
-                         self._final, self._illegal)
+        out = self._out
+        return BatchStep(out(self.obs), out(self.mask), out(self._rewards), out(self._gained),
+                         out(self._done), out(self._final), out(self._illegal))
+
+    def _out(self, array: np.ndarray) -> np.ndarray:
+        return array.copy() if self.copy else array
 
     def to_act(self) -> np.ndarray:
-        """The seat to act in each game (0 or 1)."""
-        return np.where(self.go_seat >= 0, self.go_seat, self.to_act_seat)
+        """The seat to act in each game (0 to ``players - 1``)."""
+        return np.where(self.go_queue[:, 0] >= 0, self.go_queue[:, 0], self.to_act_seat)
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action for every game (a stream of its own per slot)."""
-        _random_actions(self.mask, self._pick_rng, self._pick)
-        return self._pick
+        random_actions(self.mask, self._pick_rng, self._pick)
+        return self._out(self._pick)
 
 
 __all__ = ["OBSERVATION_SIZE", "BatchStep", "BatchedCribbage"]

@@ -32,7 +32,7 @@ from pettingzoo.utils import wrappers
 from kingscrib.classic.cards import Card, deck
 from kingscrib.classic.game import Action, Claim, ClassicGame, Discard, Go, IllegalAction, Play
 from kingscrib.classic.rules import RuleSet
-from kingscrib.env.base import RAISE, CribEnv, outcome_rewards
+from kingscrib.env.base import RAISE, ContractEnv
 
 CARDS = 52
 FIRST_PAIR = CARDS
@@ -74,7 +74,7 @@ def observation_space() -> spaces.Dict:
     })
 
 
-class CribbageEnv(CribEnv):
+class CribbageEnv(ContractEnv[RuleSet, ClassicGame]):
     """Classic Cribbage under ``rules`` (players, skunk, muggins all pass through).
 
     ``shaping`` adds per-turn point shaping to the +1/-1 outcome reward; ``illegal``
@@ -93,28 +93,25 @@ class CribbageEnv(CribEnv):
             if rules.players != RuleSet().players:
                 raise ValueError(f"players={players} but the rules say {rules.players}")
             rules = RuleSet(players, rules.skunk, rules.muggins)
-        self.rules = rules
-        self.game = ClassicGame(rules, seed=0)
         self._go_queue: list[int] = []
         self._go_count = 0
         self._steps = 0  # actions applied in this game (keys the mask cache)
         self._mask_step = -1
         self._mask_cache = np.zeros(ACTIONS, np.int8)
-        super().__init__(rules.players, ACTIONS, observation_space(), shaping, render_mode,
-                         illegal)
+        super().__init__(ClassicGame, rules, rules.players, ACTIONS, observation_space(),
+                         shaping, render_mode, illegal,
+                         [rules.side_of(s) for s in range(rules.players)])
 
-    # ----- the game ---------------------------------------------------------
+    # ----- what differs from the contract's game: the gos each seat says --------
     def _start(self, seed: int) -> None:
-        self.game = ClassicGame(self.rules, seed=seed, names=list(self.possible_agents))
+        super()._start(seed)
         self._go_queue = []
         self._steps, self._mask_step = 0, -1
 
     def _seat_to_act(self) -> int:
         if self._go_queue:
             return self._go_queue[0]
-        seat = self.game.to_act
-        assert seat is not None
-        return seat
+        return super()._seat_to_act()
 
     def _mask(self) -> np.ndarray:
         if self._steps != self._mask_step:
@@ -154,17 +151,8 @@ class CribbageEnv(CribEnv):
             if self._go_queue:  # the count the gos were said at (it may be reset since)
                 self._go_count = count + events[0].cards[0].points
 
-    def _over(self) -> bool:
-        return self.game.phase == "over"
-
-    def _seat_sides(self) -> list[int]:
-        return [self.rules.side_of(s) for s in range(self.rules.players)]
-
     def _seat_points(self) -> list[int]:
-        return [self.game.scores[side] for side in self._seat_sides()]
-
-    def _final_rewards(self) -> list[float]:
-        return outcome_rewards(list(self.game.scores), self._seat_sides())
+        return [self.game.scores[side] for side in self.seat_sides]
 
     def _info(self, seat: int) -> dict[str, Any]:
         return {"go": bool(self._go_queue)}
@@ -192,6 +180,8 @@ class CribbageEnv(CribEnv):
         seen = len(view.hand) + len(view.discards) + (view.starter is not None) + len(
             view.played)
         to_act = -1 if self.finished() else (self._seat_to_act() - seat) % n
+        # status[6] is the deal's number, 1 in the first deal (the deals begun, this one
+        # included), as docs/rl.md says; the batched engine's is the same.
         status = np.array([PHASES.index(view.phase), (view.dealer - seat) % n, view.count,
                            n, CARDS - seen,
                            to_act, len(self.game.deals), int(bool(self._go_queue))],

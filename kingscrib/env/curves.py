@@ -44,12 +44,12 @@ def win_rate(policy: Policy, make_env: Callable[[int], gymnasium.Env], games: in
     for g in range(games):
         env = envs[g % 2]
         obs, info = env.reset(seed=seed + g)
-        total, done = info.get("reward_before", 0.0), False
+        total, done = 0.0, False  # the first step pays what came before the first turn
         while not done:
             if not isinstance(env, Masked):
                 raise TypeError(f"{env} gives no action_masks()")
             obs, reward, done, truncated, info = env.step(policy(obs, env.action_masks()))
-            total += reward
+            total += float(reward)
             done = done or truncated
         illegal += "illegal_action" in info
         points += 1.0 if total > 0 else 0.5 if total == 0 else 0.0

@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils import wrappers
 
-from kingscrib.env.base import RAISE, CribEnv, IllegalEnvAction, outcome_rewards
+from kingscrib.env.base import RAISE, ContractEnv, IllegalEnvAction
 from kingscrib.env.kings_actions import ACTIONS, TurnActions, turn_actions
 from kingscrib.env.kings_factored import (
     COMMIT,
@@ -70,7 +70,7 @@ def observation_space(players: int, factored: bool = False) -> spaces.Dict:
     })
 
 
-class KingsEnv(CribEnv):
+class KingsEnv(ContractEnv[RuleSet, Game]):
     """Kings Cribbage for ``players`` seats under ``rules`` (every RuleSet option).
 
     Under the joker rule every play claims its full value, so no Joker is ever called.
@@ -97,27 +97,22 @@ class KingsEnv(CribEnv):
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {', '.join(ENCODINGS)},"
                              f" not {encoding!r}")
-        self.rules = rules
         self.notation = notation
         self.encoding = encoding
-        self.game: Game = Game.new(players, rules, seed=0)
         self._turn_actions: TurnActions | None = None
         self._turn_key = -1
         self._placing: Placing | None = None
         self._placing_key = -1
         factored = encoding == FACTORED
-        super().__init__(players, FACTORED_ACTIONS if factored else ACTIONS,
+        super().__init__(Game, rules, players, FACTORED_ACTIONS if factored else ACTIONS,
                          observation_space(players, factored), shaping, render_mode,
                          illegal)
 
-    # ----- the game ---------------------------------------------------------
+    # ----- what differs from the contract's game: no undo, the plays of a turn -------
     def _start(self, seed: int) -> None:
-        self.game = Game.new(self.possible_agents, self.rules, seed)
+        super()._start(seed)
         self.game.forget_undo()
         self._turn_key = self._placing_key = -1
-
-    def _seat_to_act(self) -> int:
-        return self.game.turn
 
     def turn_actions(self) -> TurnActions:
         """The legal actions of the seat to move (computed once per turn)."""
@@ -131,7 +126,7 @@ class KingsEnv(CribEnv):
         """The factored encoding's turn: the tiles placed so far and the legal plays."""
         key = len(self.game.history)
         if self._placing_key != key or self._placing is None:
-            self._placing = Placing(self.turn_actions().uncapped)
+            self._placing = Placing(self.turn_actions().play_source())
             self._placing_key = key
         return self._placing
 
@@ -171,14 +166,8 @@ class KingsEnv(CribEnv):
 
         self._advance(apply)
 
-    def _over(self) -> bool:
-        return self.game.is_over
-
     def _seat_points(self) -> list[int]:
         return self.game.final_scores
-
-    def _final_rewards(self) -> list[float]:
-        return outcome_rewards(self.game.final_scores, self._seat_sides())
 
     def _info(self, seat: int) -> dict[str, Any]:
         actions = self.turn_actions()

@@ -28,7 +28,7 @@ from functools import cache
 
 import numpy as np
 
-from kingscrib.env.kings_openings import opening_plays
+from kingscrib.env.kings_openings import EveryOpeningPlay, opening_plays
 from kingscrib.kings.fastgen import FACE_TILE, RawPlay, best_plays, face_index, to_play
 from kingscrib.kings.game import Game
 from kingscrib.kings.moves import Action, Exchange, Pass
@@ -128,6 +128,21 @@ def exchange_tiles(rack: list[Tile], index: int) -> list[Tile]:
     return [t for i, t in enumerate(rack) if bits >> i & 1]
 
 
+# Every legal play of a turn: the list, or an opening's tile sequences (see play_source).
+PlaySource = list[RawPlay] | EveryOpeningPlay
+
+
+@dataclass(frozen=True)
+class GivenPlays:
+    """``every_play`` of a turn whose plays are all built already (a class, not a
+    closure, so that an environment holding it pickles)."""
+
+    plays: list[RawPlay]
+
+    def __call__(self) -> list[RawPlay]:
+        return self.plays
+
+
 @dataclass
 class TurnActions:
     """The legal actions of one turn: the mask and what each masked index means."""
@@ -146,6 +161,13 @@ class TurnActions:
         if self._uncapped is None:
             self._uncapped = self.every_play()
         return self._uncapped
+
+    def play_source(self) -> PlaySource:
+        """Every legal play, compactly: an opening's as its tile sequences (the factored
+        encoding places them in the board's windows), else the list (:attr:`uncapped`)."""
+        if self._uncapped is None and isinstance(self.every_play, EveryOpeningPlay):
+            return self.every_play
+        return self.uncapped
 
     def action(self, index: int) -> Action:
         """The engine action of a legal index."""
@@ -223,10 +245,11 @@ def turn_actions(game: Game, keep_leaves: bool = False) -> TurnActions:
     first ones (``kings_v0``) or, with ``keep_leaves``, :func:`keep_best` ones."""
     seat = game.turn
     rack = sorted(game.racks[seat])
+    every: Callable[[], list[RawPlay]]
     if game.board:
         raw = best_plays(game.board, rack, game.rules)
         plays = keep_best(raw, MAX_PLAYS) if keep_leaves else raw[:MAX_PLAYS]
-        count, every = len(raw), lambda: raw
+        count, every = len(raw), GivenPlays(raw)
     else:  # the same plays, found without building all of an opening's
         plays, count, every = opening_plays(rack, game.rules, MAX_PLAYS,
                                             keep_best if keep_leaves else None)
@@ -245,5 +268,5 @@ def turn_actions(game: Game, keep_leaves: bool = False) -> TurnActions:
 
 
 __all__ = ["ACTIONS", "EXCHANGES", "FEATURES", "FIRST_EXCHANGE", "FIRST_PLAY", "MAX_PLAYS",
-           "PASS", "LegalNotation", "TurnActions", "exchange_tiles", "keep_best", "leave_key",
-           "turn_actions"]
+           "PASS", "LegalNotation", "PlaySource", "TurnActions", "exchange_tiles", "keep_best",
+           "leave_key", "turn_actions"]

@@ -17,13 +17,15 @@ in any order.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from kingscrib.env.kings_actions import FIRST_PLAY, TurnActions
+from kingscrib.env.kings_actions import FIRST_PLAY, PlaySource, TurnActions
+from kingscrib.env.kings_openings import WINDOWS, EveryOpeningPlay
 from kingscrib.kings.board import SIZE, Square, square_name
-from kingscrib.kings.fastgen import RawPlay, face_tile
+from kingscrib.kings.fastgen import face_tile
 from kingscrib.kings.moves import Play
 
 FACES = 26
@@ -44,22 +46,42 @@ def placement(index: int) -> tuple[Square, int]:
     return square, face + 2
 
 
+def placements(plays: PlaySource) -> Iterator[tuple[tuple[Square, ...], tuple[int, ...]]]:
+    """(squares, faces) of every play: an opening's from its tile sequences and the
+    windows of the empty board, built one at a time."""
+    if isinstance(plays, EveryOpeningPlay):
+        for _, _, _, faces in plays.sequences:
+            for _, squares in WINDOWS[len(faces)]:
+                yield squares, faces
+    else:
+        for _, _, squares, faces in plays:
+            yield squares, faces
+
+
 @dataclass
 class Placing:
     """One turn of the factored encoding: every legal play (uncapped), the tiles placed
-    so far, and the plays that still hold them all."""
+    so far, and the plays that still hold them all.
 
-    plays: list[RawPlay]
+    An opening's plays (up to 76,068) are kept as its tile sequences (a few hundred), each
+    placed in every window of the empty board when the mask is made, so that a turn's
+    state stays small (an opening's was up to 1.6 MB pickled)."""
+
+    plays: PlaySource
     placed: dict[Square, int] = field(default_factory=dict)
     _mask: tuple[tuple, np.ndarray] | None = None  # (tiles placed, mask) of the last call
 
-    def consistent(self) -> list[RawPlay]:
+    def consistent(self) -> Iterator[tuple[tuple[Square, ...], tuple[int, ...]]]:
+        """(squares, faces) of the plays that hold every tile placed so far."""
         if not self.placed:
-            return self.plays
+            yield from placements(self.plays)
+            return
         need = self.placed.items()
-        return [p for p in self.plays
-                if len(p[2]) >= len(self.placed)
-                and all(s in p[2] and p[3][p[2].index(s)] == f for s, f in need)]
+        n = len(self.placed)
+        for squares, faces in placements(self.plays):
+            if len(squares) >= n and all(s in squares and faces[squares.index(s)] == f
+                                         for s, f in need):
+                yield squares, faces
 
     def mask(self, base: TurnActions) -> np.ndarray:
         """The legal factored actions; ``base`` gives pass and the exchanges."""
@@ -69,7 +91,7 @@ class Placing:
         mask = np.zeros(FACTORED_ACTIONS, np.int8)
         if not self.placed:
             mask[:FIRST_PLAY] = base.mask[:FIRST_PLAY]
-        for squares, faces in ((p[2], p[3]) for p in self.consistent()):
+        for squares, faces in self.consistent():
             if len(squares) == len(self.placed):
                 mask[COMMIT] = 1
             for s, f in zip(squares, faces):

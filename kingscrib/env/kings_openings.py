@@ -60,13 +60,7 @@ def opening_plays(rack: Sequence[Tile], rules: RuleSet, cap: int,
         sequences.append((head, code - head - _square_code(squares), total, faces))
     sequences.sort()
     count = sum(len(WINDOWS[len(s[3])]) for s in sequences)
-
-    def every() -> list[RawPlay]:
-        out = [(head + wc + fc, total, squares, faces)
-               for head, fc, total, faces in sequences for wc, squares in WINDOWS[len(faces)]]
-        out.sort()
-        return out
-
+    every = EveryOpeningPlay(sequences)
     if count <= cap:
         return every(), count, every
     prefix = _first_plays(sequences, cap)
@@ -80,6 +74,21 @@ def opening_plays(rack: Sequence[Tile], rules: RuleSet, cap: int,
     # them: every tier's candidates are here, and the last tier needs at most the prefix.
     candidates = sorted({play[0]: play for play in firsts + prefix}.values())
     return keep(candidates, cap), count, every
+
+
+class EveryOpeningPlay:
+    """Builds every play of an opening in reference order, from its tile sequences (a
+    class, not a closure, so that an environment holding it pickles)."""
+
+    def __init__(self, sequences: list[tuple[int, int, int, tuple[int, ...]]]) -> None:
+        self.sequences = sequences
+
+    def __call__(self) -> list[RawPlay]:
+        out = [(head + wc + fc, total, squares, faces)
+               for head, fc, total, faces in self.sequences
+               for wc, squares in WINDOWS[len(faces)]]
+        out.sort()
+        return out
 
 
 def _first_plays(sequences: list, cap: int) -> list[RawPlay]:

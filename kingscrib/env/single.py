@@ -9,7 +9,11 @@ True
 
 ``step(action)`` takes the learner's action index, lets the opponents play until it is
 the learner's turn again or the game is over, and returns the learner's reward over that
-stretch (the AEC environment's rewards: +1/-1 at the end, plus any shaping).
+stretch (the AEC environment's rewards: +1/-1 at the end, plus any shaping). The first
+``step()`` of an episode also pays what the learner earned before its first turn (with
+shaping, the opponents' opening plays: the learner at seat 1 loses by them), which
+``reset()``'s ``info["reward_before"]`` shows as well: so the rewards ``step()`` returns
+add up to the learner's whole return, as Stable-Baselines3 sums them.
 
 They wrap ``kings_v1`` and ``cribbage_v1`` (``version=0`` for the superseded ``_v0``),
 so an illegal action ends the episode with reward -1 and ``info["illegal_action"]``
@@ -67,6 +71,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.observation_space = aec.observation_space(self.agent)
         self.action_space = aec.action_space(self.agent)
         self._opponents: list[Any] = []
+        self._reward_before = 0.0  # paid with the first step's reward
 
     def _make(self, name: str, seed: int) -> Any:
         raise NotImplementedError
@@ -83,12 +88,14 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponents = [None if name is None else self._make(name, rng.randrange(2**31))
                            for name in self.opponent_names]
         reward = self._play_opponents()
+        self._reward_before = reward
         obs = self.aec.observe(self.agent)
         return obs, {**self.aec.infos.get(self.agent, {}), "reward_before": reward}
 
     def step(self, action: int) -> tuple[Observed, float, bool, bool, dict[str, Any]]:
         self.aec.step(action)
-        reward = self.aec._cumulative_rewards.get(self.agent, 0.0)
+        reward, self._reward_before = self._reward_before, 0.0
+        reward += self.aec._cumulative_rewards.get(self.agent, 0.0)
         self.aec._cumulative_rewards[self.agent] = 0.0
         reward += self._play_opponents()
         done = self.aec.finished()

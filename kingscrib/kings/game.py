@@ -123,9 +123,10 @@ class PlayerView:
 
 
 # What undo restores: board, racks, bags, scores, turn, turns played, servant, end,
-# passes and scoreless turns in a row, and the last turn as it was.
+# passes and scoreless turns in a row, the last turn as it was and the number of the bag's
+# reshuffles (those made after the snapshot belong to the timeline taken back).
 _Snapshot = tuple[dict[Square, Tile], list[list[Tile]], list[list[Tile]], list[int], int, int,
-                  int | None, End | None, int, int, Turn | None]
+                  int | None, End | None, int, int, Turn | None, int]
 
 
 class Game:
@@ -492,7 +493,7 @@ class Game:
             dict(self.board), [list(r) for r in self.racks], [list(b) for b in self.bags],
             list(self.scores), self.turn, len(self.history), self.servant, self.end,
             self.passes_in_a_row, self.scoreless_in_a_row,
-            replace(last) if last else None,
+            replace(last) if last else None, len(self.reshuffles),
         ))
 
     def forget_undo(self) -> None:
@@ -504,8 +505,12 @@ class Game:
         if not self._undo:
             raise IllegalAction("there is nothing to undo")
         (self.board, self.racks, self.bags, self.scores, self.turn, n, self.servant,
-         self.end, self.passes_in_a_row, self.scoreless_in_a_row, last) = self._undo.pop()
+         self.end, self.passes_in_a_row, self.scoreless_in_a_row, last,
+         reshuffled) = self._undo.pop()
         del self.history[n:]
+        # The bags are back as they were, so the reshuffles made since are forgotten too:
+        # the record keeps only those that shaped the game as it now stands.
+        del self.reshuffles[reshuffled:]
         if last is not None:
             self.history[-1] = last
 

@@ -107,16 +107,29 @@ def check_joker_points(joker: dict[str, Any], points: int, index: int) -> None:
 
 
 def read_reshuffles(undo: Any, turns: int) -> dict[int, list[int]]:
-    """The record's ``undo`` list: the keys of the bag's reshuffles by the turn they precede."""
+    """The record's ``undo`` list: the keys of the bag's reshuffles by the turn they precede.
+
+    The entries are in the order they were made, so ``before_turn`` never decreases. Older
+    versions also kept the entries of turns taken back by a later undo: an entry with a
+    smaller ``before_turn`` than one before it drops those before it with a larger one,
+    so their saves still resume as they were played."""
     if not isinstance(undo, list):
         raise RecordError('undo must be a list of {"before_turn": n, "reshuffle": key}')
-    out: dict[int, list[int]] = {}
+    kept: list[tuple[int, int]] = []
     for entry in undo:
         at = entry.get("before_turn") if isinstance(entry, dict) else None
         key = entry.get("reshuffle") if isinstance(entry, dict) else None
-        if not (is_seat(at, turns + 1) and isinstance(key, int)
-                and not isinstance(key, bool)):
+        if not (isinstance(at, int) and not isinstance(at, bool) and at >= 0
+                and isinstance(key, int) and not isinstance(key, bool)):
             raise RecordError(f"undo: {entry!r} is not"
+                              f' {{"before_turn": 0-{turns}, "reshuffle": key}}')
+        while kept and kept[-1][0] > at:
+            kept.pop()  # a reshuffle of turns taken back since
+        kept.append((at, key))
+    out: dict[int, list[int]] = {}
+    for at, key in kept:
+        if at > turns:
+            raise RecordError(f'undo: {{"before_turn": {at}, "reshuffle": {key}}} is not'
                               f' {{"before_turn": 0-{turns}, "reshuffle": key}}')
         out.setdefault(at, []).append(key)
     return out

@@ -12,8 +12,10 @@ from typing import Any
 
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
+from kingscrib.classic.naming import WhichCards, read_cards
 from kingscrib.classic.pegging import MAX_COUNT, can_play, count_of, peg_score
-from kingscrib.classic.show import ShowScore, score_show
+from kingscrib.classic.show import ShowScore, score_show, show_combinations
+from kingscrib.counting import JACK
 from kingscrib.learn.lesson import DISCARD, NUMBER, PEG, Lesson, Step, Verdict
 
 GO_WORDS = ("go",)
@@ -108,16 +110,52 @@ LESSONS: tuple[Lesson, ...] = (
 )
 
 
-def _breakdown(score: ShowScore) -> tuple[str, ...]:
-    parts = [f"{name} {points}" for name, points in score.to_json().items()
-             if name != "total" and points]
-    return (score.explain(), ", ".join(parts) + f"; total {score.total}")
+def _cards(cards: tuple[Card, ...], joint: str = " ") -> str:
+    return joint.join(c.pretty() for c in cards)
+
+
+def _combinations(hand: list[Card], starter: Card, crib: bool) -> str:
+    """Every combination card by card: ``fifteens 5♥+J♦, 8♠+7♣ (4); a pair 4♠ 4♦ (2)``."""
+    found = show_combinations(hand, starter, crib)
+    parts = []
+    for kind, name in (("fifteen", "fifteens"), ("pair", "pairs"), ("run", "runs"),
+                       ("flush", "a flush"), ("nobs", "nobs")):
+        these = [c for c in found if c.kind == kind]
+        if not these:
+            continue
+        if len(these) == 1 and kind in ("fifteen", "pair", "run"):
+            name = {"fifteen": "a fifteen", "pair": "a pair", "run": "a run"}[kind]
+        joint = "+" if kind == "fifteen" else " "
+        listed = ", ".join(_cards(c.cards, joint) for c in these)
+        parts.append(f"{name} {listed} ({sum(c.points for c in these)})")
+    return "; ".join(parts) if parts else "no fifteen, pair, run, flush or nobs"
+
+
+def _rules_at_stake(hand: list[Card], starter: Card, crib: bool) -> list[str]:
+    """The rules of the show this hand turns on, said when a count is wrong."""
+    rules = []
+    if len({c.suit for c in hand}) == 1 and starter.suit != hand[0].suit:
+        rules.append("a flush in the crib needs all five cards, the starter included, in"
+                     " one suit" if crib else
+                     "four cards of one suit in the hand are a flush of 4, the starter"
+                     " need not match")
+    jacks = [c for c in hand if c.rank == JACK]
+    if jacks and all(c.suit != starter.suit for c in jacks):
+        rules.append("nobs is only the jack of the starter's suit")
+    return rules
+
+
+def _breakdown(hand: list[Card], starter: Card, crib: bool,
+               score: ShowScore) -> tuple[str, ...]:
+    return (score.explain(), _combinations(hand, starter, crib) + f"; total {score.total}")
 
 
 def _check_number(step: Step, answer: object) -> Verdict:
     setup = step.setup
-    score = score_show(parse_cards(setup["hand"]), Card.parse(setup["starter"]),
-                       crib=setup.get("crib", False))
+    hand, starter = parse_cards(setup["hand"]), Card.parse(setup["starter"])
+    crib = bool(setup.get("crib", False))
+    score = score_show(hand, starter, crib=crib)
+    breakdown = _breakdown(hand, starter, crib, score)
     text = str(answer).strip()
     if not text.isdecimal():
         return Verdict(False, "Type a number of points, e.g. 6.")
@@ -125,20 +163,23 @@ def _check_number(step: Step, answer: object) -> Verdict:
     kind = step.goal[0]
     truth = score.total if kind == "count" else score.total - step.goal[1]
     if said == truth:
-        return Verdict(True, f"Right: {truth}.", _breakdown(score))
-    what = "the hand is worth" if kind == "count" else \
-        f"the hand is worth {score.total}, they counted {step.goal[1]}: you take"
-    return Verdict(False, f"Not {said}: {what} {truth}.", _breakdown(score))
+        return Verdict(True, f"Right: {truth}.", breakdown)
+    whose = "the crib" if crib else "the hand"
+    what = f"{whose} is worth" if kind == "count" else \
+        f"{whose} is worth {score.total}, they counted {step.goal[1]}: you take"
+    at_stake = _rules_at_stake(hand, starter, crib)
+    rules = (f" The rule{'s' if len(at_stake) > 1 else ''}: {'; '.join(at_stake)}."
+             if at_stake else "")
+    return Verdict(False, f"Not {said}: {what} {truth}.{rules}", breakdown)
 
 
 def _read_cards(answer: object, held: list[Card], count: int) -> list[Card]:
-    texts = answer if isinstance(answer, list) else str(answer).replace(",", " ").split()
-    cards = parse_cards(texts)
+    """The cards named in the one grammar of the game (:mod:`kingscrib.classic.naming`),
+    places counted in ``held`` as it is shown."""
+    text = " ".join(answer) if isinstance(answer, list) else str(answer)
+    cards = read_cards(text, held)
     if len(cards) != count:
         raise ValueError(f"choose {count} card{'s' if count > 1 else ''}, not {len(cards)}")
-    for card in cards:
-        if card not in held:
-            raise ValueError(f"{card.pretty()} is not in your hand")
     return cards
 
 
@@ -146,6 +187,8 @@ def _check_discard(step: Step, answer: object) -> Verdict:
     cards = parse_cards(step.setup["cards"])
     try:
         chosen = set(_read_cards(answer, cards, 2))
+    except WhichCards as which:
+        return Verdict(False, str(which))
     except ValueError as e:
         return Verdict(False, f"Not a discard: {e}.")
     options = analyse_discards(cards, dealer=step.setup["dealer"])
@@ -175,6 +218,8 @@ def _check_peg(step: Step, answer: object) -> Verdict:
                              " card laid scores 1.")
     try:
         (card,) = _read_cards(answer, hand, 1)
+    except WhichCards as which:
+        return Verdict(False, str(which))
     except ValueError as e:
         return Verdict(False, f"Not a card you can lay: {e}.")
     if card not in playable:

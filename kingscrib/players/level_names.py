@@ -20,26 +20,35 @@ class LevelName:
     level: str  # the technical name
     title: str  # what people read
     line: str  # one line on how it plays
+    same_as: str | None = None  # the level this one plays as: an alias, never listed apart
 
 
-_COMMON = (
-    LevelName("easy", "Beginner", "Often misses the best play: a gentle first opponent."),
-    LevelName("medium", "Casual", "Takes the most points now and never plans ahead."),
-    LevelName("hard", "Strong", "Weighs what it keeps and what it gives away."),
-    LevelName("expert", "Expert", "Looks ahead through what you may hold; plays to win."),
-    LevelName("expert-v1", "Expert (previous)", "The expert before the current one."),
-    LevelName("random", "Random", "Any legal move, at random: a test opponent."),
-)
+_RANDOM = LevelName("random", "Random", "Any legal move, at random: a test opponent.")
+_BEGINNER = LevelName("easy", "Beginner", "Often misses the best play: a gentle first opponent.")
+_CASUAL = LevelName("medium", "Casual", "Takes the most points now and never plans ahead.")
+_STRONG = LevelName("hard", "Strong", "Weighs what it keeps and what it gives away.")
+_PREVIOUS = LevelName("expert-v1", "Expert (previous)", "The expert before the current one.")
+_EXPERT = LevelName("expert", "Expert", "Looks ahead through what you may hold; plays to win.")
 
+# Weakest first, as their calibrated ratings order them (kingscrib/web/ratings/level_ratings.json).
 NAMES: dict[GameId, tuple[LevelName, ...]] = {
-    KINGS: _COMMON
-    + (
-        LevelName("greedy", "Greedy", "The highest score now, nothing else."),
-        LevelName("equity", "Planner", "Score now plus the worth of the tiles it keeps."),
+    KINGS: (
+        _RANDOM, _BEGINNER, _CASUAL, _STRONG, _PREVIOUS,
         LevelName("sim", "Simulator", "Plays out the unseen tiles before it chooses."),
+        _EXPERT,
+        # Kings' Casual and Strong are these players under their technical names.
+        LevelName("greedy", "Greedy", "The highest score now, nothing else.", same_as="medium"),
+        LevelName("equity", "Planner", "Score now plus the worth of the tiles it keeps.",
+                  same_as="hard"),
     ),
-    CRIBBAGE: _COMMON
-    + (LevelName("baseline", "Baseline", "Simple fixed rules for the discard and the play."),),
+    CRIBBAGE: (
+        _RANDOM,
+        LevelName("baseline", "Baseline", "Simple fixed rules for the discard and the play."),
+        _BEGINNER, _CASUAL, _STRONG, _PREVIOUS,
+        # not in the web's levels; measured some 40 points above Strong (docs/rl.md)
+        LevelName("learned", "Learned", "Taught itself by self-play; two players only."),
+        _EXPERT,
+    ),
 }
 
 # A newcomer's opponent when they have not chosen one.
@@ -75,16 +84,23 @@ def resolve(game: str, name: str) -> str:
 
 
 def listed(game: str, levels: Iterable[str]) -> list[LevelName]:
-    """The names of ``levels`` (technical), in the order people read them: gentle first."""
+    """The names of ``levels`` (technical), in the order people read them: weakest first."""
     wanted = set(levels)
     known = [name for name in NAMES[_game_key(game)] if name.level in wanted]
     return known + [LevelName(level, level, "") for level in levels
                     if level not in {name.level for name in known}]
 
 
+def offered(game: str, levels: Iterable[str]) -> list[LevelName]:
+    """The levels a list shows people, weakest first: an alias (``greedy``, the player
+    ``medium`` is) is left out where the level it plays as is offered."""
+    wanted = list(levels)
+    return [name for name in listed(game, wanted) if name.same_as not in wanted]
+
+
 def choices_text(game: str, levels: Iterable[str]) -> str:
     """``Beginner (easy), Casual (medium), ...``: a list for a --help text or a refusal."""
-    return ", ".join(name.title if name.title == name.level else f"{name.title} ({name.level})"
+    return ", ".join(name.title if name.title.casefold() == name.level else f"{name.title} ({name.level})"
                      for name in listed(game, levels))
 
 

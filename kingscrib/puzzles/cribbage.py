@@ -23,6 +23,7 @@ from typing import Any
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.discard import analyse_discards
 from kingscrib.classic.game import PlayerView
+from kingscrib.classic.naming import WhichCards, read_cards
 from kingscrib.classic.pegging import MAX_COUNT, count_of, peg_score
 from kingscrib.classic.rules import RuleSet
 from kingscrib.counting import card_points, count_hand
@@ -152,18 +153,20 @@ def make_puzzle(kind: str, position: dict[str, Any], puzzle_id: str) -> Puzzle |
 def read_answer(puzzle: Puzzle, text: str) -> list[Card]:
     """The cards of an answer (two to lay away, or one to lay); ValueError says what is
     wrong with it."""
-    try:
-        cards = parse_cards(text)
-    except ValueError as e:
-        raise ValueError(f"{e}: write cards as 5H, TS, JD") from None
     held = parse_cards(puzzle.position["hand"])
     need = 2 if puzzle.kind == DISCARD else 1
-    if len(cards) != need:
+    words = text.replace(",", " ").split()  # each word names one card
+    if len(words) != need:  # a word that is no card is said first, then how many to name
+        try:
+            read_cards(text, held)
+        except WhichCards:
+            pass
+        except ValueError as e:
+            if "is not a card" in str(e):
+                raise
         raise ValueError(f"name {'two cards to lay away' if need == 2 else 'one card to lay'},"
-                         f" not {len(cards)}")
-    for c in cards:
-        if c not in held:
-            raise ValueError(f"{c} is not in your hand ({_cards(held)})")
+                         f" not {len(words)}")
+    cards = read_cards(text, held)
     if puzzle.kind == CARD:
         pile = [Card.parse(c).rank for c in puzzle.position["pile"]]
         if count_of(pile) + card_points(cards[0].rank) > MAX_COUNT:
@@ -213,6 +216,46 @@ def check(puzzle: Puzzle) -> list[str]:
     if top_now != puzzle.top_now:
         problems.append(f"the most scored now is {top_now}, not {puzzle.top_now}")
     return problems
+
+
+# ----- explaining an answer ----------------------------------------------------------
+def _discard_line(o: dict[str, Any], dealer: bool) -> str:
+    crib = "your crib" if dealer else "their crib"
+    return (f"lay away {' '.join(o['discard'])}, keep {' '.join(o['keep'])}: hand "
+            f"{o['hand']:.2f} expected, {crib} {o['crib']:+.2f} = {o['total']:.2f}"
+            f" (the four count {o['now']} before the starter)")
+
+
+def _card_line(o: dict[str, Any]) -> str:
+    now = f"scores {o['now']} now" if o["now"] else "scores nothing now"
+    return f"{' or '.join(o['cards'])}: {now}, {o['pegging']:+.2f} pegged (yours less theirs)"
+
+
+def judge(puzzle: Puzzle, text: str) -> tuple[bool, list[str]]:
+    """Whether ``text`` is the best option, and why; ValueError when it cannot be one."""
+    cards = read_answer(puzzle, text)
+    right = is_best(puzzle, cards)
+    dealer = bool(puzzle.position["dealer"])
+    line = (_discard_line if puzzle.kind == DISCARD
+            else lambda o, _d: _card_line(o))
+    lines = [f"Best: {line(puzzle.breakdown, dealer)} ({puzzle.theme})."]
+    if right:
+        lines.append(f"It is {puzzle.margin:.2f} points ahead of the next best.")
+        return True, lines
+    found = choices(puzzle.kind, puzzle.position)
+    mine = choice_of(puzzle, cards, found).numbers
+    lines.append(f"Yours: {line(mine, dealer)}.")
+    if puzzle.kind == DISCARD:
+        lost = puzzle.breakdown["total"] - mine["total"]
+        lines.append(f"It gave up {lost:.2f} points: {mine['hand'] - puzzle.breakdown['hand']:+.2f}"
+                     f" in the hand, {mine['crib'] - puzzle.breakdown['crib']:+.2f} in the crib.")
+    else:
+        lost = puzzle.breakdown["pegging"] - mine["pegging"]
+        more = mine["now"] - puzzle.breakdown["now"]
+        now = (f"although it scores {more} more now" if more > 0 else
+               "and scores the same now" if more == 0 else f"and scores {-more} less now")
+        lines.append(f"It gave up {lost:.2f} points in the rest of the play, {now}.")
+    return False, lines
 
 
 # ----- self-play ----------------------------------------------------------------------

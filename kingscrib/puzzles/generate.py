@@ -12,49 +12,28 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from kingscrib.common.backends import Backend, run_jobs
+from kingscrib.core import CRIBBAGE, KINGS
+from kingscrib.puzzles.games import puzzle_game
 from kingscrib.puzzles.puzzle import Puzzle
 
 if TYPE_CHECKING:
-    from kingscrib.kings.position import Position
+    from kingscrib.puzzles.kings import SelfPlayPosition
 
-KINGS_PLAYER = "greedy"  # plays the self-play games: fast, and its positions tempt greed
-
-
-def kings_positions(seed: int) -> Iterator[tuple[Position, int, str]]:
+def kings_positions(seed: int) -> Iterator[SelfPlayPosition]:
     """Each position a player faces in one Kings self-play game (two seats), with the
     seed its analysis uses and the id its puzzle would have."""
-    from kingscrib.kings.game import Game
-    from kingscrib.kings.position import Position
-    from kingscrib.players.kings import make_player
-    from kingscrib.players.kings.driver import take_turn
+    from kingscrib.puzzles.kings import positions
 
-    game = Game.new([KINGS_PLAYER, KINGS_PLAYER], None, seed)
-    players = [make_player(KINGS_PLAYER, seed * 10 + i) for i in range(2)]
-    turn = 0
-    while not game.is_over:
-        p = game.view(game.turn).position
-        yield (Position(dict(p.board), list(p.rack), p.bag, p.rules), seed * 1000 + turn,
-               f"kings-{seed}-{turn + 1}")
-        take_turn(game, players)
-        turn += 1
+    return positions(seed)
 
 
 def kings_game_puzzles(seed: int) -> list[Puzzle]:
     """The puzzles of one Kings self-play game (two seats)."""
-    from kingscrib.puzzles.kings import make_puzzle
-
-    found = []
-    for position, analysis_seed, puzzle_id in kings_positions(seed):
-        puzzle = make_puzzle(position, analysis_seed, puzzle_id)
-        if puzzle is not None:
-            found.append(puzzle)
-    return found
+    return puzzle_game(KINGS).game_puzzles(seed)
 
 
 def cribbage_game_puzzles(seed: int) -> list[Puzzle]:
-    from kingscrib.puzzles.cribbage import game_puzzles
-
-    return game_puzzles(seed)
+    return puzzle_game(CRIBBAGE).game_puzzles(seed)
 
 
 def cribbage_card_puzzles(seed: int) -> list[Puzzle]:

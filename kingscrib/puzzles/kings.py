@@ -14,7 +14,9 @@ ranking and the play-outs are reproducible from the position and the puzzle's se
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from kingscrib.kings.moves import Action
 from kingscrib.kings.notation import NotationError, format_action, parse_action
@@ -25,11 +27,15 @@ from kingscrib.players.kings.defence import DEFENCE_WIDTH
 from kingscrib.players.kings.equity import Candidate, candidates, materialise
 from kingscrib.players.kings.leaves import shipped
 from kingscrib.players.kings.sim import SimPlayer
+from kingscrib.puzzles.puzzle import Puzzle
 
 MARGIN = 3.0  # equity points the best option must be ahead of the second
 SIM_MARGIN = 5.0  # under this margin (and tiles in the bag) the simulation decides too
 SIM_PLAYOUTS = 100  # play-outs of each close option (all of them: none is dropped early)
 KIND = "best-play"
+SELFPLAY_PLAYER = "greedy"  # plays the self-play games: fast, and its positions tempt greed
+# A self-play position: the position, the seed of its analysis, its puzzle's id.
+SelfPlayPosition = tuple[Position, int, str]
 
 
 @dataclass(frozen=True)
@@ -149,10 +155,8 @@ def theme(best: Option, greedy: Option | None) -> str:
 
 
 def make_puzzle(position: Position, seed: int, puzzle_id: str,
-                margin: float = MARGIN):
+                margin: float = MARGIN) -> Puzzle | None:
     """The puzzle of ``position`` (analysed with ``seed``), or None when it is none."""
-    from kingscrib.puzzles.puzzle import Puzzle
-
     found = analyse(position, seed)
     if not found.is_puzzle(margin):
         return None
@@ -168,7 +172,7 @@ def make_puzzle(position: Position, seed: int, puzzle_id: str,
                   theme(best, greedy if greedy.score >= found.top_score else None), seed)
 
 
-def check(puzzle) -> list[str]:
+def check(puzzle: Puzzle) -> list[str]:
     """What is wrong with a Kings puzzle, analysed again from scratch (empty: all holds)."""
     position = Position.from_json(puzzle.position)
     found = analyse(position, puzzle.seed)
@@ -195,9 +199,75 @@ def check(puzzle) -> list[str]:
             leader = max(sims, key=simulated_mean)
             problems.append(f"the simulation ranks {leader.move} first ({leader.sim:+.2f} a "
                             f"play-out against {sims[0].sim:+.2f})")
-        stated = puzzle.breakdown.get("sim")
-        if stated is None:
+        stated_sim = puzzle.breakdown.get("sim")
+        if stated_sim is None:
             problems.append("the margin is small and the simulation's result is not stated")
-        elif abs(stated - sims[0].sim) > 0.01:
-            problems.append(f"the simulated mean is {sims[0].sim:.2f}, not {stated}")
+        elif abs(stated_sim - simulated_mean(sims[0])) > 0.01:
+            problems.append(f"the simulated mean is {sims[0].sim:.2f}, not {stated_sim}")
     return problems
+
+
+# ----- explaining an answer ----------------------------------------------------------
+def _line(o: dict[str, Any]) -> str:
+    reply = "no reply looked at" if o.get("reply") is None else f"their reply {o['reply']:.1f}"
+    return (f"{o['move']}: {o['score']} points now, leave {o['leave']:+.1f}, {reply}"
+            f" = equity {o['equity']:.1f}")
+
+
+def judge(puzzle: Puzzle, text: str) -> tuple[bool, list[str]]:
+    """Whether ``text`` is the best play, and why; ValueError when it is not a legal option."""
+    position = Position.from_json(puzzle.position)
+    action = read_answer(position, text)
+    best = read_answer(position, puzzle.answer)
+    best_o = puzzle.breakdown
+    lines = [f"Best: {_line(best_o)} ({puzzle.theme})."]
+    if best_o.get("sim") is not None and puzzle.second.get("sim") is not None:
+        lines.append(f"Simulation agrees ({best_o['sim_iterations']} play-outs of each close"
+                     f" option over the unseen tiles): {best_o['sim']:+.1f} a play-out,"
+                     f" {puzzle.second['move']} {puzzle.second['sim']:+.1f}.")
+    if same_option(action, best, position):
+        lines.append(f"It is {puzzle.margin:.1f} ahead of the next best, "
+                     f"{puzzle.second['move']} ({puzzle.second['equity']:.1f}).")
+        return True, lines
+    mine = weigh_answer(position, puzzle.seed, action)
+    if mine is None:
+        lines.append("Your option was not among those the engine weighs.")
+        return False, lines
+    data = mine.to_json()
+    lost = best_o["equity"] - data["equity"]
+    lines.append(f"Yours: {_line(data)}.")
+    parts = [f"{data['score'] - best_o['score']:+d} points now",
+             f"{data['leave'] - best_o['leave']:+.1f} in the tiles kept"]
+    if data.get("reply") is not None and best_o.get("reply") is not None:
+        parts.append(f"{best_o['reply'] - data['reply']:+.1f} x 0.5 in what it leaves them")
+    lines.append(f"It gave up {lost:.1f} equity: " + ", ".join(parts) + ".")
+    return False, lines
+
+
+# ----- self-play ----------------------------------------------------------------------
+def positions(seed: int) -> Iterator[SelfPlayPosition]:
+    """Each position a player faces in one self-play game (two seats), with the seed its
+    analysis uses and the id its puzzle would have."""
+    from kingscrib.kings.game import Game
+    from kingscrib.players.kings import make_player
+    from kingscrib.players.kings.driver import take_turn
+
+    game = Game.new([SELFPLAY_PLAYER, SELFPLAY_PLAYER], None, seed)
+    players = [make_player(SELFPLAY_PLAYER, seed * 10 + i) for i in range(2)]
+    turn = 0
+    while not game.is_over:
+        p = game.view(game.turn).position
+        yield (Position(dict(p.board), list(p.rack), p.bag, p.rules), seed * 1000 + turn,
+               f"kings-{seed}-{turn + 1}")
+        take_turn(game, players)
+        turn += 1
+
+
+def game_puzzles(seed: int) -> list[Puzzle]:
+    """The puzzles of one self-play game (two seats)."""
+    found = []
+    for position, analysis_seed, puzzle_id in positions(seed):
+        puzzle = make_puzzle(position, analysis_seed, puzzle_id)
+        if puzzle is not None:
+            found.append(puzzle)
+    return found

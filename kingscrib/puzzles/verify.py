@@ -5,17 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from kingscrib.puzzles.games import puzzle_game
 from kingscrib.puzzles.puzzle import Puzzle
 
 
 def problems(puzzle: Puzzle) -> list[str]:
     """What does not hold of ``puzzle`` (empty: it is right)."""
-    if puzzle.game == "kings":
-        from kingscrib.puzzles.kings import check
-    else:
-        from kingscrib.puzzles.cribbage import check
     try:
-        return check(puzzle)
+        return puzzle_game(puzzle.game).check(puzzle)
     except (ValueError, KeyError, TypeError) as e:  # a position that cannot be read
         return [f"the position cannot be analysed: {e}"]
 

@@ -36,6 +36,7 @@ from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.env.cribbage import ACTIONS, CARDS, FIRST_CLAIM, FIRST_PAIR, GO, PAIRS, SEATS
 from kingscrib.env.cribbage import action_index as v1_action_index
 from kingscrib.spiel.common import game_type, observer_kind, piece_tensor
+from kingscrib.spiel.contract_state import ContractState
 from kingscrib.spiel.resample import resample_deal
 from kingscrib.spiel.views import deal_view, shown_deal
 
@@ -135,7 +136,7 @@ class CribbageGame(pyspiel.Game):
             self.rules)
 
 
-class CribbageState(pyspiel.State):
+class CribbageState(ContractState[_DealtClassicGame]):
     """A state: chance nodes for the first dealer, every card dealt and the starter."""
 
     def __init__(self, game: CribbageGame) -> None:
@@ -150,6 +151,9 @@ class CribbageState(pyspiel.State):
         # The state as the current deal began (before its first card), for resampling.
         self.deal_start: CribbageState | None = None
         self.deal_start_moves = 0
+        # The scores the game starts from (a search from a seat's view: the deals before
+        # the current one, summed up), zeros for a new game.
+        self.initial_scores: tuple[int, ...] | None = None
 
     # ----- where the game is --------------------------------------------------
     def dealing(self) -> bool:
@@ -159,16 +163,12 @@ class CribbageState(pyspiel.State):
     def cards_to_deal(self) -> int:
         return self.rules.players * self.rules.hand_size + self.rules.crib_from_deck
 
-    def current_player(self) -> int:
-        if self.engine is not None and self.engine.phase == "over":
-            return pyspiel.PlayerId.TERMINAL
-        if self.first_dealer is None or self.dealing() or self.pending is not None:
-            return pyspiel.PlayerId.CHANCE
-        assert self.engine is not None and self.engine.to_act is not None
-        return self.engine.to_act
+    def chance_next(self) -> bool:
+        """The first dealer is cut for, a card is dealt, or the starter is cut."""
+        return self.first_dealer is None or self.dealing() or self.pending is not None
 
-    def is_terminal(self) -> bool:
-        return self.engine is not None and self.engine.phase == "over"
+    def seat_sides(self) -> list[int]:
+        return [self.rules.side_of(s) for s in range(self.rules.players)]
 
     def phase(self) -> str:
         if self.engine is None or self.dealing():
@@ -192,9 +192,8 @@ class CribbageState(pyspiel.State):
         return [(i, 1.0 / len(left)) for i in left]
 
     # ----- actions ----------------------------------------------------------
-    def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player() or self.engine is None:
-            return []
+    def seat_actions(self) -> list[int]:
+        assert self.engine is not None  # a seat acts: the first deal is dealt
         return sorted(engine_index(a) for a in self.engine.legal_actions())
 
     def engine_action(self, index: int) -> Discard | Play | Claim | Go:
@@ -242,6 +241,8 @@ class CribbageState(pyspiel.State):
                 pack += [c for c in deck() if c.number not in set(self.dealt)]
                 if self.engine is None:
                     self.engine = _DealtClassicGame(self.rules, self.first_dealer, pack)
+                    if self.initial_scores is not None:
+                        self.engine.scores = list(self.initial_scores)
                 else:
                     self.engine.deal(pack)
                 self.dealt = []
@@ -276,15 +277,6 @@ class CribbageState(pyspiel.State):
             return f"lay away {_CARD_OF[a]} {_CARD_OF[b]}"
         card = _CARD_OF[action]
         return f"lay away {card}" if self.phase() == "discard" else f"lay {card}"
-
-    def returns(self) -> list[float]:
-        n = self.rules.players
-        if not self.is_terminal():
-            return [0.0] * n
-        assert self.engine is not None and self.engine.winner is not None
-        lose = -0.5 if n == 3 else -1.0
-        return [1.0 if self.rules.side_of(s) == self.engine.winner else lose
-                for s in range(n)]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
                                 rng: random.Random | None = None) -> CribbageState:

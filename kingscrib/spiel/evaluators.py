@@ -1,4 +1,5 @@
-"""An evaluator for OpenSpiel's MCTS and ISMCTS on two-seat ``kingscrib_cribbage``.
+"""Evaluators for OpenSpiel's MCTS and ISMCTS: two-seat ``kingscrib_cribbage``, and
+``kings_cribbage`` (:class:`KingsScoreEvaluator`).
 
 A random rollout to the end of a whole game to 121 is long and says little; this one
 plays only to the end of the current deal (random cards for the chance nodes), then
@@ -14,6 +15,7 @@ lay-aways apart.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -63,6 +65,33 @@ class DealRolloutEvaluator:
         next_dealer = (engine.dealer + 1) % 2
         p = win_probability(engine.scores[0], engine.scores[1], i_deal=next_dealer == 0)
         return 2.0 * p - 1.0
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+KINGS_SCALE = 30.0  # points of lead that make a value of about 0.76 (tanh 1)
+
+
+class KingsScoreEvaluator:
+    """``evaluate`` and ``prior`` for ISMCTS on ``kings_cribbage``: no rollout (a random
+    one is a whole game of tile-by-tile placements), each seat's value is its score less
+    the mean of the others', through ``tanh(lead / scale)``; the game's returns once it
+    is over. A uniform prior."""
+
+    def __init__(self, scale: float = KINGS_SCALE) -> None:
+        self.scale = scale
+
+    def evaluate(self, state: Any) -> list[float]:
+        if state.is_terminal():
+            return list(state.returns())
+        scores = list(state.engine.scores) if state.engine is not None else []
+        n = state.num_players()
+        if not scores:
+            return [0.0] * n
+        total = sum(scores)
+        return [math.tanh((s - (total - s) / (n - 1)) / self.scale) for s in scores]
 
     def prior(self, state: Any) -> list[tuple[int, float]]:
         legal = state.legal_actions()

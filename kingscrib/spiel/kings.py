@@ -27,6 +27,7 @@ claims its full value. Returns at the end, zero-sum: ``n/(n-1) x (1/k - 1/n)`` f
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -43,6 +44,7 @@ from kingscrib.kings.notation import format_action
 from kingscrib.kings.rules import RuleSet
 from kingscrib.kings.tiles import COLOURS, DARK, LIGHT, RACK_SIZE, Tile, full_set
 from kingscrib.spiel.common import game_type, observer_kind, piece_tensor
+from kingscrib.spiel.contract_state import ContractState
 
 NAME = "kings_cribbage"
 KINDS = 26  # tile kinds: (rank - 1) * 2 + colour, as placement faces
@@ -125,7 +127,7 @@ class KingsCribbageGame(pyspiel.Game):
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
-class KingsCribbageState(pyspiel.State):
+class KingsCribbageState(ContractState[Game]):
     """A state: chance nodes for the first player and every tile drawn."""
 
     def __init__(self, game: KingsCribbageGame) -> None:
@@ -142,15 +144,9 @@ class KingsCribbageState(pyspiel.State):
         self.cache = _TurnCache()
 
     # ----- where the game is --------------------------------------------------
-    def current_player(self) -> int:
-        if self.engine is None or self.dealing() or self.pending is not None:
-            return pyspiel.PlayerId.CHANCE
-        if self.engine.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        return self.engine.turn
-
-    def is_terminal(self) -> bool:
-        return self.engine is not None and self.engine.is_over and self.pending is None
+    def chance_next(self) -> bool:
+        """Who plays first is drawn, a rack is dealt, or a turn waits for its draws."""
+        return self.engine is None or self.dealing() or self.pending is not None
 
     def dealing(self) -> bool:
         return self.engine is not None and self.dealt < RACK_SIZE * self.players
@@ -178,13 +174,11 @@ class KingsCribbageState(pyspiel.State):
         return self.cache.get(self.engine)
 
     def mask(self) -> np.ndarray:
-        placing = Placing(self.turn().uncapped)
+        placing = Placing(self.turn().play_source())
         placing.placed = dict(self.placed)
         return placing.mask(self.turn())
 
-    def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
-            return []
+    def seat_actions(self) -> list[int]:
         return [int(i) for i in np.flatnonzero(self.mask())]
 
     def _apply_action(self, action: int) -> None:
@@ -252,6 +246,38 @@ class KingsCribbageState(pyspiel.State):
         for bag in self.engine.bags:
             bag.sort()  # a multiset: no order the next draws could be read from
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
+                                rng: random.Random | None = None) -> KingsCribbageState:
+        """A state ``player_id`` cannot tell from this one: the tiles it has not seen (the
+        other racks and the bag they draw from) dealt again uniformly, each rack keeping
+        its size. Every play is public and another seat's draws and exchanges are seen
+        only as counts, so any such deal agrees with all the seat saw. Another seat's
+        tiles placed so far this turn (unseen) are taken back. While tiles are drawn (a
+        chance node) the state is returned as it is. OpenSpiel's ISMCTS calls it
+        (``probability_sampler`` is not used)."""
+        new = self.clone()
+        if new.engine is None or new.is_chance_node() or new.is_terminal():
+            return new
+        rng = rng or random.Random()
+        engine = new.engine
+        engine.racks = [list(rack) for rack in engine.racks]
+        engine.bags = [list(bag) for bag in engine.bags]
+        for bag in engine.bags:
+            others = [seat for seat in range(self.players)
+                      if seat != player_id and engine.bag_of(seat) is bag]
+            pool = bag + [t for seat in others for t in engine.racks[seat]]
+            rng.shuffle(pool)
+            k = 0
+            for seat in others:
+                size = len(engine.racks[seat])
+                engine.racks[seat] = pool[k:k + size]
+                k += size
+            bag[:] = sorted(pool[k:])
+        if engine.turn != player_id:  # the seat to move holds other tiles now
+            new.placed = {}
+            new.cache = _TurnCache()
+        return new
+
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if self.engine is None:
@@ -268,16 +294,6 @@ class KingsCribbageState(pyspiel.State):
             return f"action {action}"
         text = format_action(move, self.engine.board)
         return f"commit {text}" if action == COMMIT else text
-
-    def returns(self) -> list[float]:
-        n = self.players
-        if not self.is_terminal():
-            return [0.0] * n
-        assert self.engine is not None
-        winners = self.engine.winners()
-        k = len(winners)
-        return [n / (n - 1) * ((1.0 / k if s in winners else 0.0) - 1.0 / n)
-                for s in range(n)]
 
     def __str__(self) -> str:
         if self.engine is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-from kingscrib.classic.game import IllegalAction
+from kingscrib.core import IllegalAction
 from kingscrib.env.cribbage import FIRST_PAIR, PAIR_INDEX, PAIRS
 from kingscrib.spiel.deal_state import DealState
 from kingscrib.spiel.views import deal_view

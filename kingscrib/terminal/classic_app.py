@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Input, RichLog, Static
 
 from kingscrib.terminal.controllers.classic import ClassicSession
-from kingscrib.terminal.controllers.reply import MOVE, Reply
+from kingscrib.terminal.controllers.reply import MOVE, OVER, Reply
 from kingscrib.terminal.screens.info import InfoScreen
 from kingscrib.terminal.shell import GameApp, styles
 from kingscrib.terminal.views import classic as classic_view
@@ -53,9 +53,10 @@ class ClassicApp(GameApp[ClassicSession]):
         command = self.query_one("#command", Input)
         command.disabled = self.thinking or s.state != MOVE
         command.placeholder = s.prompt()
-        self.query_one("#keys", Static).update(Text(
-            f"{s.prompt()}… (keys are ignored)" if self.thinking else
-            "Enter: do it · hint · coach · help (F1) · Ctrl+Q quit (the game is saved)"))
+        self.query_one("#keys", Static).update(
+            Text(f"{s.prompt()}… (keys are ignored)") if self.thinking else
+            self.over_keys() if s.state == OVER else
+            Text("Enter: do it · hint · coach · help (F1) · Ctrl+Q quit (the game is saved)"))
 
     def say(self, reply: Reply, computer: bool = False) -> None:
         notes = self.on_reply(reply)

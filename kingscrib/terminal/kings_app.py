@@ -23,8 +23,9 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from kingscrib.kings.board import ACROSS
+from kingscrib.terminal import storage
 from kingscrib.terminal.controllers.draft import RANK_KEYS, Draft
-from kingscrib.terminal.controllers.kings import CLAIM, MOVE, NEXT_GAME, Reply, Session
+from kingscrib.terminal.controllers.kings import CLAIM, MOVE, NEXT_GAME, OVER, Reply, Session
 from kingscrib.terminal.screens.info import InfoScreen
 from kingscrib.terminal.shell import GameApp, styles
 from kingscrib.terminal.views import kings as kings_view
@@ -46,9 +47,11 @@ class KingsApp(GameApp[Session]):
     CSS_PATH = styles("kings")
 
     def __init__(self, session: Session, on_reply: Callable[[Reply], list[str]],
-                 plain: bool = False) -> None:
+                 plain: bool = False, first_move_guide: bool = False) -> None:
         super().__init__(session, on_reply)
         self.plain = plain
+        # a newcomer's first game: the guide to the first move, once (storage remembers)
+        self.first_move_guide = first_move_guide
         self.draft = Draft()
         self.history: list[str] = []
         self.history_at = 0
@@ -118,6 +121,8 @@ class KingsApp(GameApp[Session]):
             out = Text(f"{arrow} {self.draft.direction}", style="bold")
             out.append(" (Space turns) · arrows · rank lays a tile · L/D · / 6↔9 · Bksp · Enter")
             return out
+        if self.session.state == OVER:
+            return self.over_keys()
         return Text("Enter do it · ↑↓ history · → complete · Tab the board · F1 help · "
                     "Ctrl+Q quit")
 
@@ -132,7 +137,8 @@ class KingsApp(GameApp[Session]):
         message = self.query_one("#message", Static)
         parts = [m for m in short if isinstance(m, Text)] + [Text(n, style="dim") for n in notes]
         parts = own_move_first(self.own_move, reply, parts, computer)
-        message.update(message_line(parts, message.size.width or self.size.width))
+        message.update(message_line(parts, message.size.width or self.size.width,
+                                    max(2, message.size.height)))
         self.message_has_error = any(p.plain.startswith("✗") for p in parts)
         if not self.message_has_error or reply.changed:
             self.good_parts = [p for p in parts if not p.plain.startswith("✗")]
@@ -144,12 +150,25 @@ class KingsApp(GameApp[Session]):
             self.exit()
 
     # ----- the flow of the game -----------------------------------------------------------
+    def on_mount(self) -> None:
+        super().on_mount()
+        s = self.session
+        if (self.first_move_guide and not s.game.history and s.state == MOVE
+                and not storage.first_move_guide_seen()):
+            storage.mark_first_move_guide_seen()
+            self.push_screen(InfoScreen(kings_view.first_move_guide()))
+
+    def restarted(self) -> None:
+        self.draft = Draft()
+        self.good_parts = []
+        self.message_has_error = False
+
     def state_shown(self, state: str) -> None:
         if state == NEXT_GAME:
             self.push_screen(InfoScreen(Text(self.session.prompt()), self.next_game))
 
     def over_message(self) -> str:
-        return ("The match is over: press Ctrl+Q to leave." if self.session.match.games > 1
+        return ("The match is over" if self.session.match.games > 1
                 else super().over_message())
 
     @work(thread=True, exclusive=True, group="computer")
@@ -261,7 +280,8 @@ class KingsApp(GameApp[Session]):
         if error:
             message.update(Text(error))
         elif self.message_has_error:
-            message.update(message_line(self.good_parts, message.size.width or self.size.width))
+            message.update(message_line(self.good_parts, message.size.width or self.size.width,
+                                        max(2, message.size.height)))
         self.message_has_error = bool(error)
 
     @on(RackView.Clicked)

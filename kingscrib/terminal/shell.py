@@ -66,6 +66,8 @@ class SessionCore(Protocol):
 
     def computer_turn(self) -> Reply: ...
 
+    def rematch(self) -> None: ...
+
 
 SessionT = TypeVar("SessionT", bound=SessionCore)
 
@@ -78,12 +80,14 @@ class GameApp(TerminalApp, Generic[SessionT]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit_game", "quit (saved)", priority=True),
         Binding("f1", "help", "help", priority=True),
+        Binding("ctrl+r", "rematch", "a rematch (when the game is over)", priority=True),
     ]
 
     def __init__(self, session: SessionT, on_reply: Callable[[Reply], list[str]]) -> None:
         super().__init__()
         self.session = session
-        self.on_reply = on_reply
+        self.save_reply = on_reply
+        self.saved_to: list[str] = []  # where the finished games' records were saved
         self.thinking = False  # a computer (or the hint search) is at work: keys are ignored
         self.busy = ""  # what the app is busy with, when not the computer's turn
         self.own_move: list[Text] = []  # what the person's last move said
@@ -103,8 +107,34 @@ class GameApp(TerminalApp, Generic[SessionT]):
     def state_shown(self, state: str) -> None:
         """Show a state of the session the shell does not know (the next game of a match)."""
 
+    def on_reply(self, reply: Reply) -> list[str]:
+        """Save what ``reply`` asks; the notes to show (kept when they say where a finished
+        game's record was saved, for the end of the game)."""
+        notes = self.save_reply(reply)
+        if reply.finished:
+            self.saved_to = [n for n in notes if "record saved" in n.lower()]
+        return notes
+
     def over_message(self) -> str:
-        return "The game is over: press Ctrl+Q to leave."
+        return "The game is over"
+
+    def over_text(self) -> Text:
+        """The end: what next, with the keys, and where the record was saved."""
+        out = Text(f"{self.over_message()}: Ctrl+R a rematch · Ctrl+Q leave.", style="bold")
+        for note in self.saved_to:  # the path alone on its line, so that it fits in 80
+            path = note.partition("saved to ")[2] or note
+            home = str(Path.home())
+            if path.startswith(home + "/"):
+                path = "~" + path[len(home):]
+            out.append("\nRecord saved: ", style="dim")
+            out.append(path, style="dim")
+        return out
+
+    def over_keys(self) -> Text:
+        return Text("Ctrl+R a rematch · F1 help · Ctrl+Q quit")
+
+    def restarted(self) -> None:
+        """A rematch began: forget what was shown of the last game."""
 
     def focus_after_computer(self) -> bool:
         """Whether the command line takes the focus back after a computer's turn."""
@@ -132,8 +162,7 @@ class GameApp(TerminalApp, Generic[SessionT]):
             if not isinstance(self.screen, HandoverScreen):
                 self.push_screen(HandoverScreen(self.session.prompt()))
         elif state == OVER:
-            self.query_one("#message", Static).update(Text(self.over_message(),
-                                                           style="bold"))
+            self.query_one("#message", Static).update(self.over_text())
         else:
             self.state_shown(state)
         self.redraw()
@@ -173,6 +202,18 @@ class GameApp(TerminalApp, Generic[SessionT]):
 
     def action_quit_game(self) -> None:
         self.say(Reply(quit=True))
+
+    def action_rematch(self) -> None:
+        if self.thinking or self.session.state != OVER or len(self.screen_stack) > 1:
+            return
+        self.session.rematch()
+        self.saved_to = []
+        self.own_move = []
+        self.restarted()
+        self.say(self.session.intro())
+        self.redraw()
+        self.query_one("#command", Input).focus()
+        self.call_after_refresh(self.advance)
 
     def action_help(self) -> None:
         if not self.thinking and len(self.screen_stack) == 1:  # not over help itself

@@ -19,6 +19,17 @@ AUTOSAVE_NAME = "autosave-kings.json"
 GAMES_FOLDER = "games"
 
 
+GUIDE_SEEN_NAME = "first-move-guide-seen"  # present once a newcomer was shown the guide
+
+
+def first_move_guide_seen() -> bool:
+    return (data_dir() / GUIDE_SEEN_NAME).exists()
+
+
+def mark_first_move_guide_seen() -> None:
+    write_atomically(data_dir() / GUIDE_SEEN_NAME, "shown\n")
+
+
 def autosave_path() -> Path:
     return data_dir() / AUTOSAVE_NAME
 

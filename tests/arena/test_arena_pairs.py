@@ -56,4 +56,13 @@ def test_a_kings_pair_is_one_seed_with_the_seats_swapped() -> None:
     results = [kings.play_one(job) for job in (first, second)]
     summary = kings.summarise("greedy", "random", results, 7)
     assert summary["games"] == 2 and summary["pairs"] == 1
-    assert summary["ci95"] == [0.0, 1.0]  # one pair says nothing of the spread
+    points = sum(r.points_for_a for r in results)
+    assert summary["ci95"] == [round(x, 4) for x in wilson(points, 2)]
+
+
+def test_a_kings_match_won_every_game_has_a_wilson_interval_not_a_point() -> None:
+    won = kings.GameResult(1, (0,), (120, 80), 0, 30)
+    assert won.points_for_a == 1.0
+    summary = kings.summarise("a", "b", [won] * 4, 1)
+    assert summary["a_win_rate"] == 1.0
+    assert summary["ci95"] == [0.5101, 1.0]  # Wilson: 4/4 gives [0.510, 1]

@@ -48,12 +48,22 @@ def test_kings_tournament_is_the_same_on_ray(local_ray):
 
 
 def test_classic_tournament_is_the_same_on_ray(local_ray):
-    args = ["classic", "tournament", "--a", "expert", "--b", "random", "--pairs", "6",
+    args = ["classic", "tournament", "--a", "hard", "--b", "random", "--pairs", "6",
             "--seed", "3", "--json"]
     local = json.loads(_cli(*args, "--workers", "1"))
     on_ray = json.loads(_cli(*args, "--backend", "ray"))
     assert local == on_ray
     assert local["games"] == 12
+
+
+def test_the_arena_is_the_same_on_ray(local_ray):
+    args = ["arena", "--game", "cribbage", "--agents", "random,lowest-index,baseline",
+            "--pairs", "3", "--seed", "4", "--samples", "20", "--json"]
+    local = json.loads(_cli(*args, "--workers", "2"))
+    on_ray = json.loads(_cli(*args, "--backend", "ray"))
+    local.pop("seconds"), on_ray.pop("seconds")
+    assert local == on_ray
+    assert sum(r["games"] for r in local["ratings"]) == 3 * 3 * 2 * 2
 
 
 def test_train_leaves_is_the_same_on_ray(local_ray, tmp_path):

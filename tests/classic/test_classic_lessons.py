@@ -79,3 +79,37 @@ def test_a_wrong_count_says_what_the_hand_is_worth():
     verdict = check(step, "8")
     assert not verdict.ok and "worth 10" in verdict.message
     assert "double run of three" in verdict.breakdown[0]
+
+
+def test_a_wrong_crib_count_names_the_crib_flush_rule():
+    crib = next(s for s in lessons("cribbage")[1].steps if s.setup.get("crib"))
+    verdict = check(crib, "8")  # 4 for the fifteens and 4 for a flush the crib lacks
+    assert not verdict.ok
+    assert "the crib is worth 4" in verdict.message
+    assert "a flush in the crib needs all five cards" in verdict.message
+
+
+def test_the_explanation_lists_every_fifteen_card_by_card():
+    step = lessons("cribbage")[0].steps[0]  # 5♥ J♦ 2♣ 8♠, starter 7♣
+    for verdict in (check(step, "6"), check(step, "4")):
+        listed = " ".join(verdict.breakdown)
+        for fifteen in ("5♥+J♦", "8♠+7♣", "5♥+2♣+8♠"):
+            assert fifteen in listed
+    runs = " ".join(check(lessons("cribbage")[0].steps[1], "8").breakdown)
+    assert "5♣+K♥" in runs and "3♥ 4♠ 5♣" in runs and "3♥ 4♦ 5♣" in runs
+
+
+def test_lessons_read_cards_in_the_game_s_one_grammar():
+    deal = lessons("cribbage")[1].steps[1]  # 5♥ 5♠ J♦ 6♣ 9♣ K♠, best 6♣ 9♣
+    for answer in ("6C 9C", "6♣ 9♣", "#4 #5", "9 6♣"):
+        assert check(deal, answer).ok, answer
+    asked = check(deal, "9 6")  # 6 is the rank 6♣ and the place #6 (K♠)
+    assert not asked.ok and "Type 9♣ 6♣ or 9♣ #6" in asked.message
+    peg = lessons("cribbage")[2].steps[0]  # count 8, hand 7♦ 2♣ K♥ 4♠: 7♦ makes 15
+    assert check(peg, "7").ok and check(peg, "#1").ok
+    asked = check(peg, "2")  # the rank 2♣, or the place #2 (2♣): one card, no question
+    assert not asked.ok and "another card scores 2" in asked.message
+    asked = check(peg, "4")  # the rank 4♠, or the place #4 (4♠)
+    assert "?" not in asked.message
+    three = check(lessons("cribbage")[1].steps[2], "2 K")  # 7♥ 8♥ 7♠ 8♦ K♣ 2♠
+    assert not three.ok and "Type 2♠ K♣ or #2 K♣" in three.message

@@ -77,3 +77,37 @@ def test_expert_discard_is_never_worse_than_random_in_expectation():
     best = options[0]
     assert set(chosen.cards) == set(best.discard)
     assert best.total >= sum(o.total for o in options) / len(options)
+
+
+def four_card_points(cards) -> int:
+    """Fifteens, pairs, runs and a four-card flush of four cards, no starter (a slow
+    reference: every subset looked at)."""
+    from itertools import combinations
+
+    ranks = [c.rank for c in cards]
+    points = 2 * sum(1 for k in range(2, 5) for group in combinations(ranks, k)
+                     if sum(min(r, 10) for r in group) == 15)
+    points += 2 * sum(1 for a, b in combinations(ranks, 2) if a == b)
+    if len(set(ranks)) == 4 and max(ranks) - min(ranks) == 3:
+        points += 4
+    else:
+        points += 3 * sum(1 for group in combinations(ranks, 3)
+                          if len(set(group)) == 3 and max(group) - min(group) == 2)
+    if len({c.suit for c in cards}) == 1:
+        points += 4
+    return points
+
+
+def test_the_beginner_often_misses_the_best_discard_but_keeps_one_of_the_better_third():
+    missed = 0
+    for seed in range(60):
+        game = ClassicGame(seed=seed)
+        view = game.view(game.to_act)
+        discards = [a for a in view.legal if isinstance(a, Discard)]
+        values = sorted((four_card_points([c for c in view.hand if c not in d.cards])
+                         for d in discards), reverse=True)
+        chosen = LevelPlayer("easy", seed).choose_discard(view)
+        kept = four_card_points([c for c in view.hand if c not in chosen.cards])
+        assert kept >= values[len(values) // 3 - 1], seed  # one of the better third
+        missed += kept < values[0]
+    assert 15 <= missed <= 55  # often, not always

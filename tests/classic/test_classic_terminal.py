@@ -13,10 +13,11 @@ from rich.console import Console
 
 from kingscrib.classic.cards import Card, parse_cards
 from kingscrib.classic.game import Claim, Discard, Play
+from kingscrib.classic.naming import WhichCards, read_cards
 from kingscrib.cli.classic import after_reply, autosave_path, classic
 from kingscrib.players.classic.coach import coach_discard, coach_play
 from kingscrib.terminal.classic_app import ClassicApp
-from kingscrib.terminal.controllers.classic import ClassicSession, pretty_text, read_cards
+from kingscrib.terminal.controllers.classic import GLOSSARY_LINK, ClassicSession, pretty_text
 from kingscrib.terminal.controllers.kings import HANDOVER, MOVE, OVER, THINKING
 from kingscrib.terminal.screens.handover import HandoverScreen
 from kingscrib.terminal.views.replies import plain_text
@@ -75,17 +76,42 @@ async def settle(app, pilot) -> None:
 
 # ----- the session core ---------------------------------------------------------------
 
-def test_cards_by_number_card_symbol_or_rank_alone():
+def test_cards_by_place_card_symbol_or_rank_alone():
     hand = sorted(parse_cards("5H JD 7C 7S KH 2D"))  # 2♦ 5♥ 7♣ 7♠ J♦ K♥
-    assert read_cards("1 2", hand) == [Card.parse("2D"), Card.parse("5H")]
+    assert read_cards("#1 #2", hand) == [Card.parse("2D"), Card.parse("5H")]
+    assert read_cards("1 4", hand) == [Card.parse("2D"), Card.parse("7S")]  # no ace, no 4
     assert read_cards("J K", hand) == [Card.parse("JD"), Card.parse("KH")]
     assert read_cards("7♠ j", hand) == [Card.parse("7S"), Card.parse("JD")]
     with pytest.raises(ValueError, match="holds 2 7s: write which, e.g. 7♣ or 7C"):
         read_cards("7", hand)
-    with pytest.raises(ValueError, match="no card number 9 .* holds no 9"):
+    with pytest.raises(ValueError, match="holds no 9, and 9 is no place in it"):
         read_cards("9", hand)
     with pytest.raises(ValueError, match="5♥ is named twice"):
-        read_cards("5H 2", hand)
+        read_cards("5H #2", hand)
+
+
+def test_a_number_that_is_a_rank_and_a_place_is_asked_about_and_changes_nothing():
+    # the issue's hand: 2 3 were read as places and laid away 3♠ 5♠ without asking
+    hand = parse_cards("2S 3S 5S 6S 7H 9S")
+    with pytest.raises(WhichCards) as asked:
+        read_cards("2 3", hand)
+    assert "2♠ 3♠" in str(asked.value) and "#2 #3" in str(asked.value)
+    assert "3♠ 5♠" in str(asked.value)
+    assert read_cards(asked.value.by_rank, hand) == parse_cards("2S 3S")
+    assert read_cards(asked.value.by_place, hand) == parse_cards("3S 5S")
+    assert read_cards("2", parse_cards("2D")) == parse_cards("2D")  # one card: both agree
+    for seed in range(100):  # a deal whose hand holds a 2-6 that is not at its own place
+        session = computers_first(ClassicSession.new(seed=seed, level="easy"))
+        held = sorted(session.game.view(0).hand)
+        both = next((c for c in held[:-1] if 2 <= c.rank <= 6 and held[c.rank - 1] != c
+                     and sum(h.rank == c.rank for h in held) == 1), None)
+        if both is not None:
+            break
+    assert both is not None
+    before = len(session.game.events)
+    text = plain_text(session.handle(f"{both.rank} {held[-1]}"))
+    assert f"Type {both.pretty()} {held[-1].pretty()} or #{both.rank}" in text
+    assert len(session.game.events) == before and session.game.phase == "discard"
 
 
 def test_messages_write_cards_with_suit_symbols_only():
@@ -93,7 +119,7 @@ def test_messages_write_cards_with_suit_symbols_only():
     session = computers_first(ClassicSession.new(seed=3, level="easy"))
     reply = session.handle("ZZ")
     assert "'ZZ' is not a card" in plain_text(reply)
-    session.handle("1 2")
+    session.handle("#1 #2")
     computers_first(session)
     text = "\n".join(line.plain for line in session.event_lines(session.game.events))
     assert "Starter: " + session.game.starter.pretty() in text
@@ -197,7 +223,7 @@ def test_classic_hot_seat_hides_the_hands_between_players(data):
             await pilot.press("enter")
             mover = session.name(session.game.to_act)
             assert f"{mover}'s hand: 1:" in screen_text(app)
-            await pilot.press("1", "space", "2", "enter")
+            await pilot.press("number_sign", "1", "space", "number_sign", "2", "enter")
             await until(pilot, lambda: isinstance(app.screen, HandoverScreen))
             assert session.state == HANDOVER
             screen = screen_text(app)
@@ -210,7 +236,7 @@ def test_classic_hot_seat_hides_the_hands_between_players(data):
 
 def test_starting_again_asks_and_keeps_the_unfinished_game(data):
     runner = CliRunner()
-    out = runner.invoke(classic, ["play", "--seed", "3", "--level", "easy"], input="1 2\nquit\n")
+    out = runner.invoke(classic, ["play", "--seed", "3", "--level", "easy"], input="#1 #2\nquit\n")
     assert out.exit_code == 0, out.output
     first = json.loads(autosave_path().read_text())
     out = runner.invoke(classic, ["play", "--seed", "8"], input="q\n")
@@ -227,7 +253,8 @@ def test_a_corrupt_autosave_is_kept_aside_with_its_name(data):
     out = CliRunner().invoke(classic, ["play", "--resume"])
     assert out.exit_code != 0 and str(autosave_path()) in out.output
     out = CliRunner().invoke(classic, ["play", "--seed", "3"], input="quit\n")
-    assert "cannot be resumed" in out.output and "moved to" in out.output
+    flat = " ".join(out.output.split())  # (the message wraps at the terminal's width)
+    assert "cannot be resumed" in flat and "moved to" in flat
     assert list((data / "games").glob("unreadable-classic-*.json"))
 
 
@@ -291,7 +318,7 @@ def test_the_coach_at_a_discard_is_coach_discard_and_changes_nothing():
     reply = session.handle("coach")
     assert session.coach_advice() == expected
     assert shown(reply) == [f"Coach: {pretty_text(expected.best)}"] + [
-        pretty_text(line) for line in expected.lines]
+        pretty_text(line) for line in expected.lines] + [GLOSSARY_LINK]
     assert "chance to win" in plain_text(reply) and not reply.changed
     assert frozen(session) == before
 
@@ -305,7 +332,7 @@ def test_the_coach_at_a_card_to_lay_is_coach_play_and_changes_nothing():
     assert session.coach_advice() == expected
     assert expected.best.startswith("lay ")
     assert shown(reply) == [f"Coach: {pretty_text(expected.best)}"] + [
-        pretty_text(line) for line in expected.lines]
+        pretty_text(line) for line in expected.lines] + [GLOSSARY_LINK]
     assert not reply.changed and frozen(session) == before
     session.handle(answer(session))  # and the game goes on as before
     assert len(g.events) > before[4]
@@ -354,7 +381,7 @@ def test_the_coach_in_line_mode(data):
     view = g.view(0)
     expected = coach_discard(view.hand, g.dealer == 0, g.scores[0], g.scores[1])
     assert f"Coach: {pretty_text(expected.best)}" in out.output
-    assert " ".join(out.output.split()).count("chance to win") == len(expected.lines) - 1
+    assert " ".join(out.output.split()).replace(GLOSSARY_LINK, "").count("chance to win") == len(expected.lines) - 1
     assert json.loads(autosave_path().read_text())["record"]["deals"][0]["discards"][0] is None
 
 
@@ -395,3 +422,30 @@ def test_a_game_of_a_secret_seed_seats_its_computers_with_a_number_seed():
     game = ClassicGame(RuleSet(players=2), seed=secret, names=["you", "computer"])
     session = ClassicSession(game, [0], "easy")
     assert session.state in (MOVE, THINKING)
+
+
+def test_a_resumed_game_names_the_computer_level_and_shows_the_deal_so_far():
+    from kingscrib.terminal.controllers.classic import ClassicSession
+    from kingscrib.terminal.controllers.kings import MOVE, THINKING
+
+    session = ClassicSession.new(seed=4, level="easy")
+    while session.game.phase == "discard" or len(session.game.played) < 2:
+        if session.state == THINKING:
+            session.computer_turn()
+        else:
+            assert session.state == MOVE
+            session.handle("#1 #2" if session.game.phase == "discard" else "#1")
+    g = session.game
+    resumed = ClassicSession.from_snapshot(json.loads(json.dumps(session.snapshot())))
+    text = "\n".join(m.plain for m in resumed.intro().messages)
+    assert "Resumed against the computer at Beginner: deal 1" in text
+    assert f"Deal 1 so far:\n  Starter: {g.starter.pretty()}" in text
+    for seat, card in g.played:  # every card laid so far, by whom
+        assert f"{g.names[seat]}: {card.pretty()}" in text
+
+
+def test_classic_play_help_fits_80_columns_and_states_the_card_grammar():
+    out = CliRunner().invoke(classic, ["play", "--help"], terminal_width=80)
+    assert out.exit_code == 0
+    assert max(len(line) for line in out.output.splitlines()) <= 80
+    assert "#1 #2" in out.output and "asked about" in out.output

@@ -264,3 +264,79 @@ def test_no_traceback_escapes_a_mutated_record(data, words):
     assert result.exception is None or isinstance(result.exception, SystemExit), \
         (result.exception, result.output)
     assert result.exit_code in (0, 1)
+
+
+def test_analyze_gives_each_seat_its_own_figure_when_two_share_a_name(games_jsonl):
+    # selfplay seats two greedy players: the summary must not add them into one figure.
+    record = games_jsonl.read_text().splitlines()[0]
+    assert [p["name"] for p in json.loads(record)["players"]] == ["greedy", "greedy"]
+    reviews = json.loads(run(["analyze", "--json", "-"], record.encode()).output)
+    lost = [sum(r["equity_lost"] or 0.0 for r in reviews if r["player"] == seat)
+            for seat in (0, 1)]
+    text = run(["analyze", "-"], record.encode()).output
+    assert text.splitlines()[-1] == ("equity given up against the best option each turn:"
+                                     f" greedy (seat 1) {lost[0]:.1f},"
+                                     f" greedy (seat 2) {lost[1]:.1f}")
+
+
+def test_classic_analyze_gives_each_seat_its_own_figure_when_two_share_a_name():
+    line = run(["classic", "selfplay", "--json", "--games", "1", "--a", "easy", "--b",
+                "easy"]).output.splitlines()[0]
+    names = [p["name"] for p in json.loads(line)["players"]]
+    rows = json.loads(run(["classic", "analyze", "--json", "-"], line.encode()).output)
+    tallies = [(sum(r["slip"] for r in rows if r["seat"] == s),
+                sum(1 for r in rows if r["seat"] == s)) for s in (0, 1)]
+    text = run(["classic", "analyze", "-"], line.encode()).output
+    labels = [f"{n} (seat {s + 1})" if names.count(n) > 1 else n for s, n in enumerate(names)]
+    assert text.splitlines()[-1] == ("decisions worse than the coach's best: "
+                                     + ", ".join(f"{label} {s} of {t}" for label, (s, t)
+                                                 in zip(labels, tallies)))
+    assert names[0] != names[1] or "(seat 2)" in text
+
+
+@pytest.mark.parametrize("words", READERS, ids=" ".join)
+def test_a_missing_file_is_named_alike_by_every_command(tmp_path, words):
+    missing = str(tmp_path / "nonexistent.json")
+    result = run([*words, missing])
+    assert_refused(result)
+    assert f"{missing!r} does not exist" in result.output
+
+
+# ----- exit status by convention: 1 for bad input, 2 for a misused command line ---------
+
+@pytest.mark.parametrize("cards, message", [
+    (["5♥", "5♥", "5♣", "J♦", "5♦"], "card 5H is given twice"),
+    (["5H", "5S"], "give 5 cards, the four of the hand then the starter (got 2)"),
+    (["🂡", "5H", "5S", "5C", "JD"], "'🂡' is not a card"),
+])
+def test_classic_score_of_bad_cards_is_bad_input_exit_status_1(cards, message):
+    result = run(["classic", "score", *cards])
+    assert_refused(result)
+    assert f"Error: {message}" in result.output and "Usage:" not in result.output
+
+
+def test_classic_discard_of_bad_cards_is_bad_input_exit_status_1():
+    result = run(["classic", "discard", "5H", "5S", "5C", "JD", "6D"])
+    assert_refused(result)
+    assert "give exactly 6 cards (got 5)" in result.output and "Usage:" not in result.output
+    assert run(["classic", "score", "--nonsense", "5H"]).exit_code == 2  # misuse stays 2
+
+
+@pytest.mark.parametrize("words", [["score"], ["classic", "score"]], ids=" ".join)
+def test_random_bytes_to_score_stop_after_a_bounded_number_of_errors(words):
+    from kingscrib.cli.user_files import MAX_ERRORS
+
+    noise = bytes(random_bytes(500_000))
+    result = run([*words, "-"], noise)
+    assert_refused(result)
+    lines = result.output.splitlines()
+    assert len(lines) == MAX_ERRORS + 1
+    assert lines[-1].startswith(f"error: stopped after {MAX_ERRORS} lines that are not hands")
+    assert all("line " in line for line in lines[:-1])  # each names its input line
+    assert not any(line.startswith(":") for line in lines)
+
+
+def random_bytes(count: int) -> bytes:
+    import random
+
+    return random.Random(5).randbytes(count)

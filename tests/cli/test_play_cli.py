@@ -176,3 +176,40 @@ def test_board_and_help_at_the_prompt(data):
     assert "exchange 7L KD" in out
     assert "unknown command 'hello'" in out
     assert out.count("Your rack:") == 2  # drawn at the start and on `board`
+
+
+def test_an_unreadable_autosave_is_never_moved_aside_silently(data, monkeypatch):
+    # Before a full-screen game, which would hide the message, the player is asked.
+    import kingscrib.cli.play as play_module
+
+    monkeypatch.setattr(play_module, "full_screen_possible", lambda: True)
+
+    def full_screen(*args):
+        raise AssertionError("the full-screen game started and hid the message")
+
+    monkeypatch.setattr(play_module, "_run_full_screen", full_screen)
+    (data / AUTOSAVE).write_text("{not json")
+    result = run([], "q\n")
+    assert result.exit_code == 0
+    kept = list((data / "games").glob("unfinished-*.json"))
+    assert len(kept) == 1 and kept[0].read_text() == "{not json"
+    assert "could not be read" in result.output
+    assert str(kept[0]) in result.output.replace("\n", "")
+    assert "Start a new game (n) or quit (q)?" in result.output
+    assert not (data / AUTOSAVE).exists()  # quitting started nothing
+
+
+def test_two_undos_in_a_row_then_quit_resume_and_analyze(data, tmp_path):
+    from kingscrib.cli.ai_commands import analyze
+
+    result = run(["--seed", "1", "--seat", "human", "--seat", "greedy"],
+                 "pass\npass\nundo\nundo\nquit\n")
+    assert result.output.count("Took back your last turn") == 2
+    saved = autosave(data)
+    assert saved["game"]["turns"] == []
+    result = run(["--resume"], "pass\nquit\n")
+    assert result.exit_code == 0 and "cannot be read" not in result.output
+    assert "You passed." in result.output
+    assert len(autosave(data)["game"]["turns"]) == 2
+    result = CliRunner().invoke(analyze, [str(data / AUTOSAVE)])
+    assert result.exit_code == 0, result.output

@@ -9,7 +9,8 @@ import pytest
 
 MODULES = ["kingscrib.env", "kingscrib.env.kings", "kingscrib.env.cribbage",
            "kingscrib.env.cribbage_v1", "kingscrib.env.kings_v1", "kingscrib.env.flat",
-           "kingscrib.env.single", "kingscrib.env.batched_cribbage", "kingscrib.common.backends",
+           "kingscrib.env.single", "kingscrib.env.batched_cribbage",
+           "kingscrib.env.batched_kings", "kingscrib.common.backends",
            "kingscrib.arena.intervals"]
 
 

@@ -35,3 +35,31 @@ def test_capped_openings_equal_the_full_generators(rules):
             first, _, _ = opening_plays(rack, rules, cap, None)
             assert first == every[:cap], (rack, cap)
         assert build() == every, rack
+
+
+def test_an_openings_factored_turn_is_small_and_masks_as_every_play_does():
+    """The factored encoding keeps an opening's tile sequences, not its (here 40,542)
+    plays, and its masks equal those made from the list of every play, tiles placed or
+    not."""
+    import pickle
+
+    import numpy as np
+
+    from kingscrib.env.kings_factored import COMMIT, Placing, placement
+    from kingscrib.kings.tiles import parse_tiles
+
+    rack = parse_tiles("5L 5D 5L JD TL")
+    rules = RuleSet()
+    every = best_plays({}, rack, rules)
+    assert len(every) == 40_542
+    _, _, source = opening_plays(rack, rules, MAX_PLAYS, keep_best)
+    compact, full = Placing(source), Placing(every)
+    base = type("Base", (), {"mask": np.ones(COMMIT + 1, np.int8)})()
+    rng = random.Random(1)
+    for _ in range(3):  # place a tile the mask allows, three times
+        mask = compact.mask(base)
+        assert np.array_equal(mask, full.mask(base))
+        places = [i for i in np.flatnonzero(mask) if 32 <= i < COMMIT]
+        square, face = placement(int(rng.choice(places)))
+        compact.placed[square] = full.placed[square] = face
+    assert len(pickle.dumps(compact)) < 20_000 < len(pickle.dumps(full)) // 50

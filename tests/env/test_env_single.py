@@ -11,7 +11,7 @@ from kingscrib.env.single import CribbageSingleEnv, KingsSingleEnv
 
 def _play(env, seed: int, rng: np.random.Generator) -> tuple[float, int]:
     obs, info = env.reset(seed=seed)
-    total, steps, done = info["reward_before"], 0, False
+    total, steps, done = 0.0, 0, False  # the first step pays info["reward_before"]
     while not done:
         assert env.aec.agent_selection == env.agent
         mask = obs["action_mask"]
@@ -36,6 +36,26 @@ def test_kings_against_greedy(seat):
     for turn in game.history:
         if turn.player != seat and turn.action == "play":
             assert turn.score > 0
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_steps_rewards_add_up_to_the_whole_return_with_shaping(seat):
+    """What Stable-Baselines3 sums, the rewards step() returns, is the outcome plus the
+    shaping over the whole game: c x (own final score - the other's), the opponent's
+    opening play included when the learner sits second."""
+    c = 0.01
+    env = KingsSingleEnv(opponent="greedy", seat=seat, shaping=c)
+    obs, info = env.reset(seed=7)
+    assert (info["reward_before"] < 0) == (seat == 1)  # greedy scored at the opening
+    total, done = 0.0, False
+    rng = np.random.default_rng(seat)
+    while not done:
+        obs, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        total += reward
+    final = env.aec.game.final_scores
+    mine, theirs = final[seat], final[1 - seat]
+    outcome = 1.0 if mine > theirs else -1.0 if mine < theirs else 0.0
+    assert total == pytest.approx(outcome + c * (mine - theirs))
 
 
 def test_kings_seeded_episodes_repeat():

@@ -176,7 +176,7 @@ def at_play(seed=3, muggins=False) -> ClassicSession:
     session = ClassicSession.new(seed=seed, level="easy", muggins=muggins)
     while session.state == THINKING:
         session.computer_turn()
-    session.handle("1 2")
+    session.handle("#1 #2")
     while session.state == THINKING:
         session.computer_turn()
     assert session.game.phase == "play" and session.state == MOVE
@@ -189,7 +189,7 @@ def test_a_discard_is_echoed_with_its_cards_and_whose_crib():
         assert plain_text(session.computer_turn()).strip().startswith("computer laid away 2 cards")
     hand = sorted(session.game.view(0).hand)
     dealer_is_you = session.game.dealer == 0
-    text = plain_text(session.handle("1 2"))
+    text = plain_text(session.handle("#1 #2"))
     first = text.splitlines()[0].strip()
     crib = "your" if dealer_is_you else "computer's"
     assert first == f"you laid away {hand[0].pretty()}  {hand[1].pretty()} to {crib} crib"
@@ -209,7 +209,7 @@ def test_the_classic_texts_say_your_not_you_s():
         if session.state == THINKING:
             session.computer_turn()
         else:
-            session.handle("1")
+            session.handle("#1")
     item = session.game.show_item
     assert session.game.phase == "show" and item is not None
     table = Console(record=True, file=io.StringIO(), width=100)
@@ -242,13 +242,13 @@ def test_hint_in_the_play_is_the_coach_s_best_card_and_why():
     assert "chance to win" in text and "Cards you may lay" not in text
 
 
-def test_the_prompt_says_a_digit_is_a_place_in_the_hand():
+def test_the_prompt_says_a_place_is_written_with_a_hash():
     session = at_play()
     hand = sorted(session.game.view(0).hand)
     prompt = session.prompt()
-    assert f"a digit is a place 1-{len(hand)}" in prompt
-    # typing the digit lays the card at that place, as the prompt says
-    assert plain_text(session.handle("1")).strip().startswith(f"you: {hand[0].pretty()}")
+    assert f"#1-#{len(hand)} by place" in prompt
+    # typing #1 lays the card at that place, as the prompt says
+    assert plain_text(session.handle("#1")).strip().startswith(f"you: {hand[0].pretty()}")
 
 
 def test_the_back_pegs_survive_a_resume():
@@ -257,7 +257,7 @@ def test_the_back_pegs_survive_a_resume():
         if session.state == THINKING:
             session.computer_turn()
         elif session.game.phase == "play":
-            session.handle("1")
+            session.handle("#1")
         else:
             break
     live = session.back_pegs

@@ -77,8 +77,9 @@ def test_classic_in_the_play(snap_compare):
 
     async def run(pilot) -> None:
         await settle(pilot)
-        for line in ("1 2", "1", "1"):
-            await pilot.press(*[{" ": "space"}.get(c, c) for c in line], "enter")
+        for line in ("#1 #2", "#1", "#1"):  # places, as the card grammar writes them
+            await pilot.press(*[{" ": "space", "#": "number_sign"}.get(c, c) for c in line],
+                              "enter")
             await settle(pilot)
         await pilot.pause(0.1)
     assert snap_compare(app, run_before=run)

@@ -10,7 +10,7 @@
 from kingscrib.players.classic.base import ClassicPlayer
 from kingscrib.players.classic.driver import play_game
 from kingscrib.players.classic.levels import LEVELS, LevelPlayer
-from kingscrib.players.classic.registry import PLAYER_NAMES, make_player
+from kingscrib.players.classic.registry import PLAYER_NAMES, TWO_PLAYER_NAMES, make_player
 from kingscrib.players.classic.simple import BaselinePlayer, RandomPlayer
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "ClassicPlayer",
     "LevelPlayer",
     "RandomPlayer",
+    "TWO_PLAYER_NAMES",
     "make_player",
     "play_game",
 ]

@@ -3,7 +3,9 @@
 =========  ==========================================  =================================
 level      discard                                     the play
 =========  ==========================================  =================================
-easy       best four cards as they stand (no starter)  the card that scores most now
+easy       one of the better third of the discards     one of the better half of the
+           by the four cards as they stand (no         cards by what they score now:
+           starter), at random                         it often misses the best
 medium     best expected hand over the starters        the card that scores most now
 hard       expected hand and crib (dealer or pone)     scores now, avoids giving 15/31
 expert     expected hand and crib (dealer or pone)     looks ahead: what the opponent
@@ -67,11 +69,14 @@ class LevelPlayer:
         hand = list(view.hand)
         n = view.rules.discards
         if self.level == "easy":
-            best = max(
+            # A beginner's eye: the four cards as they stand, and often not the best four
+            # (at random among the better third): it plays some 300 points under Casual.
+            ranked = sorted(
                 (a for a in view.legal if isinstance(a, Discard)),
                 key=lambda a: (_static_value([c for c in hand if c not in a.cards]), self.rng.random()),
+                reverse=True,
             )
-            return best
+            return self.rng.choice(ranked[: max(1, len(ranked) // 3)])
         if self.level == "medium":
             unseen = unseen_by(view)
             best = max(
@@ -90,6 +95,10 @@ class LevelPlayer:
         if len(plays) == 1:
             return plays[0]
         pile = [c.rank for c in view.pile]
+        if self.level == "easy":  # one of the better half by what it scores now
+            ranked = sorted(plays, key=lambda a: (peg_score(pile + [a.card.rank]).total,
+                                                  self.rng.random()), reverse=True)
+            return self.rng.choice(ranked[: (len(ranked) + 1) // 2])
         unseen = unseen_by(view) if self.level == "expert" else []
 
         def value(action: Play) -> float:

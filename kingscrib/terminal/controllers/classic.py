@@ -7,9 +7,9 @@ level) and what has been shown; both the line mode and the full-screen app of
 run :meth:`ClassicSession.computer_turn` while a computer is to act, and save
 :meth:`ClassicSession.snapshot` after every action.
 
-Cards are always shown with suit symbols (``6♣``); they may be typed either way
-(``6C``, ``6c``, ``6♣``), by their number in the hand shown, or by rank alone when the
-hand holds one card of that rank.
+Cards are always shown with suit symbols (``6♣``); they are typed in the one grammar of
+:mod:`kingscrib.classic.naming` (``6C``, ``6c``, ``6♣``, a rank alone, ``#3`` for a place),
+which asks which was meant when a number could be a rank or a place.
 """
 
 from __future__ import annotations
@@ -32,11 +32,13 @@ from kingscrib.classic.game import (
     Play,
     possessive,
 )
+from kingscrib.classic.naming import WhichCards, read_cards
 from kingscrib.classic.record import RecordError, replay
 from kingscrib.classic.rules import WINNING_SCORE, RuleSet
 from kingscrib.common.shuffle import Seed
-from kingscrib.counting import parse_rank, rank_char
-from kingscrib.players.classic import LEVELS, make_player
+from kingscrib.counting import parse_rank
+from kingscrib.players import level_names
+from kingscrib.players.classic import LEVELS, TWO_PLAYER_NAMES, make_player
 from kingscrib.players.classic.coach import Advice, coach_discard, coach_play
 from kingscrib.terminal.controllers.reply import (
     ALERT,
@@ -64,16 +66,35 @@ _CODE = re.compile(r"\b(10|[A2-9TJQK])([CDHS])\b")
 _COMMANDS = {"help": "help", "?": "help", "h": "help", "hint": "hint", "coach": "coach",
              "quit": "quit", "exit": "quit", "save": "save", "rules": "rules"}
 
+# The words hints and the coach use (docs/play.md, "Words in Cribbage's hints").
+GLOSSARY = (
+    ("expected", "averaged over every starter that may turn up and every way the cards you"
+                 " cannot see may fill the crib"),
+    ("hand", "the points the four cards you keep are expected to score in the show"),
+    ("crib", "what the two cards laid away are expected to add to the crib: + when it is"
+             " yours, - when it is theirs"),
+    ("pegging", "the points you expect to peg in the play, yours less your opponent's"),
+    ("chance to win", "how often a player wins the game from these scores and this deal, by"
+                      " the expert's tables; near the end it ranks the options"),
+)
+
+GLOSSARY_LINK = "F1 (help) says what expected, hand, crib, pegging and chance to win mean."
+
 HELP_LINES = [
-    ("1 2  or  5H JD  or  5 J", "lay away cards: their numbers in your hand, the cards, or"
-                                " ranks alone when your hand holds one of each"),
-    ("3  or  7C  or  7", "lay one card in the play (the same three ways)"),
+    ("5H JD  or  5♥ J♦  or  5 J", "lay away cards: rank then suit (letter or symbol), or a"
+                                " rank alone when your hand holds one card of it"),
+    ("#1 #2", "cards by their place in your hand as shown (1: is the first); a bare number"
+              " that is no rank in your hand is a place too"),
+    ("7C  or  7  or  #3", "lay one card in the play (the same ways)"),
+    ("2 3  (asked)", "a number that could be a rank or a place is never guessed: you are"
+                     " asked which, and told what to type for each"),
     ("12", "(muggins) the points you count in your hand or crib, once: points missed, or"
            " claimed too many, go to the next player"),
     ("hint", "laying away: the best discards by expected points; in the play (two"
-             " players): the coach's best card and why"),
+             " players): the coach's best card and why (the words below)"),
     ("coach", "(two players) the expert's best discard or card, with each option's chance"
               " to win"),
+    *GLOSSARY,
     ("rules", "the rules in short, with this game's options"),
     ("save", "save now (the game is saved after every action anyway)"),
     ("quit", "stop; resume later with kingscrib classic play --resume"),
@@ -132,49 +153,6 @@ class PegBoard(Message):
     back: tuple[int, ...]
 
 
-def read_cards(answer: str, hand: Sequence[Card]) -> list[Card]:
-    """Cards named in ``answer``, each as its number in ``hand`` (1-based, as the hand is
-    shown), as a card (``5H``, ``10D``, ``5♥``), or by rank alone (``7``, ``J``) when
-    ``hand`` holds one card of that rank not named already. A digit is a number in the
-    hand first: ``3`` is the third card, ``7`` the seven in a hand of six."""
-    cards: list[Card] = []
-    for token in answer.replace(",", " ").split():
-        if token.isdigit() and 1 <= int(token) <= len(hand):
-            cards.append(hand[int(token) - 1])
-            continue
-        try:
-            rank = parse_rank(token)
-        except ValueError:
-            if token.isdigit():
-                raise ValueError(f"there is no card number {token} (1 to {len(hand)})"
-                                 " and no such rank") from None
-            if token.lower() == "go":
-                raise ValueError("no need to say go: it is said for you when no card can be"
-                                 " laid; lay a card") from None
-            try:
-                cards.append(Card.parse(token))  # (suits as letters or symbols)
-            except ValueError:
-                raise ValueError(f"{token!r} is not a card: write a card as 5♥ or 5h, 10♠ or"
-                                 " ts, a rank alone (7) or its place in your hand") from None
-            continue
-        options = [c for c in hand if c.rank == rank and c not in cards]
-        if len(options) == 1:
-            cards.append(options[0])
-        elif not options:
-            number = f"there is no card number {token} (1 to {len(hand)}) and " \
-                if token.isdigit() else ""
-            raise ValueError(f"{number}your hand holds no {rank_char(rank)}")
-        else:
-            raise ValueError(f"your hand holds {len(options)} {rank_char(rank)}s: write which,"
-                             f" e.g. {options[0].pretty()} or {options[0]}")
-    if not cards:
-        raise ValueError("name at least one card")
-    twice = next((c for c in cards if cards.count(c) > 1), None)
-    if twice is not None:
-        raise ValueError(f"{twice.pretty()} is named twice")
-    return cards
-
-
 # The goal in one line, for a newcomer's first screen.
 CRIBBAGE_GOAL = ("score from your cards in the play and the show (15s, pairs, runs); the first"
                  " to 121 wins. New? kingscrib learn --game cribbage")
@@ -192,9 +170,12 @@ class ClassicSession:
     """A classic game between people (``humans``: their seats) and computers of ``level``."""
 
     def __init__(self, game: ClassicGame, humans: Sequence[int], level: str) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"unknown computer level {level!r} (known: {', '.join(LEVELS)})")
         players = game.rules.players
+        if level not in LEVELS + TWO_PLAYER_NAMES:
+            known = ", ".join(LEVELS + TWO_PLAYER_NAMES)
+            raise ValueError(f"unknown computer level {level!r} (known: {known})")
+        if level in TWO_PLAYER_NAMES and players != 2:
+            raise ValueError(f"the {level} computer plays the two-player game only")
         if not humans or any(not 0 <= h < players for h in humans):
             raise ValueError(f"the people sit at seats 0 to {players - 1}")
         self.game = game
@@ -234,6 +215,16 @@ class ClassicSession:
         session = cls(game, list(range(humans)), level)
         session.seen = 0
         return session
+
+    def rematch(self) -> None:
+        """A new game between the same seats under the same rules, in place (the front
+        ends keep saving this session), with a new seed."""
+        old = self.game
+        self.game = ClassicGame(old.rules, seed=random.randrange(10**9), names=list(old.names))
+        self.computers = {s: make_player(self.level, computer_seed(self.game.seed, s))
+                          for s in self.computers}
+        self.seen = 0
+        self.at_keyboard = None
 
     def snapshot(self) -> dict[str, Any]:
         return {"format": SNAPSHOT_FORMAT, "record": self.game.record(),
@@ -306,8 +297,8 @@ class ClassicSession:
         if not hand:
             return ""
         example = next((c for c in hand if c.rank <= len(hand) and c.rank <= 9), hand[-1])
-        places = f"1-{len(hand)}" if len(hand) > 1 else "1"
-        return f"a digit is a place {places}; {example.pretty()} names a card"
+        places = f"#1-#{len(hand)}" if len(hand) > 1 else "#1"
+        return f"type {example.pretty()} or {str(example).lower()}, a rank, or {places} by place"
 
     # ----- commands -------------------------------------------------------------------
     def handle(self, text: str) -> Reply:
@@ -361,6 +352,8 @@ class ClassicSession:
                     raise ValueError(f"{text!r} is not a number: type the points you count"
                                      " (or help)") from None
             self._apply(action, reply)
+        except WhichCards as which:  # a question, not a mistake: nothing changed
+            reply.add(Line.of(str(which), ALERT))
         except (ValueError, IllegalAction) as exc:
             reply.error(pretty_text(str(exc)))
         return reply
@@ -436,6 +429,7 @@ class ClassicSession:
         reply.add(f"Coach: {pretty_text(advice.best)}", STRONG)
         for line in advice.lines:
             reply.add(pretty_text(line))
+        reply.add(Line.of(GLOSSARY_LINK, QUIET))
         return reply
 
     def _hint(self) -> Reply:
@@ -455,6 +449,7 @@ class ClassicSession:
             return reply
         options = analyse_discards(list(view.hand), owns_crib(view), view.rules.discards)[:3]
         reply.add(DiscardHints(tuple(options)))
+        reply.add(Line.of(GLOSSARY_LINK, QUIET))
         return reply
 
     # ----- drawing ----------------------------------------------------------------------
@@ -500,7 +495,15 @@ class ClassicSession:
         reply = Reply()
         g = self.game
         if self.seen:
-            reply.add(f"Resuming the game of seed {g.seed}.", STRONG)
+            score = ", ".join(f"{g.side_name(s)} {p}" for s, p in enumerate(g.scores))
+            against = (f" against the computer at {level_names.title('cribbage', self.level)}"
+                       if self.computers else "")
+            reply.add(f"Resumed{against}: deal {len(g.deals)}, {score} (seed {g.seed}).",
+                      STRONG)
+            starts = [i for i, e in enumerate(g.events) if e.kind == "starter"]
+            if g.starter is not None and starts:  # the deal so far: the starter and after
+                reply.add(f"Deal {len(g.deals)} so far:")
+                reply.messages.extend(self.event_lines(g.events[starts[-1]:]))
         else:
             cut = ", ".join(f"{n} {c.pretty()}" for n, c in zip(g.names, g.cuts[-1]))
             dealer = g.names[g.first_dealer]

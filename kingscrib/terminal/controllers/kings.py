@@ -30,6 +30,7 @@ from kingscrib.kings.tiles import Tile
 from kingscrib.players import level_names
 from kingscrib.players.kings import PLAYERS, make_player
 from kingscrib.players.kings.analysis import Option, best_options
+from kingscrib.players.kings.defence import DEFENCE_WEIGHT
 from kingscrib.players.kings.driver import take_turn
 from kingscrib.players.level_names import GENTLE_DEFAULT
 from kingscrib.terminal.controllers.reply import (
@@ -169,15 +170,30 @@ class _PersonAtTheTable:
         return False
 
 
+# The words hints and puzzles use (docs/play.md, "Words in hints and puzzles").
+GLOSSARY = (
+    ("equity", f"what hints rank by: the play's points + its leave - {DEFENCE_WEIGHT:g} x"
+               " the reply"),
+    ("leave", "the worth of the tiles you keep on your rack, learned from many games"),
+    ("reply", "the points the next player is expected to score in answer (over racks"
+              " drawn from the tiles you have not seen)"),
+    ("play-out", "the game played on to its end by computers from a position; many of"
+                 " them check a puzzle's answer (\"Simulation agrees\")"),
+)
+
 HELP_LINES = (
     ("G7 across 7A7A", "play: the first square, across or down, the tiles in board order"),
+    ("7A7A", "tiles written together, a character each: A, 2-9, T (ten), J, Q, K; spaces"
+             " allowed (7 A 7 A); add L/D for a colour (7L), 6 or 9 for a 6/9 tile's face"),
     ("H8 3D", "one tile needs no direction; colours L/D only when your rack has both"),
     ("F7 down 7 (8) 7", "tiles already on the board may be written in parentheses"),
     ("exchange 7L KD", "swap tiles with the bag (short: x 7 K)"),
     ("pass", "do nothing this turn"),
-    ("hint", "the best plays the engine finds"),
+    ("hint", "the best plays the engine finds, by equity (the words below)"),
+    *GLOSSARY,
     ("joker", "(joker rule) call Joker on the last play before your move"),
-    ("undo", "take back your last turn and the computer turns after it"),
+    ("undo", "take back your last turn and the computer's after it; the bag is then"
+             " shuffled again, so the same move may draw other tiles"),
     ("rules", "the rules in short and the options in force (also: legend)"),
     ("board", "draw the board again"),
     ("save", "save now (the game is saved after every move anyway)"),
@@ -276,6 +292,21 @@ class Session:
         match = Match([s.name for s in seats], games=games, rules=rules, seed=seed)
         return cls(seats, match)
 
+    def rematch(self) -> None:
+        """Start a new match between the same seats under the same rules, in place (the
+        front ends keep saving this session), with a new seed."""
+        old = self.match
+        self.match = Match(list(old.names), games=old.games, rules=old.rules)
+        self.game = self.match.new_game()
+        self.finished = []
+        self.between_games = False
+        self.players = [None if s.is_human else make_player(s.level or default_level(),
+                                                            self._player_seed(i))
+                        for i, s in enumerate(self.seats)]
+        self.pending = None
+        self.at_keyboard = None
+        self.needs_screen = True
+
     def _player_seed(self, seat: int) -> int:
         return (self.match.seed or 0) * 7 + seat
 
@@ -368,7 +399,11 @@ class Session:
             return f"Pass the keyboard to {self.to_move.name} and press Enter"
         if state == NEXT_GAME:
             return f"Press Enter to start game {self.match.played + 1} of {self.match.games}"
+        if state == OVER:
+            return "The match is over" if self.match.games > 1 else "The game is over"
         name = self.to_move.name
+        if state == THINKING:
+            return f"{name} is thinking"
         return "Your move" if name == "You" else f"{name}, your move"
 
     # ----- drawing ------------------------------------------------------------
@@ -635,8 +670,8 @@ class Session:
                       + ("exchange some tiles or pass." if can else "pass."), WARNING)
         reply.add(Hints(tuple(options), game.rules.joker))
         if not game.rules.joker:
-            reply.add("equity = points + the value of the tiles kept - a share of the next"
-                      " player's expected best reply", QUIET)
+            reply.add(f"equity = points + the value of the tiles kept - {DEFENCE_WEIGHT:g} x"
+                      " the next player's expected best reply", QUIET)
         return reply
 
     def _undo(self) -> Reply:

@@ -81,7 +81,13 @@ class LessonScreen(Screen[None]):
     """One lesson: the position on the left, the explanation on the right, then the task,
     what the engine said of the last answer, and the line to answer on."""
 
-    BINDINGS = [Binding("escape", "back", "back to the lessons")]
+    BINDINGS = [Binding("escape", "back", "back to the lessons"),
+                Binding("pagedown", "scroll_text(1)", "more of the lesson's text"),
+                Binding("pageup", "scroll_text(-1)", "the lesson's text back")]
+
+    KEYS = "Enter answer · hint · show (the answer) · Esc the lessons · Ctrl+Q quit"
+    # when the text beside the position is longer than its panel (80x24 is laid out for)
+    SCROLL_KEYS = "Enter answer · hint · show · PgDn/PgUp more text · Esc lessons · Ctrl+Q quit"
 
     class Finished(Message):
         """The last step of the lesson was answered."""
@@ -123,6 +129,7 @@ class LessonScreen(Screen[None]):
         step = self.step
         setup = self.query_one("#setup", Static)
         setup.set_class(step.game != "kings", "cribbage")
+        self.set_class(step.game != "kings", "cribbage-step")
         setup.update(setup_view(step, self.plain, self.played))
         teach = Text(self.lesson.title, style="bold")
         teach.append(f"\nlesson {self.number} of {self.of}", style="dim")
@@ -135,8 +142,22 @@ class LessonScreen(Screen[None]):
         answer.placeholder = ("Enter: the next step" if self.solved and self.more_steps()
                               else "Enter: back to the lessons" if self.solved
                               else f"Type {ANSWER_HINT[step.answer]}; hint; show")
-        self.query_one("#lesson-keys", Static).update(
-            "Enter answer · hint · show (the answer) · Esc the lessons · Ctrl+Q quit")
+        self.call_after_refresh(self.show_keys)
+
+    def show_keys(self) -> None:
+        """The keys, PgDn and PgUp among them while the lesson's text overflows."""
+        more = self.query_one("#teach", VerticalScroll).max_scroll_y > 0
+        self.query_one("#lesson-keys", Static).update(self.SCROLL_KEYS if more else self.KEYS)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_keys)
+
+    def action_scroll_text(self, pages: int) -> None:
+        teach = self.query_one("#teach", VerticalScroll)
+        if pages > 0:
+            teach.scroll_page_down(animate=False)
+        else:
+            teach.scroll_page_up(animate=False)
 
     def more_steps(self) -> bool:
         return self.at + 1 < len(self.lesson.steps)
@@ -151,6 +172,7 @@ class LessonScreen(Screen[None]):
             if verdict.breakdown:
                 line.append("  " + "; ".join(verdict.breakdown), style="dim")
         self.query_one("#said", Static).update(line)
+        self.call_after_refresh(self.show_keys)  # a long answer leaves the text fewer rows
 
     @on(Input.Submitted, "#answer")
     def answered(self, event: Input.Submitted) -> None:

@@ -35,6 +35,25 @@ def cards_text(cards: Sequence[Card], numbered: bool = False) -> Text:
     return line_text(cards_line(cards, numbered))
 
 
+LABEL_WIDTH = 9  # the board's 120 holes, its score and the labels fit in 80 columns
+
+
+def short_name(name: str, width: int = LABEL_WIDTH) -> str:
+    """A seat's name in ``width`` columns: ``computer 2`` is ``comp 2``."""
+    if len(name) > width and name.startswith("computer"):
+        name = "comp" + name[len("computer"):]
+    return name[:width]
+
+
+def side_labels(game: ClassicGame, side: int) -> tuple[str, str]:
+    """The labels of a side's two streets: its name, and in a game of four the partner's
+    on the second street (``you`` over ``& comp 2``), so partners are told apart."""
+    if game.rules.players == 4:
+        return (short_name(game.names[side]),
+                "& " + short_name(game.names[side + 2], LABEL_WIDTH - 2))
+    return short_name(game.side_name(side)), ""
+
+
 def peg_board(game: ClassicGame, back_pegs: Sequence[int]) -> Text:
     """The board: for each side two streets of 60 holes, the front peg ● at its score
     and the back peg ○ at its score before its last points; then the score."""
@@ -43,9 +62,9 @@ def peg_board(game: ClassicGame, back_pegs: Sequence[int]) -> Text:
     for side in range(g.rules.sides):
         style = SIDE_STYLES[side % len(SIDE_STYLES)]
         front, back = g.scores[side], back_pegs[side]
-        name = g.side_name(side)
+        labels = side_labels(g, side)
         for street in range(2):
-            label = f"{name[:9]:>9} " if street == 0 else " " * 10
+            label = f"{labels[street]:>{LABEL_WIDTH}} "
             out.append(label, style="bold" if street == 0 else "")
             for hole in range(street * HOLES_PER_STREET + 1,
                               (street + 1) * HOLES_PER_STREET + 1):
@@ -106,8 +125,9 @@ def hand_text(session: ClassicSession) -> Text:
 
 
 def discard_hints_table(hints: DiscardHints) -> Table:
-    table = Table(title="Best discards (expected points)", title_justify="left",
-                  title_style="bold", box=None, padding=(0, 2))
+    title = "Best discards (expected points)"
+    table = Table(title=title, title_justify="left", title_style="bold", box=None,
+                  padding=(0, 2), min_width=len(title))  # the title whole, not wrapped
     for column in ("lay away", "hand", "crib"):
         table.add_column(column, justify="right" if column != "lay away" else "left")
     for o in hints.options:

@@ -36,8 +36,8 @@ def rule_lines(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.skunk:
         rows.append(("skunk", f"winning against a side under {SKUNK_LINE} counts two games,"
                               f" under {DOUBLE_SKUNK_LINE} three"))
-    rows.append(("more", "help lists the commands; docs/classic.md has every rule and its"
-                         " resolutions"))
+    rows.append(("more", "help lists the commands; `kingscrib rules cribbage` prints every"
+                         " rule and its resolutions"))
     return rows
 
 

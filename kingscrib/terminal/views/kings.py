@@ -29,6 +29,7 @@ from kingscrib.kings.notation import format_play
 from kingscrib.kings.play import PlayScore
 from kingscrib.kings.rules import EXCHANGE_WHEN_STUCK, RuleSet
 from kingscrib.kings.tiles import DARK, LIGHT, Tile
+from kingscrib.players.kings.defence import DEFENCE_WEIGHT
 from kingscrib.terminal.controllers.kings import (
     KINGS_GOAL,
     MOVE,
@@ -120,9 +121,16 @@ def tile_chip(tile: Tile, plain: bool = False) -> Text:
     return Text(f" {face} ", style=TILE_STYLE[tile.colour])
 
 
-def render_rack(rack: Sequence[Tile], plain: bool = False, selected: int | None = None) -> Text:
-    """The tiles of a rack side by side, then their codes (``7L AD 6/9D``); the tile at
-    ``selected`` (in sorted order) is picked for placing."""
+def rack_codes(rack: Sequence[Tile]) -> str:
+    """The codes of a rack's tiles in the rack's order (``7L AD 6/9D``)."""
+    return " ".join(("6/9" + t.colour) if t.is_six_nine else str(t)
+                    for t in sorted(rack, key=lambda t: (t.rank, t.colour)))
+
+
+def render_rack(rack: Sequence[Tile], plain: bool = False, selected: int | None = None,
+                codes: bool = True) -> Text:
+    """The tiles of a rack side by side, then (``codes``) their codes (``7L AD 6/9D``);
+    the tile at ``selected`` (in sorted order) is picked for placing."""
     out = Text()
     for i, tile in enumerate(sorted(rack, key=lambda t: (t.rank, t.colour))):
         if i:
@@ -133,10 +141,8 @@ def render_rack(rack: Sequence[Tile], plain: bool = False, selected: int | None 
         out.append_text(chip)
     if not rack:
         out.append("(empty)", style="dim")
-    elif not plain:
-        codes = " ".join(("6/9" + t.colour) if t.is_six_nine else str(t)
-                         for t in sorted(rack, key=lambda t: (t.rank, t.colour)))
-        out.append(f"   {codes}", style="dim")
+    elif codes and not plain:
+        out.append(f"   {rack_codes(rack)}", style="dim")
     return out
 
 
@@ -335,7 +341,7 @@ def render_legend(rules: RuleSet, plain: bool = False) -> Table:
                        " combine.")
     rows.append(("Options", "\n".join(options) if options else "none (the standard rules)"))
     rows.append(("Learn", "kingscrib learn: short lessons on a small board, every move"
-                          " explained. The full rules: docs/rules.md."))
+                          " explained. The full rules: kingscrib rules."))
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
@@ -434,6 +440,24 @@ def history_lines(session: Session) -> list[Text]:
     return lines
 
 
+def first_move_guide() -> Text:
+    """What a newcomer's first game shows over the board, once."""
+    out = Text("Your first move\n\n", style="bold")
+    out.append("Lay 2 to 5 tiles from your rack in one line, across or down, so that they"
+               " make a hand: 15s, pairs, runs (every tile must count). The first play goes"
+               " anywhere and earns a bonus of 10.\n\n")
+    out.append("Type: ", style="bold")
+    out.append("the square of the first tile, across or down, then the tiles in order, e.g."
+               " G7 across 7 8 (or 78: A, 2-9, T for ten, J, Q, K).\n")
+    out.append("Or lay them: ", style="bold")
+    out.append("Tab to the board, arrows to a square, a rank key lays a tile, Enter plays."
+               "\n")
+    out.append("Stuck? ", style="bold")
+    out.append("hint shows the best plays; F1 the help and the words hints use.\n\n")
+    out.append("This guide is shown once.", style="dim")
+    return out
+
+
 # ----- the messages of a reply --------------------------------------------------------
 def hints_table(hints: Hints) -> Table:
     """The best options by equity; under the joker rule only the options, best first
@@ -447,12 +471,14 @@ def hints_table(hints: Hints) -> Table:
             table.add_row(o.move)
         return table
     table = Table(title="Best options by equity", title_justify="left",
-                  title_style="bold", box=None, padding=(0, 2))
+                  title_style="bold", box=None, padding=(0, 2),
+                  caption=f"equity = points + leave - {DEFENCE_WEIGHT:g} x reply; F1 (help)"
+                          " says what each means",
+                  caption_justify="left")
     table.add_column("option", style="bold cyan", no_wrap=True)
-    table.add_column("points", justify="right")
-    table.add_column("leave", justify="right")
-    table.add_column("reply", justify="right")
-    table.add_column("equity", justify="right", style="bold")
+    for header in ("points", "leave", "reply"):  # headers never cut ("poin…")
+        table.add_column(header, justify="right", no_wrap=True, min_width=len(header))
+    table.add_column("equity", justify="right", style="bold", no_wrap=True, min_width=6)
     for o in hints.options:
         table.add_row(o.move, str(o.score), f"{o.leave:+.1f}",
                       "-" if o.reply is None else f"{o.reply:.1f}", f"{o.equity:.1f}")

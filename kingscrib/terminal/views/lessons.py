@@ -10,7 +10,7 @@ from kingscrib.classic.pegging import count_of
 from kingscrib.kings.moves import Play
 from kingscrib.learn.kings import position_of
 from kingscrib.learn.lesson import DISCARD, NUMBER, PEG, Step
-from kingscrib.terminal.views.kings import render_board, render_rack
+from kingscrib.terminal.views.kings import rack_codes, render_board, render_rack
 
 
 def cards_text(texts: list[str]) -> str:
@@ -29,12 +29,17 @@ def setup_view(step: Step, plain: bool, played: Play | None = None) -> Renderabl
         left = list(position.rack)
         for tile in (played.placed.values() if played is not None else ()):
             left.remove(tile.held())  # an accepted play's tiles came from the rack
+        # the tiles on one line, their codes and the bag on the next: both fit the 49
+        # columns beside the lesson's text at 80x24, five tiles and all
         rack = Text("Your rack: ", style="bold")
-        rack.append_text(render_rack(left, plain))
+        rack.append_text(render_rack(left, plain, codes=False))
         bag = setup.get("bag") or 0
-        rack.append(f"   bag {bag}" if bag else "   the bag is empty", style="dim")
+        under = Text(" " * len("Your rack: "))
+        if left and not plain:
+            under.append(rack_codes(left) + "   ", style="dim")
+        under.append(f"bag {bag}" if bag else "the bag is empty", style="dim")
         marked = played.placed if played is not None else ()
-        return Group(render_board(board, marked, plain), Text(""), rack)
+        return Group(render_board(board, marked, plain), rack, under)
     out = Text()
     if step.answer == NUMBER:
         label = "The crib" if setup.get("crib") else "The hand"
@@ -57,8 +62,8 @@ def setup_view(step: Step, plain: bool, played: Play | None = None) -> Renderabl
 
 
 ANSWER_HINT = {"move": "a move, e.g. H7 across 6 9 K, exchange 8, pass",
-               NUMBER: "a number of points", DISCARD: "two cards, e.g. 6C 9C",
-               PEG: "a card, e.g. 7D, or go"}
+               NUMBER: "a number of points", DISCARD: "two cards, e.g. 6C 9C, 6♣ 9, #4 #5",
+               PEG: "a card, e.g. 7D, 7 or #1, or go"}
 
 
 __all__ = ["ANSWER_HINT", "cards_text", "setup_view"]

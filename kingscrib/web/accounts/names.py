@@ -7,7 +7,11 @@ keeps at most :data:`MAX_MARKS` combining marks; the result is cut to
 :data:`MAX_NAME` characters. A person may not take a name that reads as a
 computer seat's ("Computer (expert)", "ＣＯＭＰＵＴＥＲ", "C o m p u t e r",
 Cyrillic "Сomputеr", "C0MPUTER"): names are compared by their confusable skeleton
-(Unicode TS #39). A computer seat is named after its level, never as a person.
+(Unicode TS #39), extended to the small capitals and the modifier and subscript letters
+ICU leaves alone ("Ann Lᴇᴇ", "Aɴɴ Lee" read as "Ann Lee"). Nor may a person take a name
+that imitates one ("Bot (expert)", "AI (expert)", "Komputer (expert)": a computer's
+level in brackets, or a machine's word for a name). A computer seat is named after its
+level, never as a person.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import unicodedata
 from typing import Any
 
 from kingscrib.players import level_names
+from kingscrib.web.accounts.text_rules import checked_text
 from kingscrib.web.errors import WebError
 
 MAX_NAME = 24
@@ -69,12 +74,32 @@ def skeleton(name: str) -> str:
     for _ in range(4):
         # The skeleton first: compatibility folding would lose some look-alikes (the
         # Greek lunate sigma ϲ, a c to the eye, is a σ to NFKC).
+        text = text.translate(_small_letters())
         folded = unicodedata.normalize("NFKC", _spoof_checker().getSkeleton(0, text)).casefold()
         if folded == text:
             break
         text = folded
     text = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in text if ch.isalnum() and unicodedata.category(ch)[0] != "M")
+
+
+_SMALL_LETTER = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z]{1,2})|LATIN SMALL CAPITAL LETTER"
+                           r" ([A-Z])|MODIFIER LETTER (?:SMALL|CAPITAL) ([A-Z])|LATIN"
+                           r" SUBSCRIPT SMALL LETTER ([A-Z])")
+
+
+@functools.cache
+def _small_letters() -> dict[int, str]:
+    """Latin small capitals (ᴇ, ʟ, ɴ), modifier (ᴱ, ᵉ) and subscript (ₑ) letters: the plain
+    letter each reads as, where ICU's confusables do not say so."""
+    found = {}
+    blocks = ((0x0180, 0x0300), (0x1D00, 0x1DC0), (0x2090, 0x20A0), (0x2C60, 0x2C80),
+              (0xA700, 0xA800), (0x10780, 0x107C0))  # where Unicode keeps them
+    for code in (c for start, end in blocks for c in range(start, end)):
+        named = _SMALL_LETTER.fullmatch(unicodedata.name(chr(code), ""))
+        if named:
+            found[code] = next(g for g in named.groups() if g).lower()
+    return found
 
 
 @functools.cache
@@ -94,10 +119,57 @@ def _computer() -> str:
     return skeleton("computer")
 
 
+# Words for a machine that, with digits at most, make a name read as a computer's; and
+# "computer" in other languages (contained anywhere, as "computer" is).
+MACHINE_WORDS = ("bot", "robot", "cpu", "engine")
+COMPUTER_WORDS = ("komputer", "kompjuter", "computador", "ordinateur", "rechner")
+_BRACKETED = re.compile(r"[(\[{]([^)\]}]*)[)\]}]")
+
+
+@functools.cache
+def _level_skeletons() -> frozenset[str]:
+    return frozenset(skeleton(word) for names in level_names.NAMES.values()
+                     for entry in names for word in (entry.level, entry.title))
+
+
+def imitates_computer(name: str) -> bool:
+    """The name poses as a computer seat's: it reads as "computer" (in a few languages),
+    names a computer level in brackets ("Bot (expert)", "Ann [Strong]"), or is a machine's
+    word with digits at most ("Bot", "Robot 2", "CPU-3")."""
+    if reads_as_computer(name):
+        return True
+    read = skeleton(name)
+    if any(skeleton(word) in read for word in COMPUTER_WORDS):
+        return True
+    if any(skeleton(inside) in _level_skeletons() for inside in _BRACKETED.findall(
+            unicodedata.normalize("NFKC", name))):
+        return True
+    letters = "".join(ch for ch in read if not ch.isdigit())
+    return letters in {skeleton(word) for word in MACHINE_WORDS}
+
+
 def person_name(name: str | None, default: str) -> str:
     """A person's name, normalised; WebError(400) when it poses as a computer seat."""
     text = clean_name(name, default)
-    if reads_as_computer(text):
+    if imitates_computer(text):
+        raise WebError(400, f"{text!r} reads as a computer seat's name; choose another name")
+    return text
+
+
+def checked_name(raw: Any, what: str = "a user name", max_chars: int = MAX_NAME) -> str:
+    """A name people choose and others read (an account's, a team's), as typed, checked:
+    the text rules (:mod:`kingscrib.web.accounts.text_rules`), single spaces, no ``<`` or
+    ``>``, a letter or a digit, and no imitation of a computer. WebError(400) saying what
+    is wrong; never changed beyond NFC and the spaces at its ends."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise WebError(400, f"choose {what}")
+    text = checked_text(raw.strip(), what, max_chars)
+    if any(ch.isspace() and ch != " " for ch in text) or "  " in text or "<" in text \
+            or ">" in text:
+        raise WebError(400, f"{what} may hold single spaces only, and no < or >")
+    if not skeleton(text):
+        raise WebError(400, f"{what} needs a letter or a digit")
+    if imitates_computer(text):
         raise WebError(400, f"{text!r} reads as a computer seat's name; choose another name")
     return text
 

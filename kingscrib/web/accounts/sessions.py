@@ -12,7 +12,7 @@ another site cannot. Every account write, log-ins and sign-ups included, is also
 when the browser says it comes from another site (``Sec-Fetch-Site``) or names another
 origin (``Origin``). Game requests authenticate with the seat token in the
 ``Authorization`` header, which another site cannot send: the cookie only adds who
-may use an account's seat (kingscrib.web.server.deps).
+may use an account's seat (kingscrib.web.play.deps).
 """
 
 from __future__ import annotations

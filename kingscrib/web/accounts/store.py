@@ -12,7 +12,7 @@ an unknown name is checked against a dummy hash made with the same parameters. F
 log-ins are counted per client address and per typed name (``login_failures``).
 
 The store functions take the store's engine and run in its thread; password hashing
-runs elsewhere (:func:`hash_password`, :func:`check_password` are slow on purpose).
+runs elsewhere (:func:`hash_password`, :func:`password_matches` are slow on purpose).
 """
 
 from __future__ import annotations
@@ -20,42 +20,39 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.web.accounts.names import (
     DELETED,
     MAX_NAME,
+    checked_name,
     login_key,
     look_key,
-    person_name,
-    skeleton,
 )
 from kingscrib.web.db.rows import inserted_id
 from kingscrib.web.db.storage import Store
 from kingscrib.web.db.tables import account_sessions, accounts, login_failures, seat_accounts, seats
 from kingscrib.web.errors import WebError
-from kingscrib.web.puzzles import store as puzzle_store
-from kingscrib.web.ratings import store as ratings
-from kingscrib.web.tournaments import store as tournament_store
 
-MIN_PASSWORD, MAX_PASSWORD = 8, 256  # characters; Argon2 takes any length, the body not
-# Brute-force limits: failed log-ins in the last WINDOW seconds, per typed account name
-# and per client address; sign-ups per address count the same way.
+# Brute-force limits: log-in attempts that failed (or are being checked) in the last
+# WINDOW seconds, from one client address (any names), for one typed name from one
+# address, and for one typed name from all addresses together (a slower limit, which a
+# browser logged in as that account skips: the owner is never locked out by guesses from
+# elsewhere). Sign-ups per address count the accounts made.
 WINDOW = 15 * 60.0
-PER_ACCOUNT, PER_ADDRESS, SIGNUPS_PER_ADDRESS = 10, 30, 10
+PER_ADDRESS, PER_NAME_AT_ADDRESS, PER_NAME = 30, 10, 100
+SIGNUPS_PER_ADDRESS = 10
 MAX_LINKED = 100  # guest seats a sign-up may bring along
-HASHING_AT_ONCE = 2  # Argon2 hashes computed at once (each takes 64 MiB and a core)
 
 _hasher = PasswordHasher()
-_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 @dataclass
@@ -75,32 +72,7 @@ class Found:
 
 def user_name(raw: Any) -> str:
     """A user name as typed, checked; WebError(400) saying what is wrong with it."""
-    if not isinstance(raw, str) or not raw.strip():
-        raise WebError(400, "choose a user name")
-    text = unicodedata.normalize("NFC", raw.strip())
-    if any(unicodedata.category(ch) in _INVISIBLE for ch in text):
-        raise WebError(400, "a user name may not hold control or invisible characters")
-    if any(ch.isspace() and ch != " " for ch in text) or "  " in text or "<" in text \
-            or ">" in text:
-        raise WebError(400, "a user name may hold single spaces only, and no < or >")
-    if len(text) > MAX_NAME:
-        raise WebError(400, f"a user name is at most {MAX_NAME} characters")
-    if not skeleton(text):
-        raise WebError(400, "a user name needs a letter or a digit")
-    cleaned = person_name(text, "")  # refuses a name that reads as a computer seat's
-    if cleaned != text:  # (names.clean_name would change it: marks piled on a letter)
-        raise WebError(400, "a user name may not pile marks on a letter")
-    return text
-
-
-
-
-def check_password(raw: Any) -> str:
-    if not isinstance(raw, str) or len(raw) < MIN_PASSWORD:
-        raise WebError(400, f"a password has at least {MIN_PASSWORD} characters")
-    if len(raw) > MAX_PASSWORD:
-        raise WebError(400, f"a password has at most {MAX_PASSWORD} characters")
-    return raw
+    return checked_name(raw, "a user name", MAX_NAME)
 
 
 # ----- hashing (slow: run outside the event loop and the store's thread) ---------------
@@ -165,10 +137,17 @@ def set_password(engine: Engine, account_id: int, password_hash: str,
         conn.execute(ended)
 
 
-def remove(store: Store, account_id: int) -> list[str]:
+# Another domain forgets an account (its id) in the caller's transaction
+# (kingscrib.web.accounts.hooks).
+ForgetAccount = Callable[[Connection, int], None]
+
+
+def remove(store: Store, account_id: int, forget: Sequence[ForgetAccount] = ()) -> list[str]:
     """Delete an account and its sessions; its seats stay, named "deleted player", and
-    nobody plays them any more. Returns the ids of the games it had seats in (the other
-    server processes sharing a PostgreSQL are told, as for any change of a game)."""
+    nobody plays them any more. ``forget``: the other domains' hooks that forget the
+    account in the same transaction (kingscrib.web.accounts.hooks: its ratings, puzzle
+    progress, tournament entries). Returns the ids of the games it had seats in (the
+    other server processes sharing a PostgreSQL are told, as for any change of a game)."""
     with store.engine.begin() as conn:
         owned = conn.execute(select(seat_accounts.c.game_id, seat_accounts.c.seat)
                              .where(seat_accounts.c.account_id == account_id)).all()
@@ -177,11 +156,10 @@ def remove(store: Store, account_id: int) -> list[str]:
                          .values(name=DELETED))
         conn.execute(update(seat_accounts).where(seat_accounts.c.account_id == account_id)
                      .values(account_id=None))
-        ratings.forget_account(conn, account_id)
         conn.execute(delete(account_sessions)
                      .where(account_sessions.c.account_id == account_id))
-        puzzle_store.forget(conn, account_id)
-        tournament_store.forget_account(conn, account_id)
+        for forget_in_domain in forget:
+            forget_in_domain(conn, account_id)
         conn.execute(delete(accounts).where(accounts.c.id == account_id))
         game_ids = sorted({game_id for game_id, _ in owned})
         store._notify(conn, game_ids)
@@ -201,11 +179,25 @@ def own_seats(engine: Engine, account_id: int, held: list[tuple[str, str]]) -> i
                 continue
             taken = conn.execute(select(seat_accounts.c.seat).where(
                 seat_accounts.c.game_id == game_id, seat_accounts.c.seat == row.seat)).first()
-            if taken is None:
+            # One account plays one seat of a game: a second guest seat stays a guest's.
+            if taken is None and _seat_held(conn, game_id, account_id) is None:
                 conn.execute(insert(seat_accounts).values(game_id=game_id, seat=row.seat,
                                                           account_id=account_id))
                 gained += 1
     return gained
+
+
+def _seat_held(conn: Connection, game_id: str, account_id: int) -> int | None:
+    seat: int | None = conn.execute(select(seat_accounts.c.seat).where(
+        seat_accounts.c.game_id == game_id, seat_accounts.c.account_id == account_id)
+        .order_by(seat_accounts.c.seat).limit(1)).scalar_one_or_none()
+    return seat
+
+
+def seat_held(engine: Engine, game_id: str, account_id: int) -> int | None:
+    """The seat of the game the account holds (None: none)."""
+    with engine.connect() as conn:
+        return _seat_held(conn, game_id, account_id)
 
 
 def seat_owners(engine: Engine, game_id: str) -> dict[str, int | None]:
@@ -224,33 +216,58 @@ def _key(kind: str, value: str) -> str:
     return hashlib.sha256(f"{kind}\0{value}".encode("utf-8", "replace")).hexdigest()
 
 
-def failure_keys(address: str, name: Any) -> tuple[str, str]:
-    typed = name if isinstance(name, str) else ""
-    return _key("address", address), _key("name", login_key(typed[:4 * MAX_NAME]))
-
-
 def signup_key(address: str) -> str:
     """Sign-ups are counted per address as failed log-ins are, under a key of their own."""
     return _key("signup", address)
 
 
-def too_many(engine: Engine, limits: list[tuple[str, int]], now: float) -> bool:
-    """Whether any key has reached its limit of failures within the window."""
+@dataclass(frozen=True)
+class Reservation:
+    """Attempts counted ahead of their work: the rows to give back if it succeeds, and how
+    many attempts the first key had in the window before this one."""
+
+    ids: tuple[int, ...]
+    before: int
+
+
+def reserve(engine: Engine, limits: list[tuple[str, int]], now: float) -> Reservation | None:
+    """Count one attempt under every key, unless one of them has reached its limit within
+    the window (None then, nothing counted). The check and the count are one
+    transaction that holds the keys: on PostgreSQL an advisory lock per key (all
+    processes), on SQLite the database's write lock, taken by the transaction's first
+    statement; so no two attempts can both take the last place."""
+    since = now - WINDOW
     with engine.begin() as conn:
-        conn.execute(delete(login_failures).where(login_failures.c.at < now - WINDOW))
+        if conn.dialect.name == "postgresql":
+            for key in sorted({k for k, _ in limits}):
+                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
+                             {"k": f"login {key}"})
+        conn.execute(delete(login_failures).where(login_failures.c.at < since))
+        counts = []
         for key, limit in limits:
             count = conn.execute(select(func.count()).select_from(login_failures).where(
-                login_failures.c.key == key, login_failures.c.at >= now - WINDOW)).scalar_one()
+                login_failures.c.key == key, login_failures.c.at >= since)).scalar_one()
             if count >= limit:
-                return True
-    return False
+                return None
+            counts.append(count)
+        ids = tuple(inserted_id(conn.execute(insert(login_failures).values(key=key, at=now)))
+                    for key, _ in limits)
+    return Reservation(ids, counts[0] if counts else 0)
 
 
-def count_failure(engine: Engine, keys: list[str], now: float) -> None:
+def release(engine: Engine, reservation: Reservation) -> None:
+    """Give the reserved attempts back (a right password; a sign-up that made nothing)."""
     with engine.begin() as conn:
-        conn.execute(insert(login_failures), [{"key": k, "at": now} for k in keys])
+        conn.execute(delete(login_failures).where(login_failures.c.id.in_(reservation.ids)))
 
 
-def forget_failures(engine: Engine, key: str) -> None:
-    with engine.begin() as conn:
-        conn.execute(delete(login_failures).where(login_failures.c.key == key))
+def login_limits(address: str, name: Any, known: bool) -> list[tuple[str, int]]:
+    """The keys a log-in attempt counts under, with their limits; ``known``: the browser is
+    logged in as the account named (the owner confirming their password), which skips the
+    limit per name over all addresses."""
+    typed = login_key(name[:4 * MAX_NAME] if isinstance(name, str) else "")
+    limits = [(_key("address", address), PER_ADDRESS),
+              (_key("name at address", f"{typed}\0{address}"), PER_NAME_AT_ADDRESS)]
+    if not known:
+        limits.append((_key("name", typed), PER_NAME))
+    return limits

@@ -13,12 +13,24 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.web import pages
-from kingscrib.web.chat import moderation
+from kingscrib.web.accounts import fair, moderation
+from kingscrib.web.accounts.deps import logged_in_account
+from kingscrib.web.accounts.hooks import AccountHooks, account_hooks
 from kingscrib.web.chat import store as chat_store
+from kingscrib.web.chat.moderation import open_reports
+from kingscrib.web.chat.schemas import (
+    Banned,
+    Bans,
+    Dismissed,
+    Flags,
+    Hidden,
+    Reports,
+    Unbanned,
+)
 from kingscrib.web.db.row_ids import BodyId, PathId
 from kingscrib.web.errors import WebError
+from kingscrib.web.play.deps import get_hub
 from kingscrib.web.play.rooms import Hub
-from kingscrib.web.server.deps import get_hub, logged_in_account
 
 router = APIRouter(tags=["moderation"])
 
@@ -44,45 +56,51 @@ async def page() -> HTMLResponse:
 
 
 @router.get("/api/moderation/reports")
-async def reports(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+async def reports(request: Request, hub: Hub = Depends(get_hub)) -> Reports:
     await moderator(request, hub)
-    found = await hub.db_call(chat_store.open_reports, hub.store.engine)
-    for report in found:  # the sender's account id stays here: "ban the sender" needs it
-        report["banned"] = bool(report["account_id"]) and await hub.db_call(
-            moderation.is_banned, hub.store.engine, report["account_id"])
-    return {"reports": found}
+    found = await hub.db_call(open_reports, hub.store.engine)
+    return Reports.model_validate({"reports": found})
 
 
 @router.post("/api/moderation/messages/{message_id}/hide")
 async def hide(message_id: PathId, request: Request, hub: Hub = Depends(get_hub)
-               ) -> dict[str, Any]:
+               ) -> Hidden:
     """Hide a message for everyone (its open reports are dealt with)."""
     await moderator(request, hub, write=True)
     message = await hub.db_call(chat_store.hide, hub.store.engine, message_id)
     if message is None:
         raise WebError(404, "no such message")
     await request.app.state.chat.hidden(message)
-    return {"hidden": message_id}
+    return Hidden(hidden=message_id)
 
 
 @router.post("/api/moderation/reports/{report_id}/dismiss")
 async def dismiss(report_id: PathId, request: Request, hub: Hub = Depends(get_hub)
-                  ) -> dict[str, Any]:
+                  ) -> Dismissed:
     """Deal with a report without hiding its message."""
     await moderator(request, hub, write=True)
     if not await hub.db_call(chat_store.resolve, hub.store.engine, report_id):
         raise WebError(404, "no such open report")
-    return {"dismissed": report_id}
+    return Dismissed(dismissed=report_id)
+
+
+@router.get("/api/moderation/flags")
+async def flags(request: Request, hub: Hub = Depends(get_hub)) -> Flags:
+    """Rated games played unrated because their accounts share an address or a browser
+    (kingscrib.web.accounts.fair), newest first."""
+    await moderator(request, hub)
+    return Flags.model_validate({"flags": await hub.db_call(fair.flags, hub.store.engine)})
 
 
 @router.get("/api/moderation/bans")
-async def bans(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+async def bans(request: Request, hub: Hub = Depends(get_hub)) -> Bans:
     await moderator(request, hub)
-    return {"bans": await hub.db_call(moderation.banned, hub.store.engine)}
+    return Bans.model_validate({"bans": await hub.db_call(moderation.banned, hub.store.engine)})
 
 
 @router.post("/api/moderation/bans", status_code=201)
-async def ban(body: Ban, request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+async def ban(body: Ban, request: Request, hub: Hub = Depends(get_hub),
+              hooks: AccountHooks = Depends(account_hooks)) -> Banned:
     """Ban an account, named or as the sender of a message: it can no longer log in,
     chat, seek, nor create or join games."""
     me = await moderator(request, hub, write=True)
@@ -103,13 +121,15 @@ async def ban(body: Ban, request: Request, hub: Hub = Depends(get_hub)) -> dict[
         raise WebError(400, "you cannot ban yourself")
     if not await hub.db_call(moderation.ban, engine, account_id, me.id, body.reason):
         raise WebError(409, "that account is banned already")
-    return {"banned": account_id}
+    # It leaves every tournament not finished (never paired again, no bye).
+    left = await hub.db_call(hooks.withdraw_banned, engine, account_id)
+    return Banned(banned=account_id, withdrawn_from=left)
 
 
 @router.delete("/api/moderation/bans/{account_id}")
 async def unban(account_id: PathId, request: Request, hub: Hub = Depends(get_hub)
-                ) -> dict[str, Any]:
+                ) -> Unbanned:
     await moderator(request, hub, write=True)
     if not await hub.db_call(moderation.unban, hub.store.engine, account_id):
         raise WebError(404, "that account is not banned")
-    return {"unbanned": account_id}
+    return Unbanned(unbanned=account_id)

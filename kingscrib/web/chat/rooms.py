@@ -27,8 +27,7 @@ from typing import Any
 from sqlalchemy import text as sql
 from sqlalchemy.engine import Engine
 
-from kingscrib.web.accounts import sessions
-from kingscrib.web.chat import moderation
+from kingscrib.web.accounts import moderation, sessions
 from kingscrib.web.chat import store as chat_store
 from kingscrib.web.chat.text import chat_text
 from kingscrib.web.db.storage import CONNECT_TIMEOUT, NOTE_LIMIT, Store, hash_secret
@@ -70,7 +69,7 @@ async def speaker(hub: Hub, game_id: str, token: str | None, cookies: Mapping[st
     """Who the caller is at this game's chat. ``token``: a seat token (the players'
     room); a spectator writes only with an account's session, and only from this site's
     pages (``same_origin``: a websocket carries the cookie whoever opens it)."""
-    from kingscrib.web.server.deps import guard_seat
+    from kingscrib.web.play.deps import guard_seat
 
     room = await hub.get(game_id)
     if token:

@@ -21,10 +21,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.web import jsontext
 from kingscrib.web.accounts import sessions
+from kingscrib.web.accounts import store as accounts
+from kingscrib.web.accounts.deps import logged_in_account, session_account
 from kingscrib.web.chat import store as chat_store
 from kingscrib.web.chat.rooms import ChatHub, Reader, Speaker, speaker
+from kingscrib.web.chat.schemas import ChatMessage, ChatRoom, Mutes, Reported
 from kingscrib.web.db.row_ids import PathId
 from kingscrib.web.errors import WebError
+from kingscrib.web.play.deps import bearer, get_hub
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.play.sockets import (
     TOO_BIG,
@@ -35,7 +39,6 @@ from kingscrib.web.play.sockets import (
     serve_counted,
     unknown_type,
 )
-from kingscrib.web.server.deps import bearer, get_hub, logged_in_account, session_account
 from kingscrib.web.server.limits import TokenBucket
 
 router = APIRouter(tags=["chat"])
@@ -80,27 +83,28 @@ async def _caller(request: Request, hub: Hub, game_id: str, token: str | None) -
 
 @router.get("/api/games/{game_id}/chat")
 async def read_chat(game_id: str, request: Request, token: str | None = Depends(bearer),
-                    hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                    hub: Hub = Depends(get_hub)) -> ChatRoom:
     """The caller's room of the game's chat (players with a seat token, else spectators):
     its last messages, oldest first, and who the caller is there."""
     who = await _caller(request, hub, game_id, token)
-    return {"room": who.room, "you": who.sender, "can_write": who.sender is not None,
-            "players": who.players, "messages": await chat_hub(request).history(game_id, who)}
+    return ChatRoom.model_validate({
+        "room": who.room, "you": who.sender, "can_write": who.sender is not None,
+        "players": who.players, "messages": await chat_hub(request).history(game_id, who)})
 
 
 @router.post("/api/games/{game_id}/chat", status_code=201)
 async def write_chat(game_id: str, body: Say, request: Request,
                      token: str | None = Depends(bearer),
-                     hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                     hub: Hub = Depends(get_hub)) -> ChatMessage:
     """Send a message to the caller's room (refused, nothing stored, when too long, with
     control characters, too fast, or from a banned account)."""
     who = await _caller(request, hub, game_id, token)
-    return await chat_hub(request).say(game_id, who, body.text)
+    return ChatMessage.model_validate(await chat_hub(request).say(game_id, who, body.text))
 
 
 @router.post("/api/chat/{message_id}/report", status_code=201)
 async def report(message_id: PathId, request: Request, hub: Hub = Depends(get_hub)
-                 ) -> dict[str, Any]:
+                 ) -> Reported:
     """Report a message to the moderators: by a logged-in account, or by a guest player
     of that game (their seat token in ``Authorization``)."""
     engine = hub.store.engine
@@ -110,6 +114,10 @@ async def report(message_id: PathId, request: Request, hub: Hub = Depends(get_hu
     account = await _account_write(request, hub)
     if account is not None:
         reporter, reporter_id = account.name, account.id
+        if message.room == chat_store.ROOMS[0] and await hub.db_call(
+                accounts.seat_held, engine, message.game_id, account.id) is None:
+            raise WebError(403, "only this game's players see its players' chat: you cannot"
+                                " report a message you could not read")
     else:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         room = await hub.get(message.game_id)
@@ -119,27 +127,32 @@ async def report(message_id: PathId, request: Request, hub: Hub = Depends(get_hu
         reporter, reporter_id = f"guest at seat {seat + 1}: {room.seats[seat].name}", None
     report_id = await hub.db_call(chat_store.report, engine, message_id, reporter[:80],
                                   reporter_id)
-    return {"report": report_id}
+    if report_id is None:
+        raise WebError(409, "you reported this message already: the moderators will see it")
+    return Reported(report=report_id)
 
 
 @router.get("/api/account/chat-mutes")
-async def read_mutes(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+async def read_mutes(request: Request, hub: Hub = Depends(get_hub)) -> Mutes:
     """The senders this account muted (a guest's mutes stay in its browser)."""
     account = await logged_in_account(request, hub)
-    return {"muted": await hub.db_call(chat_store.mutes, hub.store.engine, account.id)}
+    return Mutes(muted=await hub.db_call(chat_store.mutes, hub.store.engine, account.id))
 
 
 @router.put("/api/account/chat-mutes")
 async def set_mute(body: Mute, request: Request, hub: Hub = Depends(get_hub)
-                   ) -> dict[str, Any]:
+                   ) -> Mutes:
     """Mute (or unmute) a sender, for this account only."""
     account = await _account_write(request, hub)
     if account is None:
         raise WebError(401, "you are not logged in")
     if body.sender == f"a{account.id}":
         raise WebError(400, "you cannot mute yourself")
-    await hub.db_call(chat_store.mute, hub.store.engine, account.id, body.sender, body.muted)
-    return {"muted": await hub.db_call(chat_store.mutes, hub.store.engine, account.id)}
+    if not await hub.db_call(chat_store.mute, hub.store.engine, account.id, body.sender,
+                             body.muted):
+        raise WebError(429, f"you muted {chat_store.MAX_MUTES} senders, the most an account"
+                            " may: unmute one first")
+    return Mutes(muted=await hub.db_call(chat_store.mutes, hub.store.engine, account.id))
 
 
 # ----- the websocket ----------------------------------------------------------------

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Table,
     Text,
     delete,
+    func,
     insert,
     select,
     update,
@@ -34,6 +35,7 @@ from kingscrib.web.db.rows import inserted_id
 from kingscrib.web.db.tables import metadata
 
 ROOMS = ("players", "spectators")
+MAX_MUTES = 200  # senders one account may mute
 HISTORY = 100  # messages a room shows when it is opened
 
 chat_messages = Table(
@@ -148,18 +150,32 @@ def mutes(engine: Engine, account_id: int) -> list[str]:
                                    .where(chat_mutes.c.account_id == account_id)).scalars())
 
 
-def mute(engine: Engine, account_id: int, sender: str, muted: bool) -> None:
+def mute(engine: Engine, account_id: int, sender: str, muted: bool) -> bool:
+    """Mute (or unmute) a sender; False, nothing changed, when the account has
+    :data:`MAX_MUTES` mutes already."""
     with engine.begin() as conn:
+        others = conn.execute(select(func.count()).select_from(chat_mutes).where(
+            chat_mutes.c.account_id == account_id, chat_mutes.c.muted != sender)).scalar_one()
+        if muted and others >= MAX_MUTES:
+            return False
         conn.execute(delete(chat_mutes).where(chat_mutes.c.account_id == account_id,
                                               chat_mutes.c.muted == sender))
         if muted:
             conn.execute(insert(chat_mutes).values(account_id=account_id, muted=sender))
+    return True
 
 
 # ----- reports ----------------------------------------------------------------------
 def report(engine: Engine, message_id: int, reporter: str, reporter_account: int | None,
-           now: float | None = None) -> int:
+           now: float | None = None) -> int | None:
+    """A report of the message; None when this reporter (an account, or a guest's seat
+    as named) reported it already."""
     with engine.begin() as conn:
+        who = (chat_reports.c.reporter_account == reporter_account
+               if reporter_account is not None else chat_reports.c.reporter == reporter)
+        if conn.execute(select(chat_reports.c.id).where(
+                chat_reports.c.message_id == message_id, who)).first() is not None:
+            return None
         return inserted_id(conn.execute(insert(chat_reports).values(
             message_id=message_id, reporter=reporter, reporter_account=reporter_account,
             at=time.time() if now is None else now)))

@@ -1,6 +1,7 @@
 """Where games live between server runs: SQLAlchemy over SQLite or PostgreSQL.
 
-A game is stored as which game it is (``kings`` or ``classic``), its rules, seed
+A game is stored as which game it is (``kings`` or ``cribbage``; a row an older server
+wrote may say ``classic``, read as ``cribbage``), its rules, seed
 and seats, plus one row per turn. A Kings turn is the turn as the game record
 writes it (RULES.md Part 3, joker calls included), rebuilt by
 :func:`kingscrib.kings.record.game_from_record`; other games store the turns
@@ -37,6 +38,7 @@ from kingscrib.common.shuffle import Seed
 from kingscrib.core import DEFAULT_GAME
 from kingscrib.web.db import schema
 from kingscrib.web.db.analyses import Analyses
+from kingscrib.web.db.game_ids import stored_game
 from kingscrib.web.db.process_beats import ProcessBeats
 from kingscrib.web.db.shared_counts import SharedCounts, address_key, lock_address
 from kingscrib.web.db.tables import (
@@ -302,6 +304,18 @@ class Store(ProcessBeats, SharedCounts, Analyses):
                 " FROM games g WHERE g.id = ANY(:ids)"), {"ids": list(game_ids)}).all()
         return {r.id: (int(r.version), bool(r.closed)) for r in rows}
 
+    def rekey_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        """A taken person's seat gets a new token (its old one opens nothing any more);
+        False when the seat is no taken person's seat."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(seats).where(
+                seats.c.game_id == game_id, seats.c.seat == seat, seats.c.kind == "human",
+                seats.c.token_hash.is_not(None)).values(token_hash=token_hash))
+            if done.rowcount != 1:
+                return False
+            self._notify(conn, [game_id])
+        return True
+
     def seat_with_token(self, game_id: str, token_hash: str) -> int | None:
         """The seat of a game the stored token hash opens (None: none)."""
         with self.engine.connect() as conn:
@@ -455,7 +469,7 @@ class Store(ProcessBeats, SharedCounts, Analyses):
             id=row.id, rules=_json(row.rules), seed=row.secret or row.seed, invite_hash=row.invite_hash,
             over=row.over,
             seats=[StoredSeat(r.seat, r.name, r.kind, r.level, r.token_hash) for r in seat_rows],
-            turns=[_json(r.data) for r in turn_rows], game=row.game or DEFAULT_GAME,
+            turns=[_json(r.data) for r in turn_rows], game=stored_game(row.game or DEFAULT_GAME),
             hints=bool(row.hints), closed=row.closed, rated=bool(row.rated),
             clock=None if clock_row is None else {
                 "turn": clock_row.turn, "seconds": clock_row.seconds,

@@ -4,7 +4,7 @@
 These are what the queries use; the schema itself is made and changed by the
 migrations (:mod:`kingscrib.web.db.schema`), which a change here needs first. Each
 domain keeps its own tables in its store module on this metadata;
-:mod:`kingscrib.web.server.tables` imports them all.
+:mod:`kingscrib.web.app.tables` imports them all.
 """
 
 from __future__ import annotations
@@ -207,4 +207,6 @@ seek_seats = Table(
     Column("ticket_hash", String(64), nullable=False),
     Column("visitor_hash", String(64), nullable=False, index=True),
     Column("seen", Float, nullable=False, index=True),
+    # The client address's hash: seats waiting are limited per address too (lobby.seeks).
+    Column("address_hash", String(64), nullable=True, index=True),
 )

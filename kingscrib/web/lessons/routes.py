@@ -3,10 +3,10 @@ the lessons as JSON, the checker of an answer, and a logged-in account's progres
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.learn import check, lesson, lessons
@@ -19,8 +19,9 @@ from kingscrib.web.accounts import sessions
 from kingscrib.web.accounts.routes import logged_in
 from kingscrib.web.errors import WebError
 from kingscrib.web.lessons import store as learning
+from kingscrib.web.lessons.schemas import Checked, Lessons, Progress
+from kingscrib.web.play.deps import get_hub
 from kingscrib.web.play.rooms import Hub
-from kingscrib.web.server.deps import get_hub
 
 PAGES: dict[str, pages.PageName] = {"learn": "learn", "kings": "rules_kings", "cribbage": "rules_cribbage"}
 MAX_ANSWER = 200  # characters of a typed answer (a move is some 30)
@@ -52,10 +53,10 @@ def _game(game: str) -> str:
 
 
 @router.get("/api/learn/{game}")
-def lesson_list(game: str) -> dict[str, Any]:
+def lesson_list(game: str) -> Lessons:
     """The game's goal and its lessons, each with its steps' positions and tasks."""
-    return {"game": _game(game), "goal": GOALS[game],
-            "lessons": [each.to_json() for each in lessons(game)]}
+    return Lessons.model_validate({"game": _game(game), "goal": GOALS[game],
+                                   "lessons": [each.to_json() for each in lessons(game)]})
 
 
 class Answer(BaseModel):
@@ -64,8 +65,8 @@ class Answer(BaseModel):
     answer: str | list[str] | dict[str, dict[str, str]] = Field(...)
 
 
-@router.post("/api/learn/{game}/{lesson_id}/{number}")
-def check_answer(game: str, lesson_id: str, number: int, body: Answer) -> dict[str, Any]:
+@router.post("/api/learn/{game}/{lesson_id}/{number}", response_model_exclude_unset=True)
+def check_answer(game: str, lesson_id: str, number: int, body: Answer) -> Checked:
     """What the engine says of an answer to step ``number`` (from 0) of a lesson:
     ``{"ok", "message", "breakdown"}``, and for an accepted play its ``tiles``."""
     try:
@@ -87,7 +88,7 @@ def check_answer(game: str, lesson_id: str, number: int, body: Answer) -> dict[s
         tiles = played_tiles(step, answer)
         if tiles is not None:
             out["tiles"] = tiles
-    return out
+    return Checked.model_validate(out)
 
 
 LessonIds = Annotated[list[Annotated[str, Field(max_length=MAX_ID)]], Field(max_length=50)]
@@ -99,16 +100,18 @@ class ProgressBody(BaseModel):
 
 
 @router.get("/api/learn-progress")
-async def account_progress(request: Request, hub: Hub = Depends(get_hub)) -> JSONResponse:
+async def account_progress(request: Request, response: Response,
+                           hub: Hub = Depends(get_hub)) -> Progress:
     """The logged-in account's finished lessons; 401 for a guest (the page keeps theirs)."""
     account, _ = await logged_in(request, hub)
     done = await hub.db_call(learning.progress_of, hub.store.engine, account.id)
-    return JSONResponse({"progress": done}, headers={"Cache-Control": "no-store"})
+    response.headers["Cache-Control"] = "no-store"
+    return Progress(progress=done)
 
 
 @router.post("/api/learn-progress")
-async def add_account_progress(body: ProgressBody, request: Request,
-                               hub: Hub = Depends(get_hub)) -> JSONResponse:
+async def add_account_progress(body: ProgressBody, request: Request, response: Response,
+                               hub: Hub = Depends(get_hub)) -> Progress:
     """Add finished lessons to the account's (never removes one); answers all of them."""
     account, token = await logged_in(request, hub)
     sessions.check_csrf(token, request.headers)
@@ -122,4 +125,5 @@ async def add_account_progress(body: ProgressBody, request: Request,
     except ValueError as e:
         raise WebError(400, str(e)) from None
     progress = await hub.db_call(learning.add_progress, hub.store.engine, account.id, sent)
-    return JSONResponse({"progress": progress}, headers={"Cache-Control": "no-store"})
+    response.headers["Cache-Control"] = "no-store"
+    return Progress(progress=progress)

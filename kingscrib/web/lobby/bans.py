@@ -1,11 +1,11 @@
 """Whether an account may use the lobby (seek, accept, challenge, be challenged): not
-while a moderator's ban holds (:mod:`kingscrib.web.chat.moderation`)."""
+while a moderator's ban holds (:mod:`kingscrib.web.accounts.moderation`)."""
 
 from __future__ import annotations
 
 from sqlalchemy.engine import Engine
 
-from kingscrib.web.chat.moderation import is_banned
+from kingscrib.web.accounts.moderation import is_banned
 
 
 def banned(engine: Engine, account_id: int) -> bool:

@@ -46,6 +46,7 @@ WATCH_EVERY = 10.0  # seconds between two readings of the games to watch
 WATCH_SOON = 2.0  # after a game starts: the games started meanwhile go in one reading
 SAY_COUNT_EVERY = 5.0  # seconds between two announcements of this process's count
 COUNT_STALE = 3 * SAY_COUNT_EVERY  # a process not heard from for this long counts 0
+SNAPSHOT_SEEKS = 100  # open seeks a browser is sent when it comes (the oldest; "more" counts the rest)
 
 
 @dataclass(eq=False)
@@ -76,6 +77,7 @@ class Lobby:
         self.grace = grace
         self.clients: set[Client] = set()
         self.seeks: dict[str, dict[str, Any]] = {}  # id -> {"seek", "to"}
+        self._readings: list[list[dict[str, Any]]] = []  # events met while seeks are read
         self.watch: list[dict[str, Any]] = []
         self.counts: dict[str, tuple[int, float]] = {}  # other processes: (count, heard)
         self._said: tuple[int, float] = (-1, 0.0)
@@ -112,8 +114,18 @@ class Lobby:
         return await self.hub.db_call(fn, *args, thread=self._thread)
 
     async def _read_all(self) -> None:
-        found = await self.db_call(seeks.open_seeks, self.store)
+        """Every open seek read afresh from the store. The events applied while it is read
+        are applied again after it (in order): a seek started or gone meanwhile must not
+        come back from a reading taken before, nor one posted meanwhile be lost."""
+        meanwhile: list[dict[str, Any]] = []
+        self._readings.append(meanwhile)
+        try:
+            found = await self.db_call(seeks.open_seeks, self.store)
+        finally:
+            self._readings.remove(meanwhile)
         self.seeks = {entry["seek"]["id"]: entry for entry in found}
+        for event in meanwhile:
+            self._update(event)
         self.watch = await self.db_call(seeks.games_to_watch, self.store)
 
     async def _keep_going(self) -> None:
@@ -204,9 +216,15 @@ class Lobby:
         self.clients.discard(client)
 
     def snapshot(self, client: Client) -> dict[str, Any]:
+        """What a browser is shown first: the challenges to it, then the oldest open seeks
+        up to :data:`SNAPSHOT_SEEKS` in all (``more``: how many more are open; the
+        changes that follow come as they happen)."""
+        seen = [e for e in self.seeks.values() if _sees(e["to"], client)]
+        mine = [e["seek"] for e in seen if e["to"] is not None]
+        others = [e["seek"] for e in seen if e["to"] is None]
+        shown = (mine + others)[:SNAPSHOT_SEEKS]
         return {"type": "lobby", "online": self.online(), "games": self.watch,
-                "seeks": [e["seek"] for e in self.seeks.values() if _sees(e["to"], client)],
-                "quick": self.quick()}
+                "seeks": shown, "more": len(seen) - len(shown), "quick": self.quick()}
 
     def _push(self, message: dict[str, Any], audience: dict[str, Any] | None = None) -> None:
         """Send a message to this process's browsers (those the audience names)."""
@@ -235,14 +253,25 @@ class Lobby:
 
     def _apply(self, event: dict[str, Any]) -> None:
         kind = event["type"]
+        entry = self._update(event)
         if kind == "seek":
-            self.seeks[event["seek"]["id"]] = {"seek": event["seek"], "to": event["to"]}
             self._push({"type": "seek", "seek": event["seek"]}, event["to"])
         elif kind in ("gone", "started"):
-            entry = self.seeks.pop(event["id"], None)
             self._push(event, entry["to"] if entry else None)  # a challenge: its two only
             if kind == "started":
                 self._watch_soon()
+
+    def _update(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The open seeks after an event (noted for the readings under way); the entry a
+        seek's end took away."""
+        for meanwhile in self._readings:
+            meanwhile.append(event)
+        if event["type"] == "seek":
+            self.seeks[event["seek"]["id"]] = {"seek": event["seek"], "to": event["to"]}
+            return None
+        if event["type"] in ("gone", "started"):
+            return self.seeks.pop(event["id"], None)
+        return None
 
     def _watch_soon(self) -> None:
         """Read the games to watch shortly: one reading for every game started meanwhile,

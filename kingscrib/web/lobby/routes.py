@@ -20,14 +20,17 @@ from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingscrib.web.accounts import sessions
+from kingscrib.web.accounts.deps import session_account
 from kingscrib.web.db.storage import hash_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.lobby import seeks
 from kingscrib.web.lobby.live import Client, Lobby
+from kingscrib.web.lobby.schemas import Gone, LobbyNow, Posted, SeatTaken
+from kingscrib.web.play.deps import get_hub, note_origin, refuse_banned_name
 from kingscrib.web.play.games import DEFAULT_GAME
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.play.sockets import POLICY, serve_counted
-from kingscrib.web.server.deps import get_hub, session_account
+from kingscrib.web.server.edge import client_address
 
 router = APIRouter(prefix="/api/lobby", tags=["lobby"])
 log = logging.getLogger("kingscrib.web")
@@ -88,26 +91,31 @@ async def _person(request: Request, hub: Hub, name: str | None) -> seeks.Person:
     sessions.check_same_origin(request.headers)
     visitor = _visitor(request.headers.get(VISITOR_HEADER))
     account, token = await session_account(hub, request.cookies)
+    # Seats waiting are counted per address too, whatever visitor secrets it sends.
+    where = {"address_hash": hash_secret(f"address\0{client_address(request.scope)}"),
+             "per_address": request.app.state.limits.settings.seeks_per_address}
     if account is not None and token is not None:
         sessions.check_csrf(token, request.headers)
-        return seeks.Person(account.name, account.id, visitor)
-    return seeks.Person(seeks.guest_name(name), None, visitor)
+        await note_origin(request, hub, account.id)  # (a rated seek's fair play)
+        return seeks.Person(account.name, account.id, visitor, **where)
+    await refuse_banned_name(hub, [name])
+    return seeks.Person(seeks.guest_name(name), None, visitor, **where)
 
 
 @router.get("")
-async def look(request: Request, hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+async def look(request: Request, hub: Hub = Depends(get_hub)) -> LobbyNow:
     """The lobby now: the open seeks this browser may see, games to watch, people online."""
     lobby = lobby_of(request)
     account, _ = await session_account(hub, request.cookies)
     raw = request.headers.get(VISITOR_HEADER)
     client = Client(lambda _m: None, account.id if account else None,
                     hash_secret(raw) if raw else "")
-    return lobby.snapshot(client)
+    return LobbyNow.model_validate(lobby.snapshot(client))
 
 
 @router.post("/seeks", status_code=201)
 async def post_seek(body: SeekBody, request: Request,
-                    hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                    hub: Hub = Depends(get_hub)) -> Posted:
     """A new seek (or a challenge, with ``challenge``); you take its first seat. Returns
     the seek and your ticket: keep it, it is your seat's token once the game starts."""
     person = await _person(request, hub, body.name)
@@ -121,29 +129,29 @@ async def post_seek(body: SeekBody, request: Request,
         raise WebError(400, "name the player you challenge")
     seated = await lobby_of(request).db_call(seeks.post, hub.store, wish, person, False, target)
     await lobby_of(request).publish([{"type": "seek", **seated.seek}])
-    return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": 0}
+    return Posted(seek=seated.seek["seek"], ticket=seated.ticket, seat=0)
 
 
 async def _accept(request: Request, hub: Hub, seek_id: str, person: seeks.Person
-                  ) -> dict[str, Any]:
+                  ) -> SeatTaken:
     seated = await lobby_of(request).db_call(seeks.accept, hub.store, seek_id, person)
     return await _seated(request, seek_id, seated)
 
 
-async def _seated(request: Request, seek_id: str, seated: seeks.Seated) -> dict[str, Any]:
+async def _seated(request: Request, seek_id: str, seated: seeks.Seated) -> SeatTaken:
     """A seat just taken: the lobby told, and the game started when that filled it."""
     lobby = lobby_of(request)
     if not seated.full:
         await lobby.publish([{"type": "seek", **seated.seek}])
-        return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": seated.seat,
-                "game_id": None}
+        return SeatTaken(seek=seated.seek["seek"], ticket=seated.ticket, seat=seated.seat,
+                         game_id=None)
     game_id = await lobby.start_game(seek_id, seated.start)
-    return {"seek": None, "ticket": seated.ticket, "seat": seated.seat, "game_id": game_id}
+    return SeatTaken(seek=None, ticket=seated.ticket, seat=seated.seat, game_id=game_id)
 
 
 @router.post("/seeks/{seek_id}/accept")
 async def accept(seek_id: str, body: Named, request: Request,
-                 hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                 hub: Hub = Depends(get_hub)) -> SeatTaken:
     """Take the next seat of a seek. When that fills it the game starts: ``game_id``, and
     ``ticket`` is your seat's token (the others hear ``started`` on the live channel)."""
     person = await _person(request, hub, body.name)
@@ -152,7 +160,7 @@ async def accept(seek_id: str, body: Named, request: Request,
 
 @router.delete("/seeks/{seek_id}")
 async def leave(seek_id: str, request: Request, body: Ticket | None = None,
-                hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                hub: Hub = Depends(get_hub)) -> Gone:
     """Cancel your seek, leave a seat you took in another, or decline a challenge."""
     person = await _person(request, hub, "guest")
     how = await lobby_of(request).db_call(seeks.leave, hub.store, seek_id[:32], person,
@@ -162,12 +170,12 @@ async def leave(seek_id: str, request: Request, body: Ticket | None = None,
         await lobby.changed(seek_id)
     else:
         await lobby.publish([{"type": "gone", "id": seek_id, "reason": how}])
-    return {"gone": how}
+    return Gone(gone=how)
 
 
 @router.post("/play-now")
 async def play_now(body: PlayNow, request: Request,
-                   hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                   hub: Hub = Depends(get_hub)) -> SeatTaken:
     """Pair with someone waiting for the same game, players and clock, or wait for one:
     ``game_id`` set (paired, the game has started) or ``seek`` (yours, posted)."""
     person = await _person(request, hub, body.name)
@@ -183,7 +191,7 @@ async def play_now(body: PlayNow, request: Request,
             return await _seated(request, seated.seek["seek"]["id"], seated)
     seated = await lobby_of(request).db_call(seeks.post, hub.store, wish, person, True)
     await lobby_of(request).publish([{"type": "seek", **seated.seek}])
-    return {"seek": seated.seek["seek"], "ticket": seated.ticket, "seat": 0, "game_id": None}
+    return SeatTaken(seek=seated.seek["seek"], ticket=seated.ticket, seat=0, game_id=None)
 
 
 # ----- live -----------------------------------------------------------------------------

@@ -23,12 +23,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.web.accounts import store as accounts
 from kingscrib.web.accounts.names import shown_seat_name
+from kingscrib.web.db.game_ids import stored_as, stored_game
 from kingscrib.web.db.storage import Store, hash_secret
 from kingscrib.web.db.tables import accounts as account_rows
 from kingscrib.web.db.tables import games, seats, seek_seats, seeks
@@ -52,6 +53,10 @@ class Person:
     name: str
     account_id: int | None
     visitor_hash: str
+    # The hash of the client's address, and how many seats waiting it may hold in all,
+    # whatever visitor secrets its browsers send ("": not counted).
+    address_hash: str = ""
+    per_address: int = 0
 
 
 @dataclass(frozen=True)
@@ -97,10 +102,9 @@ def check_wish(game: str, players: int, rules: dict[str, Any], hints: bool,
     """A seek's options as a game would take them; WebError(400/403) saying what is
     impossible. The game itself is made once as a trial, so whatever the game refuses
     (solitaire for three, say) is refused now, not when the last seat is taken."""
-    from kingscrib.web.play.games import game_kind, game_names
+    from kingscrib.web.play.games import game_kind, game_name
 
-    if game not in game_names():
-        raise WebError(400, f"unknown game {game!r}; choose from {', '.join(game_names())}")
+    game = game_name(game)  # "classic" is read as "cribbage"
     kind = game_kind(game)
     low, high = kind.seats_allowed()
     if not low <= players <= high:
@@ -148,9 +152,9 @@ def check_allowed(store: Store, person: Person) -> None:
 def _shown(row: Any, seat_rows: list[Any], target: str | None) -> dict[str, Any]:
     """A seek as the lobby shows it (no secret, no visitor)."""
     return {
-        "id": row.id, "created": row.created, "game": row.game, "players": row.players,
-        "rules": row.rules, "hints": bool(row.hints), "clock_seconds": row.clock_seconds,
-        "clock_overtime": row.clock_overtime, "rated": bool(row.rated),
+        "id": row.id, "created": row.created, "game": stored_game(row.game),
+        "players": row.players, "rules": row.rules, "hints": bool(row.hints),
+        "clock_seconds": row.clock_seconds, "clock_overtime": row.clock_overtime, "rated": bool(row.rated),
         "rating_min": row.rating_min, "rating_max": row.rating_max, "quick": bool(row.quick),
         "challenge": target,
         "seats": [{"name": s.name, "account": s.account_id is not None}
@@ -213,13 +217,13 @@ def games_to_watch(store: Store, now: float | None = None) -> list[dict[str, Any
         if not rows:
             return []
         names: dict[str, list[str]] = {}
-        game_of = {r.id: r.game for r in rows}
+        game_of = {r.id: stored_game(r.game) for r in rows}
         for s in conn.execute(select(seats.c.game_id, seats.c.name, seats.c.kind,
                                      seats.c.level).where(
                 seats.c.game_id.in_([r.id for r in rows])).order_by(seats.c.seat)):
             names.setdefault(s.game_id, []).append(
                 shown_seat_name(game_of[s.game_id], s.name, s.kind, s.level))
-    return [{"id": r.id, "game": r.game, "names": names.get(r.id, [])} for r in rows]
+    return [{"id": r.id, "game": game_of[r.id], "names": names.get(r.id, [])} for r in rows]
 
 
 # ----- changing -------------------------------------------------------------------------
@@ -229,6 +233,39 @@ def _count_waiting(conn: Connection, person: Person) -> int:
         mine = mine | (seek_seats.c.account_id == person.account_id)
     return conn.execute(select(func.count()).select_from(seek_seats.join(seeks)).where(
         mine, seeks.c.game_id.is_(None))).scalar_one()
+
+
+def _hold_counts(conn: Connection, person: Person) -> None:
+    """Serialise, until the commit, the counts of seats waiting of this browser, account
+    and address across processes (PostgreSQL: an advisory lock per key, taken in one
+    order; the count read after it sees every seat committed before). SQLite serves one
+    server process, whose store calls run one at a time in its store thread."""
+    if conn.dialect.name != "postgresql":
+        return
+    keys = {f"seeks visitor {person.visitor_hash}"}
+    if person.account_id is not None:
+        keys.add(f"seeks account {person.account_id}")
+    if person.address_hash and person.per_address:
+        keys.add(f"seeks address {person.address_hash}")
+    for key in sorted(keys):
+        conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
+
+
+def _refuse_too_many(conn: Connection, person: Person) -> None:
+    """WebError(429) when the person, or their address, holds as many seats waiting as
+    allowed (seeks posted and seats taken in others'); the counts are held until the
+    transaction ends (:func:`_hold_counts`), so two at once cannot both take the last
+    place."""
+    _hold_counts(conn, person)
+    if _count_waiting(conn, person) >= MAX_OPEN:
+        raise WebError(429, f"you have {MAX_OPEN} seeks waiting already: cancel one first")
+    if person.address_hash and person.per_address:
+        held = conn.execute(select(func.count()).select_from(seek_seats.join(seeks)).where(
+            seek_seats.c.address_hash == person.address_hash,
+            seeks.c.game_id.is_(None))).scalar_one()
+        if held >= person.per_address:
+            raise WebError(429, f"{person.per_address} seeks are waiting from your address"
+                                " already: wait until one starts or is cancelled")
 
 
 def post(store: Store, wish: Wish, person: Person, quick: bool = False,
@@ -250,8 +287,7 @@ def post(store: Store, wish: Wish, person: Person, quick: bool = False,
             if lobby_bans.banned(store.engine, found.id):
                 raise WebError(403, f"{found.name} is banned from playing")
             target_id = found.id
-        if _count_waiting(conn, person) >= MAX_OPEN:
-            raise WebError(429, f"you have {MAX_OPEN} seeks waiting already: cancel one first")
+        _refuse_too_many(conn, person)
         conn.execute(insert(seeks).values(
             id=seek_id, created=now, game=wish.game, players=wish.players, rules=wish.rules,
             hints=wish.hints, clock_seconds=wish.clock_seconds,
@@ -259,7 +295,8 @@ def post(store: Store, wish: Wish, person: Person, quick: bool = False,
             rating_max=wish.rating_max, quick=quick, target_id=target_id))
         conn.execute(insert(seek_seats).values(
             seek_id=seek_id, seat=0, name=person.name, account_id=person.account_id,
-            ticket_hash=hash_secret(ticket), visitor_hash=person.visitor_hash, seen=now))
+            ticket_hash=hash_secret(ticket), visitor_hash=person.visitor_hash,
+                address_hash=person.address_hash or None, seen=now))
         shown = _load(conn, [seek_id])[0]
     return Seated(ticket, 0, shown, False)
 
@@ -306,18 +343,18 @@ def accept(store: Store, seek_id: str, person: Person, now: float | None = None)
                 raise WebError(403, "this challenge is for another player")
             if row.rated and person.account_id is None:
                 raise WebError(403, "a rated game is for accounts: log in or sign up first")
-            if not in_range(store.engine, {"game": row.game, "rating_min": row.rating_min,
-                             "rating_max": row.rating_max}, person.account_id):
+            if not in_range(store.engine, {"game": stored_game(row.game),
+                                           "rating_min": row.rating_min,
+                                           "rating_max": row.rating_max}, person.account_id):
                 raise WebError(403, "your rating is outside this seek's range")
-            if _count_waiting(conn, person) >= MAX_OPEN:
-                raise WebError(429, f"you have {MAX_OPEN} seeks waiting already:"
-                                    " cancel one first")
+            _refuse_too_many(conn, person)
             seat = len(held)
             if seat >= row.players:
                 raise WebError(409, "this seek was just taken")
             conn.execute(insert(seek_seats).values(
                 seek_id=seek_id, seat=seat, name=person.name, account_id=person.account_id,
-                ticket_hash=hash_secret(ticket), visitor_hash=person.visitor_hash, seen=now))
+                ticket_hash=hash_secret(ticket), visitor_hash=person.visitor_hash,
+                address_hash=person.address_hash or None, seen=now))
             full = seat + 1 == row.players
             if full:  # this seat fills it: this process starts the game (see start_of)
                 claimed = conn.execute(update(seeks).where(
@@ -356,7 +393,7 @@ def _start_of(conn: Connection, seek_id: str) -> dict[str, Any]:
     row = conn.execute(select(seeks).where(seeks.c.id == seek_id)).one()
     held = conn.execute(select(seek_seats).where(seek_seats.c.seek_id == seek_id)
                         .order_by(seek_seats.c.seat)).all()
-    return {"game": row.game, "rules": row.rules, "hints": bool(row.hints),
+    return {"game": stored_game(row.game), "rules": row.rules, "hints": bool(row.hints),
             "clock_seconds": row.clock_seconds, "clock_overtime": row.clock_overtime,
             "rated": bool(row.rated),
             "seats": [{"name": s.name, "account_id": s.account_id,
@@ -471,7 +508,7 @@ def compatible(store: Store, wish: Wish, person: Person) -> list[str]:
         found = conn.execute(select(seeks.c.id, seeks.c.game, seeks.c.rating_min,
                                     seeks.c.rating_max).where(
             seeks.c.game_id.is_(None), seeks.c.starting.is_(None),
-            seeks.c.target_id.is_(None), seeks.c.game == wish.game,
+            seeks.c.target_id.is_(None), seeks.c.game.in_(stored_as(wish.game)),
             seeks.c.players == wish.players,
             (seeks.c.clock_seconds == wish.clock_seconds) if wish.clock_seconds is not None
             else seeks.c.clock_seconds.is_(None),

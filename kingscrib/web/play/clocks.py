@@ -4,7 +4,7 @@ A clock is chosen when a game is created (none, or ``seconds`` per player, plus 
 ``overtime`` allowance for games that have one). The server stores each seat's
 remaining time, the moment the running clocks started (wall time) and which seats'
 clocks run: the seats the game waits for (one in Kings Cribbage, several at once while
-classic players lay away to the crib). When a turn is stored every running seat is
+Cribbage players lay away to the crib). When a turn is stored every running seat is
 charged the time since ``started`` in the same transaction, and ``due`` (the moment
 the first running seat would run out of its time and overtime) is stored beside it,
 indexed, so the housekeeping loop finds the clocks that ran out with one query.
@@ -28,6 +28,7 @@ from typing import Any
 MIN_SECONDS, MAX_SECONDS = 5, 3 * 3600  # a time control the API accepts, per player
 DAYS_PER_MOVE = (1, 2, 3, 5, 7)  # the correspondence clocks offered
 DAY = 24 * 3600
+RATED_DAYS_PER_MOVE = 3  # a rated game created without a clock has this deadline
 MAX_OVERTIME = 600  # seconds of overtime a game may allow (Kings Cribbage)
 PENALTY_PER_MINUTE = 10  # points per started minute of overtime (Kings Cribbage)
 
@@ -112,7 +113,7 @@ def check_clock(seconds: int | None, overtime: int | None, game: str,
     ``days``: a correspondence clock of that many days per move instead: (seconds, 0,
     True)."""
     from kingscrib.web.errors import WebError
-    from kingscrib.web.play.games import game_kind, game_names
+    from kingscrib.web.play.games import game_kind, hosted_name
 
     if days is not None:
         if seconds is not None or overtime is not None:
@@ -122,7 +123,7 @@ def check_clock(seconds: int | None, overtime: int | None, game: str,
                                 f" {', '.join(map(str, DAYS_PER_MOVE))}, not {days}")
         return days * DAY, 0, True
 
-    kind = game_kind(game) if game in game_names() else None
+    kind = game_kind(game) if hosted_name(game) else None
     has_overtime = bool(getattr(kind, "overtime", False))
 
     if seconds is None:
@@ -140,6 +141,13 @@ def check_clock(seconds: int | None, overtime: int | None, game: str,
     if not 0 <= overtime <= MAX_OVERTIME:
         raise WebError(400, f"clock_overtime is from 0 to {MAX_OVERTIME} seconds, not {overtime}")
     return seconds, overtime
+
+
+def rated_deadline() -> tuple[int, ...]:
+    """The clock of a rated game created without one: a correspondence deadline of
+    :data:`RATED_DAYS_PER_MOVE` days per move, so that whoever walks away from a lost
+    rated game loses it on time (docs/web.md, "Rated play")."""
+    return RATED_DAYS_PER_MOVE * DAY, 0, True
 
 
 def clock_columns(clock: Clock | None, result: dict[str, Any] | None = None

@@ -23,6 +23,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from kingscrib.web import jsontext
 from kingscrib.web.errors import WebError
+from kingscrib.web.play.deps import guard_seat
 from kingscrib.web.play.endings import resign
 from kingscrib.web.play.room import Listener
 from kingscrib.web.play.rooms import Hub
@@ -39,7 +40,6 @@ from kingscrib.web.play.sockets import (
     unknown_type,
 )
 from kingscrib.web.server import metrics
-from kingscrib.web.server.deps import guard_seat
 from kingscrib.web.server.limits import AddressLimits, LimitSettings, TokenBucket
 
 router = APIRouter(tags=["live"])

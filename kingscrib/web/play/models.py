@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, model_validator
 
 from kingscrib.web.play.games import DEFAULT_GAME
 
@@ -21,7 +21,8 @@ class SeatSpec(_Strict):
 
 class CreateGame(_Strict):
     game: str = Field(default=DEFAULT_GAME, max_length=16,
-                      description="which game: kings or classic (GET /api/levels lists them)")
+                      description=("which game: kings or cribbage (classic is read as cribbage;"
+                                   " GET /api/levels lists them)"))
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, lt=2**31)
@@ -44,12 +45,15 @@ class CreateGame(_Strict):
 
     @model_validator(mode="after")
     def _rules_of_the_game(self) -> CreateGame:
-        """Each game's rules are checked against its own model (``rules_model``)."""
-        from kingscrib.web.play.games import game_kind, game_names
+        """The game's name as the server hosts it (``classic`` is read as ``cribbage``);
+        its rules are checked against its own model (``rules_model``)."""
+        from kingscrib.web.play.games import game_kind, game_names, hosted_name
 
-        if self.game not in game_names():
+        name = hosted_name(self.game)
+        if name is None:
             raise ValueError(f"unknown game {self.game!r};"
                              f" choose from {', '.join(game_names())}")
+        self.game = name
         spec = game_kind(self.game).rules_model
         self.rules = spec.model_validate(self.rules).model_dump(exclude_none=True)
         return self
@@ -123,3 +127,98 @@ class Levels(BaseModel):
 
 class ErrorReply(BaseModel):
     error: str
+
+
+# ----- replies -----------------------------------------------------------------------------
+class _Reply(BaseModel):
+    """A reply of exactly these fields: a key the route does not declare is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class _GameShaped(BaseModel):
+    """A reply whose fields past the declared ones are the hosted game's own (each game's
+    adapter in ``play/games`` words them): they pass through as the game sent them."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class GameState(_GameShaped):
+    """The game as a seat (or a spectator) sees it: the game's own fields, with the clocks
+    and an early ending every game shares (``kingscrib.web.play.finish.state_fields``)."""
+
+    clock: dict[str, Any] | None = Field(description="the clocks, counted down to now")
+    result: dict[str, Any] | None = Field(
+        description="an early ending (resigned, time): not null once the game is over so")
+
+
+class Preview(_GameShaped):
+    """What a play would score (``score``, ``describe``, each hand) or why it is
+    illegal (``error``), as the game words it."""
+
+    legal: bool
+    tiles: dict[str, str] = Field(description="the play: square to tile")
+
+
+class KingsHint(_GameShaped):
+    """Kings Cribbage: the best option's fields (``tiles``, ``score``, ``describe``,
+    ``equity``; an exchange's ``exchange_tiles``) and the options, best first."""
+
+    play: bool = Field(description="the best option lays tiles (else: exchange or pass)")
+    options: list[dict[str, Any]] = Field(description="up to three options, best first")
+
+
+class CribbageHint(_Reply):
+    """Cribbage: what to discard or play, said by the coach, the rules or the expert."""
+
+    advice: str
+    by: str = Field(description="coach, rules or expert")
+    cards: list[str]
+    lines: list[str] = Field(description="why, line by line")
+
+
+HINTS: TypeAdapter[KingsHint | CribbageHint] = TypeAdapter(KingsHint | CribbageHint)
+
+
+class ReplaySeat(_Reply):
+    seat: int
+    name: str = Field(description="a computer by its level's title")
+
+
+class Replay(_GameShaped):
+    """A game step by step as the page shows it: the seats and the end every game has,
+    the steps as the game words them (Kings: ``history``; Cribbage: ``steps``)."""
+
+    game: str
+    seats: list[ReplaySeat]
+    end: dict[str, Any] | None = Field(description="how the game ended (null: not yet)")
+
+
+class RematchLink(_Reply):
+    game_id: str
+
+
+class RematchOf(_Reply):
+    rematch: RematchLink | None = Field(description="the rematch once someone started it")
+
+
+class Rematched(_Reply):
+    game_id: str
+    seat: int | None
+    token: str | None
+    invite: str
+
+
+class Analysis(_Reply):
+    """An analysis: ``none``, ``running`` (``done`` of ``total``), ``done`` (its
+    ``turns``) or ``failed`` (``error``); only the fields of its status are sent."""
+
+    status: Literal["none", "running", "done", "failed"]
+    done: int | None = None
+    total: int | None = None
+    turns: list[dict[str, Any]] | None = None
+    error: str | None = None
+
+
+class Cancelled(_Reply):
+    cancelled: str

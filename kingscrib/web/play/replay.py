@@ -3,7 +3,7 @@
 A game record sent by the page: the record's game (``"game"``, RULES.md Part 3) checks
 it turn by turn and gives back its turns as its page shows them; games that offer it
 have a ``replay`` method (Kings: :mod:`.games.kings_replay`; Cribbage:
-:mod:`.games.classic_replay`). A hosted game, finished or live up to now: sessions that
+:mod:`.games.cribbage_replay`). A hosted game, finished or live up to now: sessions that
 offer ``"replay"`` give its steps as everyone saw the table."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kingscrib.core import ALIASES
 from kingscrib.web.accounts.names import shown_seat_name
 from kingscrib.web.errors import WebError
-from kingscrib.web.play.games import DEFAULT_GAME, game_kind, game_names
+from kingscrib.web.play.games import DEFAULT_GAME, game_kind, game_names, hosted_name
 from kingscrib.web.play.games.protocol import Session
 from kingscrib.web.play.rooms import Hub
 
@@ -24,12 +25,14 @@ def replay_of_record(record: Any) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise WebError(400, "a game record is a JSON object (RULES.md Part 3)")
     replayable = [name for name in game_names() if hasattr(game_kind(name), "replay")]
-    name = record.get("game", DEFAULT_GAME)
-    if name not in replayable:
+    said = record.get("game", DEFAULT_GAME)
+    name = hosted_name(said)  # a Cribbage record says "classic" (RULES.md Part 3)
+    if name is None or name not in replayable:
         titles = " and ".join(game_kind(n).title for n in replayable)
         names = " or ".join(repr(n) for n in replayable)
-        raise WebError(400, f'only {titles} records ("game": {names}) can be replayed here,'
-                            f" not {name!r}")
+        older = "".join(f", {a!r} for {g!r}" for a, g in ALIASES.items() if g in replayable)
+        raise WebError(400, f'only {titles} records ("game": {names}{older}) can be replayed'
+                            f" here, not {said!r}")
     players = record.get("players")
     return shown_seats(game_kind(name).replay(record), name,
                        players if isinstance(players, list) else [])

@@ -17,7 +17,7 @@ from kingscrib.web.db.storage import StoredGame, hash_secret
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.clocks import Clock, clock_from_row
 from kingscrib.web.play.games import DEFAULT_GAME
-from kingscrib.web.play.games.protocol import Session
+from kingscrib.web.play.games.protocol import Session, level_of, levels_text
 
 HUMAN, COMPUTER = "human", "computer"
 
@@ -174,15 +174,20 @@ def refuse_closed(room: Room) -> None:
         raise WebError(409, "the game is over")
 
 
-def build_seats(seats: list[dict[str, Any]], levels: list[str]) -> list[Seat]:
+def build_seats(seats: list[dict[str, Any]], levels: list[str],
+                game: str = DEFAULT_GAME) -> list[Seat]:
+    """The seats asked for; a computer's level by its technical name or by the title the
+    pages show (``beginner``), stored as the technical name."""
     built: list[Seat] = []
+    seats = [{**s, "level": level_of(game, s["level"])} if s.get("kind") == COMPUTER
+             and isinstance(s.get("level"), str) else s for s in seats]
     for i, s in enumerate(seats):
         kind = s.get("kind", HUMAN)
         level = s.get("level")
         if kind == COMPUTER:
             if level not in levels:
                 raise WebError(400, f"seat {i + 1}: unknown computer level {level!r};"
-                                    f" choose from {', '.join(levels)}")
+                                    f" choose from {levels_text(game, levels)}")
             same = sum(x.get("kind") == COMPUTER and x.get("level") == level for x in seats)
             default = f"Computer {i + 1} ({level})" if same > 1 else f"Computer ({level})"
             name = computer_name(s.get("name"), default, i)

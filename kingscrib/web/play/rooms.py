@@ -51,7 +51,7 @@ from kingscrib.web.errors import WebError
 from kingscrib.web.play import finish, hints, last_known, views
 from kingscrib.web.play.actions import checked_action
 from kingscrib.web.play.background import Background
-from kingscrib.web.play.clocks import clock_from_row
+from kingscrib.web.play.clocks import clock_from_row, rated_deadline
 from kingscrib.web.play.computers import Computers
 from kingscrib.web.play.db_thread import DbThread
 from kingscrib.web.play.games import DEFAULT_GAME, game_kind
@@ -115,6 +115,9 @@ class Hub:
         # Called (on the event loop) when a game ends here, e.g. to wake the tournament
         # director at once rather than at its next pass.
         self.ended_hooks: list[Callable[[Room], None]] = []
+        # A rated game between accounts seen from one address is not rated (a club
+        # whose players share one address turns this off: LimitSettings).
+        self.unrate_shared_addresses = True
 
     async def db_call(self, fn: Callable[..., T], *args: Any,
                       thread: Executor | None = None) -> T:
@@ -149,15 +152,18 @@ class Hub:
         are, and who may have only ``computer_games`` games of computers only being played
         (429 past them). ``seated``: the token hashes of every seat, all people seated
         already (a lobby seek: nobody is the creator). ``rated``: rated when it ends (the
-        caller checks that every person is logged in, or will be to sit)."""
+        caller checks that every person is logged in, or will be to sit); a rated game
+        without a clock is given the correspondence deadline of :func:`rated_deadline`."""
         if seed is not None and not secret_seed and not self.allow_seed:
             raise WebError(400, "this server does not let a game choose its seed")
         kind = game_kind(game)
+        if rated and clock is None:  # nobody may walk away from a rated game unrated
+            clock = rated_deadline()
         low, high = kind.seats_allowed()
         if not low <= len(seats) <= high:
             raise WebError(400, f"{kind.title} is for {low} to {high} seats, not {len(seats)}")
         stored_rules = kind.check_rules(rules, len(seats))
-        built = build_seats(seats, kind.levels())
+        built = build_seats(seats, kind.levels(), game)
         session = kind.create(stored_rules, seed, [s.name for s in built])
         if seated is not None:
             for s, token_hash in zip(built, seated, strict=True):
@@ -258,8 +264,12 @@ class Hub:
             standing = game_kind(room.kind).standing(room.game, room.result, closing)
             if standing is None:
                 return  # not final yet (a Joker may still be called on the last play)
+            # Rated only once every side has moved: before that, an ending (a
+            # resignation, leaving) aborts the game, unrated (docs/web.md, "Rated play").
+            rated = room.rated and all(room.game.people_played(set(side["seats"]))
+                                       for side in standing)
             await self.db.call(ratings.settle, self.store.engine, room.id, room.kind,
-                                room.rated, standing)
+                                rated, standing, None, self.unrate_shared_addresses)
         except Exception:
             log.exception("the outcome of %s could not be recorded yet", room.id)
 
@@ -360,6 +370,16 @@ class Hub:
         if started is not None:  # the game begins: the first movers hear of it (not the
             self.turned(room, {seat})  # person who just sat down, who is looking at it)
         return seat, token
+
+    async def reissue(self, room: Room, seat: int) -> str:
+        """A new token for a taken seat, handed to the account that owns it (the caller
+        checks); the seat's old token opens nothing any more."""
+        async with room.lock:
+            token = secrets.token_urlsafe(24)
+            if not await self.db.call(self.store.rekey_seat, room.id, seat, hash_secret(token)):
+                raise WebError(409, f"seat {seat + 1} is not a person's taken seat")
+            room.seats[seat].token_hash = hash_secret(token)
+        return token
 
     # ----- acting ---------------------------------------------------------------
     async def act(self, room: Room, seat: int | None, message: dict[str, Any]) -> None:

@@ -13,8 +13,8 @@ import datetime
 import random
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
@@ -23,13 +23,15 @@ from kingscrib.puzzles.progress import daily_index
 from kingscrib.puzzles.puzzle import shipped
 from kingscrib.web import pages
 from kingscrib.web.accounts import sessions
+from kingscrib.web.accounts.deps import session_account
 from kingscrib.web.errors import WebError
+from kingscrib.web.play.deps import get_hub
 from kingscrib.web.play.games import puzzle_answers
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.puzzles import store as puzzle_store
 from kingscrib.web.puzzles import views as puzzle_views
+from kingscrib.web.puzzles.schemas import Judged, MyStanding, OnePuzzle
 from kingscrib.web.ratings import puzzle_ratings as ratings
-from kingscrib.web.server.deps import get_hub, session_account
 
 router = APIRouter(tags=["puzzles"])
 Game = Literal["kings", "cribbage"]
@@ -84,16 +86,16 @@ def _rating_of(engine: Engine, puzzle_id: str, game: str) -> ratings.Rating:
     return puzzle_store.puzzle_rating(engine, puzzle_id, ratings.priors(game)[puzzle_id])
 
 
-def _no_store(data: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(data, headers={"Cache-Control": "no-store"})
+def _no_store(response: Response) -> None:
+    response.headers["Cache-Control"] = "no-store"
 
 
-@router.get("/api/puzzles/next")
-async def next_puzzle(request: Request, game: Game,
+@router.get("/api/puzzles/next", response_model_exclude_unset=True)
+async def next_puzzle(request: Request, response: Response, game: Game,
                       rating: float | None = Query(None, ge=ratings.LOWEST,
                                                    le=ratings.HIGHEST),
                       skip: str = Query("", max_length=MAX_RECENT * 65),
-                      hub: Hub = Depends(get_hub)) -> JSONResponse:
+                      hub: Hub = Depends(get_hub)) -> OnePuzzle:
     """A puzzle near the player's rating (an account's stored one; a guest's ``rating``,
     which only chooses), not one the account has answered nor one of ``skip`` (ids,
     comma-separated)."""
@@ -111,16 +113,17 @@ async def next_puzzle(request: Request, game: Game,
     chosen = ratings.choose_near(now, target, exclude, random.Random())
     if chosen is None:
         raise WebError(404, f"no {game} puzzles are installed")
-    return _no_store({"puzzle": puzzle_views.public_view(puzzle_views.find(chosen),
-                                                         now[chosen].rating)})
+    _no_store(response)
+    return OnePuzzle.model_validate({"puzzle": puzzle_views.public_view(
+        puzzle_views.find(chosen), now[chosen].rating)})
 
 
 def today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
 
 
-@router.get("/api/puzzles/daily")
-async def daily(game: Game, hub: Hub = Depends(get_hub)) -> JSONResponse:
+@router.get("/api/puzzles/daily", response_model_exclude_unset=True)
+async def daily(game: Game, response: Response, hub: Hub = Depends(get_hub)) -> OnePuzzle:
     """Today's puzzle (UTC): the same for everyone, chosen from the date."""
     puzzles = shipped(game)
     if not puzzles:
@@ -128,31 +131,37 @@ async def daily(game: Game, hub: Hub = Depends(get_hub)) -> JSONResponse:
     day = today()
     chosen = puzzles[daily_index(day, len(puzzles), game)]
     rating = await hub.db_call(_rating_of, hub.store.engine, chosen.id, game)
-    return _no_store({"puzzle": {**puzzle_views.public_view(chosen, rating.rating),
-                                 "daily": day.isoformat()}})
+    _no_store(response)
+    return OnePuzzle.model_validate({"puzzle": {**puzzle_views.public_view(chosen,
+                                                                           rating.rating),
+                                                "daily": day.isoformat()}})
 
 
 @router.get("/api/puzzles/me")
-async def me(request: Request, game: Game, hub: Hub = Depends(get_hub)) -> JSONResponse:
+async def me(request: Request, response: Response, game: Game,
+             hub: Hub = Depends(get_hub)) -> MyStanding:
     """A logged-in player's puzzle rating and record in ``game`` (null for a guest)."""
+    _no_store(response)
     account = await _account(request, hub)
     if account is None:
-        return _no_store({"account": None, "standing": None})
+        return MyStanding(account=None, standing=None)
     found = await hub.db_call(puzzle_store.standing, hub.store.engine, account.id, game)
-    return _no_store({"account": account.name, "standing": found.to_json()})
+    return MyStanding.model_validate({"account": account.name, "standing": found.to_json()})
 
 
-@router.get("/api/puzzles/{puzzle_id}")
-async def one(puzzle_id: str, hub: Hub = Depends(get_hub)) -> JSONResponse:
+@router.get("/api/puzzles/{puzzle_id}", response_model_exclude_unset=True)
+async def one(puzzle_id: str, response: Response, hub: Hub = Depends(get_hub)) -> OnePuzzle:
     """One puzzle by id, as the page shows it before an answer."""
     puzzle = puzzle_views.find(puzzle_id[:64])
     rating = await hub.db_call(_rating_of, hub.store.engine, puzzle.id, puzzle.game)
-    return _no_store({"puzzle": puzzle_views.public_view(puzzle, rating.rating)})
+    _no_store(response)
+    return OnePuzzle.model_validate({"puzzle": puzzle_views.public_view(puzzle,
+                                                                        rating.rating)})
 
 
 @router.post("/api/puzzles/{puzzle_id}/answer")
-async def answer(puzzle_id: str, body: Answer, request: Request,
-                 hub: Hub = Depends(get_hub)) -> JSONResponse:
+async def answer(puzzle_id: str, body: Answer, request: Request, response: Response,
+                 hub: Hub = Depends(get_hub)) -> Judged:
     """Judge an answer: right or not, the explanation, the best answer, and the player's
     rating after it (stored for an account; returned to a guest)."""
     sessions.check_same_origin(request.headers)
@@ -176,7 +185,8 @@ async def answer(puzzle_id: str, body: Answer, request: Request,
         theirs = await hub.db_call(puzzle_store.puzzle_rating, engine, puzzle.id, prior)
         mine, _ = ratings.answer(before.rating, theirs, right)
         after, rated, puzzle_after = before.after(mine, right), True, theirs
-    return _no_store({
+    _no_store(response)
+    return Judged.model_validate({
         "right": right, "lines": lines, "answer": puzzle.answer,
         "best": puzzle_answers.best_action(puzzle), "theme": puzzle.theme,
         "rated": rated, "before": before.to_json(), "standing": after.to_json(),

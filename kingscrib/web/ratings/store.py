@@ -45,13 +45,15 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from kingscrib.players import level_names
+from kingscrib.web.accounts import fair
 from kingscrib.web.accounts.names import login_key
+from kingscrib.web.db.game_ids import stored_as, stored_game
 from kingscrib.web.db.rows import save_row
-from kingscrib.web.db.tables import accounts, games, metadata, seat_accounts, seats
+from kingscrib.web.db.tables import accounts, clocks, games, metadata, seat_accounts, seats
 from kingscrib.web.ratings.maths import Rating, aged, rate
 
-RATED_GAMES = ("kings", "classic")
-GAME_TITLES = {"kings": "Kings Cribbage", "classic": "Cribbage"}
+RATED_GAMES = ("kings", "cribbage")
+GAME_TITLES = {"kings": "Kings Cribbage", "cribbage": "Cribbage"}
 LEVEL_RATINGS = Path(__file__).with_name("level_ratings.json")
 
 ratings = Table(
@@ -106,33 +108,44 @@ WON, LOST, DRAWN = "won", "lost", "drawn"
 @functools.cache
 def _level_table() -> dict[str, dict[str, dict[str, float]]]:
     table: dict[str, dict[str, dict[str, float]]] = json.loads(LEVEL_RATINGS.read_text())
-    return table
+    return {stored_game(game): levels for game, levels in table.items()}
 
 
 def level_rating(game: str, level: str | None) -> Rating:
     """A computer level's fixed rating (and the deviation of its calibration)."""
-    entry = _level_table().get(game, {}).get(level or "")
+    entry = _level_table().get(stored_game(game), {}).get(level or "")
     if entry is None:  # a level not calibrated: a newcomer's, never moved either
         return Rating()
     return Rating(float(entry["rating"]), float(entry["deviation"]))
 
 
 def level_table(game: str) -> list[dict[str, Any]]:
-    """The published table: each level's title, line, rating and deviation."""
+    """The published table: each level's title, line, rating and deviation, weakest
+    first; an alias (Kings' ``greedy``, the player ``medium`` is) not listed again."""
     rows = []
-    for level, entry in _level_table().get(game, {}).items():
+    table = _level_table().get(stored_game(game), {})
+    for level, entry in table.items():
         name = level_names.describe(game, level)
+        if name.same_as in table:
+            continue
         rows.append({"level": level, "title": name.title, "line": name.line,
                      "rating": entry["rating"], "deviation": entry["deviation"]})
     return sorted(rows, key=lambda r: (r["rating"], r["level"]))
 
 
 def rating_of(engine: Engine, account_id: int, game: str) -> float | None:
-    """The account's rating at ``game`` (``kings`` or ``classic``); None before its
+    """The account's rating at ``game`` (``kings`` or ``cribbage``); None before its
     first rated game (it starts at 1500 +- 350) or for no such account."""
     with engine.connect() as conn:
-        return conn.execute(select(ratings.c.rating).where(
-            ratings.c.account_id == account_id, ratings.c.game == game)).scalar_one_or_none()
+        rows = conn.execute(select(ratings.c.game, ratings.c.rating).where(
+            ratings.c.account_id == account_id, ratings.c.game.in_(stored_as(game)))).all()
+    return _preferred(rows, game).rating if rows else None
+
+
+def _preferred(rows: Any, game: str) -> Any:
+    """Of one account's rating rows of ``game`` (its id and, written by an older server,
+    its older name), the one under the id when there is one."""
+    return min(rows, key=lambda r: r.game != stored_game(game))
 
 
 # ----- a game ends -----------------------------------------------------------------------
@@ -156,18 +169,23 @@ def _seats(conn: Connection, game_id: str) -> list[SeatOf]:
 
 
 def settle(engine: Engine, game_id: str, game: str, rated: bool,
-           standing: list[dict[str, Any]], now: float | None = None) -> bool:
+           standing: list[dict[str, Any]], now: float | None = None,
+           addresses: bool = True) -> bool:
     """Record a finished game's outcome for its account seats and, when it is rated,
     rate it. ``standing``: its game's ``standing`` (each side's seats, place, score).
     ``now``: when it ended (None: its last change as stored, so a game settled late
     by the housekeeping keeps its own date). False when it was done already (by this
-    or another process): nothing changes."""
+    or another process): nothing changes.
+
+    A rated game is recorded as unrated when an account holds two of its seats, or
+    when two of its accounts were seen from one browser (or, with ``addresses``, one
+    address): those are set aside for the moderators (:mod:`.fair`)."""
     for attempt in range(3):
         try:
             with engine.begin() as conn:
                 ended = now or conn.execute(select(games.c.updated).where(
                     games.c.id == game_id)).scalar_one_or_none() or time.time()
-                return _settle(conn, game_id, game, rated, standing, ended)
+                return _settle(conn, game_id, game, rated, standing, ended, addresses)
         except IntegrityError:
             # The game's key was taken (settled elsewhere), or two first games of one
             # player ended at once and both inserted its rating row: look again.
@@ -187,13 +205,21 @@ def _outcome(place: int, places: list[int]) -> str:
 
 
 def _settle(conn: Connection, game_id: str, game: str, rated: bool,
-            standing: list[dict[str, Any]], now: float) -> bool:
+            standing: list[dict[str, Any]], now: float, addresses: bool = True) -> bool:
     table = _seats(conn, game_id)
     if not any(s.owned for s in table):
         return False  # guests and computers only: nobody's profile to write
     places = [side["place"] for side in standing]
     side_of = {seat: i for i, side in enumerate(standing) for seat in side["seats"]}
-    rateable = rated and all(s.owned or s.kind != "human" for s in table)
+    people = [s.account_id for s in table if s.account_id is not None]
+    # One account in two seats (refused since; older games) plays nobody: not rated.
+    rateable = rated and all(s.owned or s.kind != "human" for s in table) \
+        and len(people) == len(set(people))
+    if rateable:
+        shared = fair.shared_origin(conn, people, addresses, now)
+        if shared is not None:
+            fair.flag(conn, game_id, shared[0], shared[1], now)
+            rateable = False
     if rateable:
         conn.execute(insert(rated_games).values(game_id=game_id, at=now))  # once only
     for s in table:
@@ -211,11 +237,14 @@ def _settle(conn: Connection, game_id: str, game: str, rated: bool,
 def _rate(conn: Connection, game_id: str, game: str, table: list[SeatOf],
           standing: list[dict[str, Any]], now: float) -> None:
     people = sorted({s.account_id for s in table if s.account_id is not None})
-    query = select(ratings).where(ratings.c.account_id.in_(people), ratings.c.game == game)\
+    query = select(ratings).where(ratings.c.account_id.in_(people),
+                                  ratings.c.game.in_(stored_as(game)))\
         .order_by(ratings.c.account_id)
     if conn.dialect.name == "postgresql":
         query = query.with_for_update()
-    held = {r.account_id: r for r in conn.execute(query)}
+    rows = conn.execute(query).all()
+    held = {a: _preferred([r for r in rows if r.account_id == a], game)
+            for a in {r.account_id for r in rows}}
     before = {a: _aged(held[a], now) if a in held else Rating() for a in people}
     by_seat = {s.seat: s for s in table}
 
@@ -233,14 +262,61 @@ def _rate(conn: Connection, game_id: str, game: str, table: list[SeatOf],
             account = by_seat[seat].account_id
             if by_seat[seat].kind != "human" or account is None:
                 continue  # computers keep their published rating
-            values = {"rating": new.rating, "deviation": new.deviation,
-                      "volatility": new.volatility, "updated": now}
-            save_row(conn, ratings, {"account_id": account, "game": game}, values,
+            values: dict[str, float | str] = {"rating": new.rating, "deviation": new.deviation,
+                                              "volatility": new.volatility, "updated": now}
+            stored = held[account].game if account in held else game
+            if stored != game:  # written by an older server: kept, under the id now
+                values["game"] = game
+            save_row(conn, ratings, {"account_id": account, "game": stored}, values,
                      exists=account in held, count="games")
             conn.execute(insert(rating_history).values(
                 game_id=game_id, account_id=account, game=game,
                 previous=before[account].rating, rating=new.rating,
                 deviation=new.deviation, at=now))
+
+
+def game_ratings(engine: Engine, game_id: str) -> dict[str, Any] | None:
+    """What a finished game did to its players' ratings, for its end box: ``status``
+    ``casual`` (not a rated game), ``pending`` (rated, not settled yet: it is still on,
+    or settling), ``unrated`` (settled without rating: ended before every side moved,
+    or set aside for the moderators) or ``rated``; then, once rated, each seat's rating
+    before and after (``change`` is the difference of the two as shown, rounded) or a
+    computer's fixed rating. None: no such game."""
+    with engine.connect() as conn:
+        row = conn.execute(select(games.c.game, games.c.rated).where(
+            games.c.id == game_id)).first()
+        if row is None:
+            return None
+        game = stored_game(row.game)
+        if not row.rated:
+            return {"game_id": game_id, "status": "casual", "seats": []}
+        settled = conn.execute(select(game_outcomes.c.rated).where(
+            game_outcomes.c.game_id == game_id).limit(1)).first()
+        if settled is None or not settled.rated:
+            return {"game_id": game_id, "status": "pending" if settled is None else "unrated",
+                    "seats": []}
+        moved = {r.account_id: r for r in conn.execute(select(
+            rating_history.c.account_id, rating_history.c.previous, rating_history.c.rating)
+            .where(rating_history.c.game_id == game_id))}
+        table = conn.execute(select(seats.c.seat, seats.c.name, seats.c.kind, seats.c.level,
+                                    seat_accounts.c.account_id)
+                             .select_from(seats.outerjoin(seat_accounts, and_(
+                                 seat_accounts.c.game_id == seats.c.game_id,
+                                 seat_accounts.c.seat == seats.c.seat)))
+                             .where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
+    shown = []
+    for s in table:
+        name = player_of(game, s.name, s.kind, s.level)["name"]
+        if s.kind != "human":
+            fixed = round(level_rating(game, s.level).rating)
+            shown.append({"seat": s.seat, "name": name, "computer": True,
+                          "previous": fixed, "rating": fixed, "change": 0})
+        elif s.account_id in moved:
+            m = moved[s.account_id]
+            shown.append({"seat": s.seat, "name": name, "computer": False,
+                          "previous": round(m.previous), "rating": round(m.rating),
+                          "change": round(m.rating) - round(m.previous)})
+    return {"game_id": game_id, "status": "rated", "seats": shown}
 
 
 def _aged(row: Any, now: float) -> Rating:
@@ -267,6 +343,7 @@ def forget_account(conn: Connection, account_id: int) -> None:
     """An account is deleted: its ratings and their history go; its games stay, their
     outcomes no longer name it (in the caller's transaction)."""
     conn.execute(delete(ratings).where(ratings.c.account_id == account_id))
+    fair.forget_account(conn, account_id)
     conn.execute(delete(rating_history).where(rating_history.c.account_id == account_id))
     conn.execute(update(game_outcomes).where(game_outcomes.c.account_id == account_id)
                  .values(account_id=None))
@@ -279,7 +356,7 @@ def leaderboard(engine: Engine, game: str, limit: int = 100) -> list[dict[str, A
         rows = conn.execute(select(accounts.c.name, ratings.c.rating, ratings.c.deviation,
                                    ratings.c.volatility, ratings.c.updated, ratings.c.games)
                             .join(accounts, accounts.c.id == ratings.c.account_id)
-                            .where(ratings.c.game == game)
+                            .where(ratings.c.game.in_(stored_as(game)))
                             .order_by(ratings.c.rating.desc(), accounts.c.name)
                             .limit(limit)).all()
     now = time.time()
@@ -313,8 +390,16 @@ def _players(conn: Connection, game_ids: list[str], kinds: dict[str, str]
     rows = conn.execute(select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.kind,
                                seats.c.level).where(seats.c.game_id.in_(game_ids))
                         .order_by(seats.c.game_id, seats.c.seat)).all()
+    held = {(r.game_id, r.seat) for r in conn.execute(
+        select(game_outcomes.c.game_id, game_outcomes.c.seat).where(
+            game_outcomes.c.game_id.in_(game_ids), game_outcomes.c.account_id.is_not(None)))}
     for r in rows:
-        out[r.game_id].append(player_of(kinds[r.game_id], r.name, r.kind, r.level))
+        out[r.game_id].append({**player_of(kinds[r.game_id], r.name, r.kind, r.level),
+                               "account": (r.game_id, r.seat) in held})
+    for game_id, players in out.items():  # Cribbage for four: partners sit opposite
+        partners = kinds[game_id] == "cribbage" and len(players) == 4
+        for i, p in enumerate(players):
+            p["side"] = i % 2 if partners else i
     return out
 
 
@@ -336,13 +421,15 @@ def archive(engine: Engine, account_id: int, search: Search) -> dict[str, Any]:
     query = select(game_outcomes.c.game_id, game_outcomes.c.seat, game_outcomes.c.game,
                    game_outcomes.c.place, game_outcomes.c.outcome, game_outcomes.c.score,
                    game_outcomes.c.rated, game_outcomes.c.at,
-                   rating_history.c.previous, rating_history.c.rating)\
+                   rating_history.c.previous, rating_history.c.rating,
+                   clocks.c.result.label("ending"))\
         .select_from(game_outcomes.outerjoin(rating_history, and_(
             rating_history.c.game_id == game_outcomes.c.game_id,
-            rating_history.c.account_id == game_outcomes.c.account_id)))\
+            rating_history.c.account_id == game_outcomes.c.account_id))
+            .outerjoin(clocks, clocks.c.game_id == game_outcomes.c.game_id))\
         .where(game_outcomes.c.account_id == account_id)
     if search.game:
-        query = query.where(game_outcomes.c.game == search.game)
+        query = query.where(game_outcomes.c.game.in_(stored_as(search.game)))
     if search.result:
         query = query.where(game_outcomes.c.outcome == search.result)
     if search.since is not None:
@@ -352,7 +439,7 @@ def archive(engine: Engine, account_id: int, search: Search) -> dict[str, Any]:
     with engine.connect() as conn:
         rows = conn.execute(query.order_by(game_outcomes.c.at.desc(),
                                            game_outcomes.c.game_id)).all()
-        kinds = {r.game_id: r.game for r in rows}
+        kinds = {r.game_id: stored_game(r.game) for r in rows}
         players = _players(conn, list(kinds), kinds)
     found = []
     wanted = (search.opponent or "").casefold()
@@ -361,9 +448,11 @@ def archive(engine: Engine, account_id: int, search: Search) -> dict[str, Any]:
         if wanted and not any(wanted in p["name"].casefold()
                               or (p.get("level") or "") == wanted for p in others):
             continue
-        found.append({"game_id": r.game_id, "game": r.game, "title": GAME_TITLES.get(r.game,
-                                                                                      r.game),
+        game = kinds[r.game_id]
+        found.append({"game_id": r.game_id, "game": game, "title": GAME_TITLES.get(game, game),
                       "at": r.at, "seat": r.seat, "place": r.place, "result": r.outcome,
+                      "sides": len({p["side"] for p in players[r.game_id]}),
+                      "ended_by": _ended_by(r.ending),
                       "score": r.score, "rated": r.rated, "players": players[r.game_id],
                       "rating": None if r.rating is None else round(r.rating),
                       "change": None if r.rating is None else round(r.rating - r.previous)})
@@ -371,12 +460,21 @@ def archive(engine: Engine, account_id: int, search: Search) -> dict[str, Any]:
             "games": found[search.offset:search.offset + search.limit]}
 
 
+def _ended_by(ending: Any) -> str | None:
+    """``resigned`` or ``time`` for a game ended early (its clock row's result)."""
+    if isinstance(ending, str):  # a JSON text on a backend that hands it back unread
+        ending = json.loads(ending)
+    reason = ending.get("reason") if isinstance(ending, dict) else None
+    return reason if reason in ("resigned", "time") else None
+
+
 def profile(engine: Engine, account_id: int, name: str, recent: int = 10) -> dict[str, Any]:
     """A player's public page: per game their rating, its history, games played, won,
     drawn and lost; their most recent games."""
     with engine.connect() as conn:
-        rated = {r.game: r for r in conn.execute(
-            select(ratings).where(ratings.c.account_id == account_id))}
+        rated = {stored_game(r.game): r for r in sorted(
+            conn.execute(select(ratings).where(ratings.c.account_id == account_id)),
+            key=lambda r: r.game == stored_game(r.game))}  # the id's row over an older name's
         counts = conn.execute(select(game_outcomes.c.game, game_outcomes.c.outcome,
                                      func.count().label("n"))
                               .where(game_outcomes.c.account_id == account_id)
@@ -390,7 +488,7 @@ def profile(engine: Engine, account_id: int, name: str, recent: int = 10) -> dic
     for game in RATED_GAMES:
         r = rated.get(game)
         a = None if r is None else _aged(r, now)
-        tally = {o: sum(c.n for c in counts if c.game == game and c.outcome == o)
+        tally = {o: sum(c.n for c in counts if stored_game(c.game) == game and c.outcome == o)
                  for o in (WON, DRAWN, LOST)}
         per_game[game] = {
             "title": GAME_TITLES[game],
@@ -400,6 +498,6 @@ def profile(engine: Engine, account_id: int, name: str, recent: int = 10) -> dic
             "rated_games": 0 if r is None else r.games,
             "played": sum(tally.values()), **tally,
             "history": [{"at": h.at, "rating": round(h.rating), "game_id": h.game_id}
-                        for h in history if h.game == game]}
+                        for h in history if stored_game(h.game) == game]}
     return {"name": name, "games": per_game,
             "recent": archive(engine, account_id, Search(limit=recent))["games"]}

@@ -1,2 +1,3 @@
-"""The server itself: the app factory and its settings, the HTTP edge, limits, connections,
-proxies, outages, health, metrics, logs and the routes' shared dependencies."""
+"""The server's low-level pieces, below every domain: the HTTP edge, limits, connections,
+proxies, outages, metrics, logs, and what every route may ask of the app (``deps``). The
+app factory that composes the domains is :mod:`kingscrib.web.app`."""

@@ -1,136 +1,40 @@
-"""Shared pieces of the routers: the hub, the caller's seat."""
+"""What every domain's routes may ask of the app: the store, and calls in its thread.
+
+The composition root (:mod:`kingscrib.web.app.factory`) provides the implementation (the
+live game's Hub); a domain below the live game types its routes against
+:class:`StoreCalls` only and so never imports the Hub.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
-from fastapi import Header, Request
+from fastapi import Request
+from starlette.datastructures import State
 
-from kingscrib.web.play.room import Room
-from kingscrib.web.play.rooms import Hub
+from kingscrib.web.db.storage import Store
+
+T = TypeVar("T")
 
 
-async def get_hub(request: Request) -> Hub:
+class StoreCalls(Protocol):
+    """The store, and blocking store calls run in its thread (an unreachable database is
+    a 503 saying what could not be done: kingscrib.web.server.outage)."""
+
+    store: Store
+
+    async def db_call(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+
+def provide_store_calls(state: State, calls: StoreCalls) -> None:
+    """The composition root hands the app its store calls."""
+    state.store_calls = calls
+
+
+async def store_calls(request: Request) -> StoreCalls:
+    """The app's store calls (a route's dependency)."""
     # async: FastAPI runs a plain function dependency in a worker thread, a thread hop
-    # for every request (and, under load, dozens of threads each with a malloc arena)
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-async def bearer(request: Request,
-                 authorization: str | None = Header(default=None, max_length=200)) -> str | None:
-    """The seat token of ``Authorization: Bearer <token>`` (None: a spectator). The seat
-    of an account also needs that account's session (see :func:`guard_seat`)."""
-    if not authorization:
-        return None
-    scheme, _, given = authorization.partition(" ")
-    token = given.strip() if scheme.lower() == "bearer" and given.strip() else None
-    game_id = request.path_params.get("game_id")
-    if token and isinstance(game_id, str):
-        hub: Hub = request.app.state.hub
-        await hub.get(game_id)  # (a game that cannot be loaded says so first)
-        await guard_seat(hub, request.cookies, game_id, token)
-    return token
-
-
-async def session_account(hub: Hub, cookies: Mapping[str, str]) -> tuple[Any, str | None]:
-    """The account the session cookie is logged in as (None: no cookie, or no live
-    session), and the cookie's token."""
-    from kingscrib.web.accounts import sessions
-
-    token = cookies.get(sessions.COOKIE)
-    account = await hub.db_call(sessions.account_of, hub.store.engine, token) if token else None
-    return account, token
-
-
-async def logged_in_account(request: Request, hub: Hub, write: bool = False) -> Any:
-    """The caller's account; WebError(401) when not logged in. A ``write`` (a cookie-
-    authenticated change) must also come from this site with the session's CSRF token."""
-    from kingscrib.web.accounts import sessions
-    from kingscrib.web.errors import WebError
-
-    account, token = await session_account(hub, request.cookies)
-    if account is None or token is None:
-        raise WebError(401, "you are not logged in")
-    if write:
-        sessions.check_same_origin(request.headers)
-        sessions.check_csrf(token, request.headers)
-    return account
-
-
-async def guard_seat(hub: Hub, cookies: Mapping[str, str], game_id: str, token: str) -> None:
-    """WebError(403) when the token's seat belongs to an account this browser is not
-    logged in as (or to a deleted account). A guest's seat needs its token only."""
-    from kingscrib.web.accounts import sessions
-    from kingscrib.web.db.storage import hash_secret
-    from kingscrib.web.errors import WebError
-    from kingscrib.web.play import last_known
-
-    owners = await last_known.seat_owners(hub, game_id)
-    token_hash = hash_secret(token)
-    if token_hash not in owners:
-        return
-    if owners[token_hash] is None:
-        raise WebError(403, "this seat's account was deleted: nobody plays it any more")
-    session = cookies.get(sessions.COOKIE)
-    caller = await hub.last_known.ask(hub, ("session", hash_secret(session or "")),
-                                      sessions.account_of, hub.store.engine, session)
-    if caller is None or caller.id != owners[token_hash]:
-        raise WebError(403, "this seat belongs to an account: log in as its player to use it")
-
-
-async def own_if_logged_in(request: Request, hub: Hub, game_id: str, token: str | None
-                           ) -> None:
-    """A seat taken by a logged-in browser (a new game, a join) is its account's."""
-    from kingscrib.web.accounts import sessions
-    from kingscrib.web.accounts import store as accounts
-    from kingscrib.web.db.storage import hash_secret
-    from kingscrib.web.play import last_known
-
-    session = request.cookies.get(sessions.COOKIE)
-    if not token or not session:
-        return
-    account = await hub.db_call(sessions.account_of, hub.store.engine, session)
-    if account is not None:
-        await hub.db_call(accounts.own_seats, hub.store.engine, account.id,
-                          [(game_id, hash_secret(token))])
-        await last_known.seat_owners(hub, game_id)
-
-
-async def rated_seat_allowed(request: Request, hub: Hub, doing: str) -> None:
-    """WebError(403) unless the caller is logged in: every person's seat of a rated game
-    is an account's (a guest's result could not move any rating)."""
-    from kingscrib.web.accounts import sessions
-    from kingscrib.web.errors import WebError
-
-    account = await hub.db_call(sessions.account_of, hub.store.engine,
-                                request.cookies.get(sessions.COOKIE))
-    if account is None:
-        raise WebError(403, f"log in (or sign up) to {doing}: every person in a rated game"
-                            " plays under an account")
-
-
-async def seat_for(hub: Hub, room: Room, token: str | None) -> int | None:
-    """The caller's seat (None: a spectator); 401 for a token of no seat of this game."""
-    from kingscrib.web.errors import WebError
-
-    seat = await hub.seat_or_refresh(room, token)
-    if token and seat is None:
-        raise WebError(401, "this seat token does not open a seat of this game")
-    return seat
-
-
-async def refuse_banned(request: Request, hub: Hub, what: str) -> None:
-    """WebError(403) when this browser is logged in as a banned account."""
-    from kingscrib.web.accounts import sessions
-    from kingscrib.web.chat import moderation
-    from kingscrib.web.errors import WebError
-
-    session = request.cookies.get(sessions.COOKIE)
-    if not session:
-        return
-    account = await hub.db_call(sessions.account_of, hub.store.engine, session)
-    if account is not None and await hub.db_call(moderation.is_banned, hub.store.engine,
-                                                 account.id):
-        raise WebError(403, f"this account is banned by the moderators: it cannot {what}")
+    # for every request
+    calls: StoreCalls = request.app.state.store_calls
+    return calls

@@ -39,7 +39,7 @@ def client_address(scope: Scope) -> str:
 
 
 # A game record sent to be replayed (POST /api/games/replay) is bigger than any action:
-# a long classic game's record passes 20 kB. Its own, larger, limit.
+# a long Cribbage game's record passes 20 kB. Its own, larger, limit.
 RECORD_PATH = "/api/games/replay"
 RECORD_BODY = 256 * 1024
 

@@ -91,6 +91,12 @@ class LimitSettings:
     # process stores and pushes each move, so this bounds what such games take from
     # the people's games, whatever --computer-delay says).
     computer_moves_per_second: float = 2.5
+    seeks_per_address: int = 12  # lobby seats waiting from one address, all its browsers
+    tournaments_per_hour: int = 5  # tournaments one account may create an hour
+    # A rated game between two accounts seen from one client address is played unrated
+    # and set aside for the moderators (one browser always is): a club whose players all
+    # come from one address turns this off.
+    unrate_shared_addresses: bool = True
 
 
 class SharedCounts(Protocol):
@@ -184,6 +190,11 @@ def parse_limits(items: Iterable[str]) -> LimitSettings:
         name = name.strip().replace("-", "_")
         if not sep or name not in names:
             raise ValueError(f"{item!r}: write NAME=VALUE with NAME one of {', '.join(names)}")
+        if names[name] in (bool, "bool"):
+            if value.strip().lower() not in ("yes", "no", "true", "false", "on", "off"):
+                raise ValueError(f"{item!r}: {value!r} is not yes or no")
+            setattr(settings, name, value.strip().lower() in ("yes", "true", "on"))
+            continue
         try:
             number = float(value) if names[name] in (float, "float") else int(value)
         except ValueError:

@@ -4,7 +4,7 @@ what could not be done, never a 500 with a traceback.
 The store's calls go through one thread (``Hub.db_call``), which turns the errors of an
 unreachable database (refused or lost connections, a full connection pool, SQLite's
 locked or unreadable file) into :func:`unavailable`; the app answers any that escape
-another way with the same JSON 503 (``kingscrib.web.server.app``).
+another way with the same JSON 503 (``kingscrib.web.app.factory``).
 """
 
 from __future__ import annotations

@@ -19,16 +19,28 @@ from sqlalchemy.engine import Engine
 from kingscrib.players import level_names
 from kingscrib.web import pages
 from kingscrib.web.accounts import sessions
+from kingscrib.web.accounts.names import checked_name
 from kingscrib.web.accounts.routes import logged_in
 from kingscrib.web.accounts.store import Account
+from kingscrib.web.accounts.text_rules import checked_text
 from kingscrib.web.db.row_ids import BodyId, PathId
 from kingscrib.web.errors import WebError
 from kingscrib.web.play.clocks import check_clock
-from kingscrib.web.play.games import game_kind, game_names
+from kingscrib.web.play.deps import get_hub, refuse_banned
+from kingscrib.web.play.games import game_kind, game_name
 from kingscrib.web.play.rooms import Hub
 from kingscrib.web.ratings import store as ratings
-from kingscrib.web.server.deps import get_hub
-from kingscrib.web.tournaments import store
+from kingscrib.web.tournaments import store, views
+from kingscrib.web.tournaments.schemas import (
+    Entered,
+    JoinedTeam,
+    LeftTeam,
+    Listing,
+    NewId,
+    Teams,
+    TournamentPage,
+    Withdrawn,
+)
 
 router = APIRouter(tags=["tournaments"])
 MAX_AHEAD = 30 * 24 * 3600  # a tournament starts within 30 days
@@ -82,6 +94,7 @@ async def _writer(request: Request, hub: Hub) -> Account:
     sessions.check_same_origin(request.headers)
     account, token = await logged_in(request, hub)
     sessions.check_csrf(token, request.headers)
+    await refuse_banned(request, hub, "enter tournaments nor teams")
     return account
 
 
@@ -117,27 +130,18 @@ async def tournament_page(tournament_id: PathId) -> HTMLResponse:
 
 # ----- tournaments ------------------------------------------------------------------------
 @router.get("/api/tournaments")
-async def list_tournaments(hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+async def list_tournaments(hub: Hub = Depends(get_hub)) -> Listing:
     """Upcoming, running and finished tournaments."""
-    found = await hub.db_call(store.listing, hub.store.engine)
-    return {state: [_summary(t) for t in rows] for state, rows in found.items()}
-
-
-def _summary(t: dict[str, Any]) -> dict[str, Any]:
-    keep = ("id", "name", "game", "format", "rated", "clock_seconds", "clock_overtime",
-            "starts", "max_players", "min_rating", "max_rating", "mirrored", "rounds",
-            "minutes", "no_show", "team_best", "state", "finished", "note", "players",
-            "partners")
-    return {k: t[k] for k in keep if k in t}
+    return views.listing(await hub.db_call(store.listing, hub.store.engine))
 
 
 @router.post("/api/tournaments", status_code=201)
 async def create_tournament(body: NewTournament, request: Request,
-                            hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                            hub: Hub = Depends(get_hub)) -> NewId:
     """A new tournament; it starts at its time with whoever joined by then."""
     account = await _writer(request, hub)
-    if body.game not in game_names():
-        raise WebError(400, f"unknown game {body.game!r}; choose from {', '.join(game_names())}")
+    name = checked_text(body.name, "a tournament name", 60)
+    body.game = game_name(body.game)  # "classic" is read as "cribbage"
     low, high = game_kind(body.game).seats_allowed()
     if not low <= 2 <= high:
         raise WebError(400, "tournaments are of two-player games")
@@ -145,7 +149,7 @@ async def create_tournament(body: NewTournament, request: Request,
     if body.min_rating is not None and body.max_rating is not None \
             and body.min_rating > body.max_rating:
         raise WebError(400, "min_rating is above max_rating")
-    if body.partners and (body.game != "classic" or body.format == "match"):
+    if body.partners and (body.game != "cribbage" or body.format == "match"):
         raise WebError(400, "partnerships are for Cribbage (four seats), and not in a team"
                             " match")
     if body.format == "arena" and body.minutes is None:
@@ -167,80 +171,35 @@ async def create_tournament(body: NewTournament, request: Request,
     values = body.model_dump(exclude={"starts_in", "clock_seconds", "clock_overtime"})
     values.update(starts=time.time() + body.starts_in, creator_id=account.id,
                   clock_seconds=clock and clock[0], clock_overtime=clock and clock[1],
-                  name=body.name.strip() or "Tournament")
+                  name=name)
     if body.format == "match":
         values["max_players"] = max(body.max_players, sum(len(m) for _, m in members))
-    tournament_id = await hub.db_call(store.create, engine, values)
+    tournament_id = await _call(hub, store.create, engine, values,
+                                request.app.state.limits.settings.tournaments_per_hour)
     for team, people in members:
         for account_id, name in people:
             await _call(hub, store.add_entrant, engine, tournament_id, name, account_id, None,
                         await hub.db_call(_rating_now, engine, account_id, body.game), team)
-    return {"id": tournament_id}
+    return NewId(id=tournament_id)
 
 
-@router.get("/api/tournaments/{tournament_id}")
+@router.get("/api/tournaments/{tournament_id}", response_model_exclude_unset=True)
 async def look(tournament_id: PathId, request: Request,
-               hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+               hub: Hub = Depends(get_hub)) -> TournamentPage:
     """Everything the tournament page shows: players, rounds and their games (with links),
-    standings with tie-breaks, team standings; for a logged-in entrant, their seat tokens
-    of the games they are playing."""
-    t = await _tournament(hub, tournament_id)
-    engine = hub.store.engine
-    entrants = await hub.db_call(store.entrants, engine, tournament_id)
-    games = await hub.db_call(store.games_of, engine, tournament_id)
-    rounds = await hub.db_call(store.rounds_of, engine, tournament_id)
-    table = store.table(entrants, games, rounds, t["mirrored"])
-    names = {e["number"]: e["name"] for e in entrants}
-    partners_of = await hub.db_call(store.account_names, engine, [
-        x for e in entrants if e["partner_id"] is not None
-        for x in (e["account_id"], e["partner_id"]) if x is not None])
-    account = await hub.db_call(sessions.account_of, engine,
+    standings with tie-breaks, team standings; for a logged-in entrant, their seats of
+    the games they are playing (``POST /api/games/{id}/seat`` hands each seat's token)."""
+    rows = await hub.db_call(views.page_rows, hub.store.engine, tournament_id)
+    if rows is None:
+        raise WebError(404, "no such tournament")
+    account = await hub.db_call(sessions.account_of, hub.store.engine,
                                 request.cookies.get(sessions.COOKIE))
-    mine = next((e["number"] for e in entrants if account is not None
-                 and account.id in (e["account_id"], e["partner_id"])), None)
-    partner = any(account is not None and e["partner_id"] == account.id for e in entrants)
-    by_round: dict[int, dict[str, Any]] = {
-        r["number"]: {"number": r["number"], "bye": names.get(r["bye"]), "games": []}
-        for r in rounds}
-    yours = []
-    for g in games:
-        by_round.setdefault(g["round"], {"number": g["round"], "bye": None, "games": []})
-        by_round[g["round"]]["games"].append({
-            "a": names[g["a"]], "b": names[g["b"]], "leg": g["leg"], "game_id": g["game_id"],
-            "points_a": g["points_a"], "margin": g["margin"],
-            "forfeit": names.get(g["forfeit"])})
-        if mine is not None and g["game_id"] and g["points_a"] is None and mine in (g["a"],
-                                                                                  g["b"]):
-            first = g["a"] == mine
-            token = g[("token_a" if first else "token_b") + ("2" if partner else "")]
-            seat = (0 if first else 1) if g["leg"] == 0 else (1 if first else 0)
-            yours.append({"game_id": g["game_id"], "seat": seat + 2 * partner,
-                          "token": token})
-    rows = [{"place": i + 1, "name": names.get(s.entrant, "?"), "points": s.points,
-             "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger,
-             "spread": s.spread, "wins": s.wins, "draws": s.draws, "losses": s.losses,
-             "byes": s.byes} for i, s in enumerate(table.rows)]
-    teams = store.team_table(table.rows, entrants, t["team_best"])
-    for row in teams:
-        row["counted"] = [names[n] for n in row["counted"]]
-    return {
-        "tournament": {**_summary(t), "creator": t["creator_id"] == (account and account.id)},
-        "players": [{"name": e["name"], "computer": e["level"] is not None,
-                     "members": [partners_of[x] for x in (e["account_id"], e["partner_id"])
-                                 if e["partner_id"] is not None and x in partners_of],
-                     "level": e["level"], "team": e["team"],
-                     "rating": None if e["rating"] is None else round(e["rating"]),
-                     "withdrawn": e["withdrawn"] is not None} for e in entrants],
-        "rounds": [by_round[n] for n in sorted(by_round)],
-        "standings": rows, "teams": teams,
-        "you": None if account is None else {"name": account.name, "entered": mine is not None,
-                                             "playing": yours},
-    }
+    return views.page(rows, None if account is None else (account.id, account.name))
 
 
-@router.post("/api/tournaments/{tournament_id}/join")
+@router.post("/api/tournaments/{tournament_id}/join", response_model_exclude_unset=True)
 async def join(tournament_id: PathId, request: Request, body: Entry | None = None,
-               hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+               hub: Hub = Depends(get_hub)) -> Entered:
     """The caller enters (before the start), within the rating bounds and player limit;
     ``team_id``: one of the caller's teams, for the team standings."""
     account = await _writer(request, hub)
@@ -261,11 +220,11 @@ async def join(tournament_id: PathId, request: Request, body: Entry | None = Non
                             f" most, {t['max_rating']}")
     number = await _call(hub, store.add_entrant, engine, tournament_id, account.name,
                          account.id, None, rating, team_id)
-    return {"entrant": number}
+    return Entered(entrant=number)
 
 
 async def _join_as_partners(hub: Hub, t: dict[str, Any], account: Account,
-                            team_id: int | None) -> dict[str, Any]:
+                            team_id: int | None) -> Entered:
     """A partnership enters as a team of exactly two accounts, the caller one of them."""
     engine = hub.store.engine
     if team_id is None:
@@ -285,12 +244,12 @@ async def _join_as_partners(hub: Hub, t: dict[str, Any], account: Account,
     team = next(x for x in await hub.db_call(store.team_list, engine) if x["id"] == team_id)
     number = await _call(hub, store.add_entrant, engine, t["id"], team["name"], account.id,
                          None, rating, team_id, False, partner[0])
-    return {"entrant": number}
+    return Entered(entrant=number)
 
 
 @router.post("/api/tournaments/{tournament_id}/withdraw")
 async def withdraw(tournament_id: PathId, request: Request,
-                   hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                   hub: Hub = Depends(get_hub)) -> Withdrawn:
     """The caller leaves: not paired again; the games played keep their results."""
     account = await _writer(request, hub)
     await _tournament(hub, tournament_id)
@@ -298,12 +257,12 @@ async def withdraw(tournament_id: PathId, request: Request,
     if found is None or found["withdrawn"] is not None:
         raise WebError(409, "you are not playing in this tournament")
     await _call(hub, store.withdraw, hub.store.engine, tournament_id, found["number"])
-    return {"withdrawn": True}
+    return Withdrawn(withdrawn=True)
 
 
-@router.post("/api/tournaments/{tournament_id}/computers")
+@router.post("/api/tournaments/{tournament_id}/computers", response_model_exclude_unset=True)
 async def enter_computer(tournament_id: PathId, body: ComputerEntry, request: Request,
-                         hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                         hub: Hub = Depends(get_hub)) -> Entered:
     """The creator enters a computer level (its friendly title or technical name)."""
     account = await _writer(request, hub)
     t = await _tournament(hub, tournament_id)
@@ -319,39 +278,35 @@ async def enter_computer(tournament_id: PathId, body: ComputerEntry, request: Re
     rating = ratings.level_rating(t["game"], level).rating
     number = await _call(hub, store.add_entrant, hub.store.engine, tournament_id, name[:40],
                          None, level, rating)
-    return {"entrant": number, "name": name}
+    return Entered(entrant=number, name=name)
 
 
 # ----- teams -------------------------------------------------------------------------------
 @router.get("/api/teams")
-async def list_teams(hub: Hub = Depends(get_hub)) -> dict[str, Any]:
-    teams = await hub.db_call(store.team_list, hub.store.engine)
-    return {"teams": [{"id": t["id"], "name": t["name"],
-                       "members": [m["name"] for m in t["members"]]} for t in teams]}
+async def list_teams(hub: Hub = Depends(get_hub)) -> Teams:
+    return views.teams(await hub.db_call(store.team_list, hub.store.engine))
 
 
 @router.post("/api/teams", status_code=201)
 async def create_team(body: NewTeam, request: Request,
-                      hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                      hub: Hub = Depends(get_hub)) -> NewId:
     """A new team; its creator is its first member."""
-    from kingscrib.web.accounts.store import user_name
-
     account = await _writer(request, hub)
-    name = user_name(body.name)  # the same checks as a user name (no invisible characters)
-    return {"id": await _call(hub, store.create_team, hub.store.engine, name, account.id)}
+    name = checked_name(body.name, "a team name", 40)  # the checks of a user name
+    return NewId(id=await _call(hub, store.create_team, hub.store.engine, name, account.id))
 
 
 @router.post("/api/teams/{team_id}/join")
 async def join_team(team_id: PathId, request: Request,
-                    hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                    hub: Hub = Depends(get_hub)) -> JoinedTeam:
     account = await _writer(request, hub)
     await _call(hub, store.join_team, hub.store.engine, team_id, account.id)
-    return {"joined": team_id}
+    return JoinedTeam(joined=team_id)
 
 
 @router.post("/api/teams/{team_id}/leave")
 async def leave_team(team_id: PathId, request: Request,
-                     hub: Hub = Depends(get_hub)) -> dict[str, Any]:
+                     hub: Hub = Depends(get_hub)) -> LeftTeam:
     account = await _writer(request, hub)
     await _call(hub, store.leave_team, hub.store.engine, team_id, account.id)
-    return {"left": team_id}
+    return LeftTeam(left=team_id)

@@ -11,9 +11,9 @@ once a process claims it (:func:`claim_pairing`): a claim older than ``CLAIM_EXP
 seconds without a game (its process stopped) may be taken over after a restart. A
 result is written once (the update is conditional on there being none yet).
 
-The seat tokens of a tournament game are kept here so that the entrant can be given
-theirs; each seat belongs to the entrant's account, so the token is of no use without
-that account's session (:func:`kingscrib.web.server.deps.guard_seat`).
+No seat token of a tournament game is kept here: each seat belongs to its entrant's
+account, which takes it by its session (``POST /api/games/{id}/seat`` hands a new token;
+the games keep only tokens' hashes, as every seat's).
 """
 
 from __future__ import annotations
@@ -45,11 +45,13 @@ from sqlalchemy.exc import IntegrityError
 from kingscrib.tournaments.pairing import Entrant, Record
 from kingscrib.tournaments.standings import Result, Standing, standings, team_standings
 from kingscrib.web.accounts.names import DELETED
+from kingscrib.web.db.game_ids import stored_game
 from kingscrib.web.db.rows import inserted_id
 from kingscrib.web.db.tables import accounts, metadata
 
 FORMATS = ("round_robin", "swiss", "arena", "match")
 UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
+MAX_COMPUTERS = 8  # computer entrants one tournament may have
 CLAIM_EXPIRES = 60.0  # seconds a claimed pairing may wait for its game
 
 tournaments = Table(
@@ -122,10 +124,6 @@ tournament_games = Table(
     Column("seed", String(128), nullable=True),  # the pair's shared secret seed
     Column("claimed", Float, nullable=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=True, index=True),
-    Column("token_a", String(64), nullable=True),
-    Column("token_b", String(64), nullable=True),
-    Column("token_a2", String(64), nullable=True),  # partnerships: the partners' seats
-    Column("token_b2", String(64), nullable=True),
     Column("shown", Boolean, nullable=False, default=False),  # every person has moved
     Column("points_a", Float, nullable=True),
     Column("margin", Integer, nullable=True),
@@ -160,16 +158,54 @@ class Refused(Exception):
 
 
 # ----- tournaments and entrants ----------------------------------------------------------
-def create(engine: Engine, values: dict[str, Any]) -> int:
+def create(engine: Engine, values: dict[str, Any], per_hour: int | None = None) -> int:
+    """A new tournament. ``per_hour``: the most its creator may create in an hour,
+    counted and reserved in the one transaction (the creator's account row locked on
+    PostgreSQL): Refused(429) past it."""
+    now = time.time()
     with engine.begin() as conn:
+        creator = values.get("creator_id")
+        if per_hour is not None and creator is not None:
+            lock = select(accounts.c.id).where(accounts.c.id == creator)
+            if conn.dialect.name == "postgresql":
+                lock = lock.with_for_update()
+            conn.execute(lock).first()
+            made = conn.execute(select(func.count()).select_from(tournaments).where(
+                tournaments.c.creator_id == creator,
+                tournaments.c.created > now - 3600)).scalar_one()
+            if made >= per_hour:
+                raise Refused(429, f"you created {made} tournaments in the last hour, the"
+                                   " most an account may: try again later")
         return inserted_id(conn.execute(insert(tournaments).values(
-            state=UPCOMING, created=time.time(), **values)))
+            state=UPCOMING, created=now, **values)))
+
+
+def withdraw_everywhere(engine: Engine, account_id: int) -> list[int]:
+    """A banned account leaves every tournament not finished (its entries before the
+    start are removed; in a running one it is withdrawn: never paired again, no bye).
+    Returns those tournaments' ids."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(tournament_entrants.c.tournament_id,
+                                   tournament_entrants.c.number).join(
+            tournaments, tournaments.c.id == tournament_entrants.c.tournament_id).where(
+            tournaments.c.state != FINISHED, tournament_entrants.c.withdrawn.is_(None),
+            or_(tournament_entrants.c.account_id == account_id,
+                tournament_entrants.c.partner_id == account_id))).all()
+    for tournament_id, number in rows:
+        withdraw(engine, tournament_id, number)
+    return sorted({r.tournament_id for r in rows})
 
 
 def get(engine: Engine, tournament_id: int) -> dict[str, Any] | None:
     with engine.connect() as conn:
         row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
-    return None if row is None else dict(row._mapping)
+    return None if row is None else _tournament(row)
+
+
+def _tournament(row: Any) -> dict[str, Any]:
+    """A tournament's row as a dict, its game read as the core reads ids (``classic``,
+    written by an older server, is ``cribbage``)."""
+    return {**row._mapping, "game": stored_game(row.game)}
 
 
 def listing(engine: Engine, limit: int = 50) -> dict[str, list[dict[str, Any]]]:
@@ -185,7 +221,7 @@ def listing(engine: Engine, limit: int = 50) -> dict[str, list[dict[str, Any]]]:
             rows = conn.execute(select(tournaments, count.label("players"))
                                 .where(tournaments.c.state == state)
                                 .order_by(order, tournaments.c.id).limit(limit)).all()
-            out[state] = [dict(r._mapping) for r in rows]
+            out[state] = [_tournament(r) for r in rows]
     return out
 
 
@@ -243,6 +279,14 @@ def add_entrant(engine: Engine, tournament_id: int, name: str, account_id: int |
             tournament_entrants.c.withdrawn.is_(None))).scalar_one()
         if playing >= t.max_players:
             raise Refused(409, f"this tournament is full ({t.max_players} players)")
+        if level is not None:  # (counted under the tournament's lock, as the players are)
+            computers = conn.execute(select(func.count()).where(
+                tournament_entrants.c.tournament_id == tournament_id,
+                tournament_entrants.c.level.is_not(None),
+                tournament_entrants.c.withdrawn.is_(None))).scalar_one()
+            if computers >= MAX_COMPUTERS:
+                raise Refused(409, f"this tournament has {MAX_COMPUTERS} computers, the most"
+                                   " one may have")
         number = (conn.execute(select(func.max(tournament_entrants.c.number)).where(
             tournament_entrants.c.tournament_id == tournament_id)).scalar_one() or 0) + 1
         conn.execute(insert(tournament_entrants).values(
@@ -301,7 +345,7 @@ def due(engine: Engine, now: float) -> list[int]:
 
 def running(engine: Engine) -> list[dict[str, Any]]:
     with engine.connect() as conn:
-        return [dict(r._mapping) for r in conn.execute(
+        return [_tournament(r) for r in conn.execute(
             select(tournaments).where(tournaments.c.state == RUNNING))]
 
 
@@ -362,13 +406,11 @@ def unmade(engine: Engine, tournament_id: int, now: float) -> list[dict[str, Any
                 tournament_games.c.claimed < now - CLAIM_EXPIRES)))]
 
 
-def set_game(engine: Engine, pairing_id: int, game_id: str, tokens: dict[str, str | None]
-             ) -> None:
-    """The pairing's game and its seat tokens (``token_a``, ``token_b``, and the partners'
-    ``token_a2``, ``token_b2``)."""
+def set_game(engine: Engine, pairing_id: int, game_id: str) -> None:
+    """The pairing's game (its seats are its entrants' accounts')."""
     with engine.begin() as conn:
         conn.execute(update(tournament_games).where(tournament_games.c.id == pairing_id)
-                     .values(game_id=game_id, **tokens))
+                     .values(game_id=game_id))
 
 
 def set_result(engine: Engine, pairing_id: int, points_a: float, margin: int,
@@ -465,8 +507,11 @@ def team_table(rows: list[Standing], entrant_rows: list[dict[str, Any]], best: i
     for e in entrant_rows:
         if e.get("team"):
             named.setdefault(e["team"], []).append(e["number"])
-    return [{"team": t.team, "points": t.points, "counted": list(t.counted)}
-            for t in team_standings(rows, named, best)]
+    table = team_standings(rows, named, best)
+    points = [t.points for t in table]
+    return [{"team": t.team, "points": t.points, "counted": list(t.counted),
+             "place": 1 + sum(p > t.points for p in points), "tied": points.count(t.points) > 1}
+            for t in table]
 
 
 def forget_account(conn: Connection, account_id: int) -> None:

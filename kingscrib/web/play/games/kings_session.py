@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from kingscrib.common.shuffle import Seed
+from kingscrib.kings.fastgen import best_score
 from kingscrib.kings.game import Game, IllegalAction
 from kingscrib.kings.moves import Exchange, Play, ScoredPlay
 from kingscrib.kings.play import IllegalPlay, check_play
@@ -201,10 +202,20 @@ class KingsSession(SessionBase):
         return dict(self._public[1])
 
     def private(self, seat: int) -> dict[str, Any]:
+        """The seat's rack, how many tiles it may exchange and, on its turn, whether the
+        rack has any legal play (``can_play``: false, it must exchange or pass)."""
         game = self.game
         return {"rack": [str(t) for t in game.racks[seat]],
                 "can_exchange": 0 if game.is_over else
-                min(len(game.bag_of(seat)), len(game.racks[seat]))}
+                min(len(game.bag_of(seat)), len(game.racks[seat])),
+                "can_play": self._can_play(seat)}
+
+    def _can_play(self, seat: int) -> bool:
+        """Whether ``seat`` is to move and has a legal play (the C core's best score: a
+        fraction of a millisecond)."""
+        game = self.game
+        return (game.to_move() == seat
+                and best_score(game.board, game.racks[seat], game.rules) is not None)
 
     def _sees_hidden(self, seat: int | None) -> bool:
         """``seat`` made the play whose value is hidden while a Joker may be called."""

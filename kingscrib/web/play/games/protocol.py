@@ -401,3 +401,20 @@ def shown_name(seat: TableSeat, game: str) -> str:
 
 def level_title(seat: TableSeat, game: str) -> str | None:
     return level_names.title(game, seat.level) if seat.level else None
+
+
+def level_of(game: str, name: str) -> str:
+    """The technical level for a name as the pages show it (``Beginner``, any case) or as
+    the API, records and command line write it (``easy``); else ``name`` itself."""
+    return level_names.resolve(game, name)
+
+
+def levels_shown(game: str, levels: list[str]) -> list[str]:
+    """``levels`` as a list for people: weakest first, an alias (Kings' ``greedy``, the
+    player ``medium`` is) left out (kingscrib.players.level_names.offered)."""
+    return [name.level for name in level_names.offered(game, levels)]
+
+
+def levels_text(game: str, levels: list[str]) -> str:
+    """``Random, Beginner (easy), ...``: the levels to choose from, for a refusal."""
+    return level_names.choices_text(game, levels_shown(game, levels))

@@ -30,7 +30,7 @@ def answer_text(puzzle: Puzzle, message: dict[str, Any]) -> str:
     wanted = "discard" if puzzle.kind == "best-discard" else "play"
     if message.get("action") != wanted:
         raise WebError(400, f'this puzzle is answered with {{"action": "{wanted}"}}')
-    from kingscrib.web.play.games.classic import parse_action as parse_card_action
+    from kingscrib.web.play.games.cribbage import parse_action as parse_card_action
 
     card_action = parse_card_action(message)
     if isinstance(card_action, Discard):

@@ -44,6 +44,7 @@ function show() {
   $("account-guest").hidden = member;
   $("account-member").hidden = !member;
   if (member) $("my-profile").href = `/players/${encodeURIComponent(me.name)}`;
+  document.dispatchEvent(new CustomEvent("kingscrib:account", { detail: { name: me.name } }));
   const rated = $("rated"); // a rated game is for accounts only (the server says so too)
   if (rated) { rated.disabled = !member; if (!member) rated.checked = false; }
   if (!mode) $("account-form").hidden = true;
@@ -141,6 +142,9 @@ export async function startAccount() {
   try { me = await call("GET", "/api/account"); } catch { me = { name: null }; }
   $("account").hidden = false;
   show();
+  // The header's Log in and Sign up lead here (/?account=login, /?account=signup).
+  const asked = new URLSearchParams(location.search).get("account");
+  if (me.name === null && (asked === "login" || asked === "signup")) open(asked, $(`show-${asked}`));
 }
 
 startAccount();

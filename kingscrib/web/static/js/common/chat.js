@@ -74,13 +74,17 @@ function build(side) {
     event.preventDefault();
     const text = input.value.trim();
     if (!text || !socket || socket.readyState !== WebSocket.OPEN) return;
-    socket.send(JSON.stringify({ type: "say", text, ref: Date.now() }));
-    input.value = "";
+    // The text stays in the box until the server takes it (a refused one, e.g. for
+    // sending too fast, can be sent again); an old refusal goes with this new try.
+    sending = { text, ref: Date.now() };
+    message.textContent = "";
+    socket.send(JSON.stringify({ type: "say", text, ref: sending.ref }));
   };
   return box;
 }
 
 let messages = [];
+let sending = null; // the text last sent, until the server answers { text, ref }
 
 function line(m) {
   const li = el("li", { className: "chat-line" });
@@ -150,12 +154,17 @@ function receive(data) {
   } else if (data.type === "chat") {
     messages.push(data.message);
     if (messages.length > 200) messages.shift();
-    redraw();
-    say("");
+    redraw(); // another's message leaves a refusal of yours on screen
+  } else if (data.type === "ok") {
+    // Taken: the box empties, unless something else has been typed since.
+    const input = document.getElementById("chat-text");
+    if (sending && data.ref === sending.ref && input.value.trim() === sending.text) input.value = "";
+    sending = null;
   } else if (data.type === "chat_hidden") {
     messages = messages.filter((m) => m.id !== data.id);
     redraw();
   } else if (data.type === "error") {
+    sending = null;
     say(data.error);
   }
 }
@@ -168,7 +177,7 @@ async function start(side) {
 
 // The chat joins the game's side panel once the game (either kind) is on screen.
 if (gameId && !params.get("replay")) {
-  const sections = ["game", "classic"].map((id) => document.getElementById(id));
+  const sections = ["game", "cribbage"].map((id) => document.getElementById(id));
   let started = false;
   const look = () => {
     const shown = sections.find((s) => s && !s.hidden);

@@ -5,7 +5,7 @@
 import { cancelButton, request } from "./api.js";
 
 const TOKEN = /^kingscrib:token:(.+)$/;
-const TITLES = { kings: "Kings Cribbage", classic: "Cribbage" };
+const TITLES = { kings: "Kings Cribbage", cribbage: "Cribbage" };
 
 export function heldGames() {
   const ids = [];
@@ -25,7 +25,7 @@ function status(state) {
   if (state.over) {
     const end = state.end || {};
     const winners = end.winners ?? (end.winner !== undefined ? [end.winner] : []);
-    const teams = state.seats.length === 4 && state.game === "classic";
+    const teams = state.seats.length === 4 && state.game === "cribbage";
     const who = winners.map((w) => (teams ? `${name(w)} & ${name(w + 2)}` : name(w))).join(", ");
     return { text: winners.includes(state.you) ? "Finished: you won" : `Finished: ${who || "—"} won`, rank: 3 };
   }

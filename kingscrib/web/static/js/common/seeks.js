@@ -1,12 +1,14 @@
-// The lobby on the start page: open seeks (accept with one click), Play now, a seek or a
-// challenge of one's own, games to watch and people online, all live (/api/lobby/live).
+// The lobby on the start page: open seeks (accept with one click), Play now and its grid
+// of game and clock, a seek or a challenge of one's own, live games and people online,
+// all live (/api/lobby/live).
 
 import { request, saved } from "./api.js";
+import { drawLiveGames } from "./livegames.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const NAME_KEY = "kingscrib:name";
-const TITLES = { kings: "Kings Cribbage", classic: "Cribbage" };
+const TITLES = { kings: "Kings Cribbage", cribbage: "Cribbage" };
 
 // This browser's visitor secret: its seeks are its own, and stay while it is connected.
 function visitor() {
@@ -146,7 +148,31 @@ function quickItems() {
   });
 }
 
+// The quick-pairing grid: each game and clock, with how many others wait for it (two
+// players, casual); one click is Play now for that game and clock.
+const sameClock = (a, b) => (a ?? null) === (b ?? null);
+function renderGrid() {
+  const own = [...seeks.values()].filter((s) => s.quick && localStorage.getItem(ticketKey(s.id)));
+  for (const button of document.querySelectorAll("#quick-grid .pair")) {
+    const game = button.dataset.game;
+    const clock = button.dataset.clock ? Number(button.dataset.clock) : null;
+    const fits = (s) => s.game === game && s.players === 2 && sameClock(s.clock_seconds, clock);
+    const mine = own.filter(fits).length;
+    const others = quick.filter(fits).reduce((n, q) => n + q.waiting, 0) - mine;
+    const note = button.querySelector(".pair-wait");
+    note.dataset.waiting = String(Math.max(others, 0));
+    note.textContent = mine ? "you are waiting" : others > 0 ? `${others} waiting` : "\u00a0";
+    button.classList.toggle("waiting", others > 0);
+    button.classList.toggle("mine", mine > 0);
+  }
+}
+
+function playNowBody(game, clock) {
+  return { name: typedName(), game, clock_seconds: clock || undefined };
+}
+
 function renderSeeks() {
+  renderGrid();
   const list = $("seeks");
   const waiting = quickItems();
   list.replaceChildren(...waiting, ...[...seeks.values()].map(seekItem));
@@ -160,21 +186,7 @@ function renderSeeks() {
 }
 
 function renderWatch(games) {
-  const list = $("watch");
-  list.replaceChildren(...games.map((g) => {
-    const li = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = `/?game=${encodeURIComponent(g.id)}&watch=1`;
-    link.textContent = `${g.names.join(" – ")}`;
-    li.append(link, ` · ${TITLES[g.game] || g.game}`);
-    return li;
-  }));
-  if (!games.length) {
-    const li = document.createElement("li");
-    li.className = "none";
-    li.textContent = "No game is being played right now.";
-    list.append(li);
-  }
+  drawLiveGames($("watch"), games);
 }
 
 function onMessage(message) {
@@ -212,22 +224,32 @@ function onMessage(message) {
   }
 }
 
+// The header's live status follows the lobby's connection while no table is open (a
+// table's own connection sets it then).
+function lobbyLive(online) {
+  if (document.querySelector("#game:not([hidden]), #cribbage:not([hidden])")) return;
+  $("connection").className = `connection ${online ? "online" : "offline"}`;
+}
+
 function connect(delay = 500) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/api/lobby/live`);
-  ws.onopen = () => { delay = 500; ws.send(JSON.stringify({ type: "hello", visitor: visitor() })); };
+  ws.onopen = () => { delay = 500; lobbyLive(true); ws.send(JSON.stringify({ type: "hello", visitor: visitor() })); };
   ws.onmessage = (event) => {
     const data = JSON.parse(event.data);  // one message, or several waiting sent at once
     for (const message of Array.isArray(data) ? data : [data]) onMessage(message);
   };
-  ws.onclose = () => setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
+  ws.onclose = () => {
+    lobbyLive(false);
+    setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
+  };
 }
 
 function seekBody() {
   const game = $("quick-game").value;
   const box = (id, name) => document.querySelector(`#${id} [name=${name}]`).checked;
-  const rules = game === "classic"
-    ? { muggins: box("seek-classic-rules", "muggins"), skunk: box("seek-classic-rules", "skunk") }
+  const rules = game === "cribbage"
+    ? { muggins: box("seek-cribbage-rules", "muggins"), skunk: box("seek-cribbage-rules", "skunk") }
     : { reduced_first_bonus: box("seek-kings-rules", "reduced_first_bonus"),
         exchange: box("seek-kings-rules", "when_stuck") ? "when-stuck" : "anytime",
         joker: box("seek-kings-rules", "joker"), servant: box("seek-kings-rules", "servant") };
@@ -250,9 +272,9 @@ async function start() {
   $("meet-name").value = localStorage.getItem(NAME_KEY) || "";
   await whoAmI();
   const syncGame = () => {
-    const classic = $("quick-game").value === "classic";
-    $("seek-kings-rules").hidden = classic;
-    $("seek-classic-rules").hidden = !classic;
+    const cribbage = $("quick-game").value === "cribbage";
+    $("seek-kings-rules").hidden = cribbage;
+    $("seek-cribbage-rules").hidden = !cribbage;
   };
   $("quick-game").addEventListener("change", syncGame);
   syncGame();
@@ -267,12 +289,18 @@ async function start() {
   };
   $("play-now").onclick = async () => {
     try {
-      took(await lobbyCall("POST", "/play-now", {
-        name: typedName(), game: $("quick-game").value,
-        clock_seconds: $("quick-clock").value ? Number($("quick-clock").value) : undefined,
-      }));
+      took(await lobbyCall("POST", "/play-now", playNowBody($("quick-game").value, Number($("quick-clock").value))));
     } catch (error) { say(error.message, "error"); }
   };
+  for (const button of document.querySelectorAll("#quick-grid .pair")) {
+    button.onclick = async () => {
+      button.disabled = true;
+      try {
+        took(await lobbyCall("POST", "/play-now", playNowBody(button.dataset.game, Number(button.dataset.clock))));
+      } catch (error) { say(error.message, "error"); }
+      button.disabled = false;
+    };
+  }
   // One click: you against the computer at its default level, the game chosen above.
   $("play-computer").onclick = async () => {
     try {

@@ -8,9 +8,11 @@ export function element(tag, text, className) {
 }
 
 // A table of ``rows`` (each a list of nodes or strings) under ``columns`` ([title, is a
-// number]); ``hiddenCaption``: the caption is for screen readers (a heading shows it).
-export function table(caption, columns, rows, { hiddenCaption = true } = {}) {
-  const t = element("table", undefined, "players-table");
+// number]); ``hiddenCaption``: the caption is for screen readers (a heading shows it);
+// ``stack``: on a phone each row becomes a card of lines, each named by its column
+// (a list read row by row); otherwise the table scrolls sideways in its box.
+export function table(caption, columns, rows, { hiddenCaption = true, stack = false } = {}) {
+  const t = element("table", undefined, stack ? "players-table stack-table" : "players-table");
   t.append(element("caption", caption, hiddenCaption ? "sr-only" : undefined));
   const head = element("tr");
   for (const [title, number] of columns) {
@@ -26,6 +28,7 @@ export function table(caption, columns, rows, { hiddenCaption = true } = {}) {
     const row = element("tr");
     cells.forEach((cell, i) => {
       const td = element("td", undefined, columns[i][1] ? "number" : undefined);
+      if (stack && columns[i][0]) td.dataset.label = columns[i][0];
       td.append(cell);
       row.append(td);
     });
@@ -39,5 +42,15 @@ export function table(caption, columns, rows, { hiddenCaption = true } = {}) {
   box.setAttribute("role", "region");
   box.setAttribute("aria-label", caption);
   box.append(t);
-  return box;
+  // The line that says there is more to the side, shown only while there is.
+  const hint = element("p", "Scroll sideways for more →", "scroll-hint");
+  hint.hidden = true;
+  const wrap = element("div", undefined, "table-wrap");
+  wrap.append(hint, box);
+  const measure = () => {
+    hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+    box.classList.toggle("overflows", !hint.hidden); // a shadow on the right edge too
+  };
+  new ResizeObserver(measure).observe(box);
+  return wrap;
 }

@@ -23,7 +23,7 @@ export async function call(method, path, body) {
 export { element, table } from "./tables.js";
 
 const FORMATS = { swiss: "Swiss", round_robin: "Round robin", arena: "Arena", match: "Team match" };
-const GAMES = { kings: "Kings Cribbage", classic: "Cribbage" };
+const GAMES = { kings: "Kings Cribbage", cribbage: "Cribbage" };
 
 export function describe(t) {
   const parts = [GAMES[t.game] || t.game, FORMATS[t.format] || t.format];

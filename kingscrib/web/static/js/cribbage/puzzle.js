@@ -1,5 +1,5 @@
 // A Cribbage puzzle: the hand, the crib and the play drawn as at the table
-// (classic/cards.js): pick two cards and lay them away (click, Enter/Space, or drag them
+// (cribbage/cards.js): pick two cards and lay them away (click, Enter/Space, or drag them
 // to the crib), or lay one card (click it, press it, or drag it to the play).
 
 import { backElement, byRank, cardElement, pointsOf, pretty } from "./cards.js";

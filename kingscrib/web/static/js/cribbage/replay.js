@@ -1,4 +1,4 @@
-// Stepping through a classic Cribbage game: each step is one action (a discard, a card
+// Stepping through a Cribbage game: each step is one action (a discard, a card
 // laid, a go, a claim) with the table as everyone saw it just after it, drawn by the
 // table module as a spectator's view. The server sends the steps (GET
 // /api/games/{id}/replay, or POST /api/games/replay for a record file); the link names
@@ -59,12 +59,12 @@ document.addEventListener("keydown", (event) => {
   if (event.key in moves) { event.preventDefault(); show(moves[event.key]); }
 });
 
-// The replay page laid out for the classic table: the table where the Kings board goes.
+// The replay page laid out for the Cribbage table: the table where the Kings board goes.
 function layout() {
-  document.querySelector("#replay .replay-layout").classList.add("classic-replay");
+  document.querySelector("#replay .replay-layout").classList.add("cribbage-replay");
   $("r-board").parentElement.hidden = true;
   $("r-scores").hidden = true;
-  const table = $("classic");
+  const table = $("cribbage");
   if (table.parentElement.id !== "replay") document.querySelector("#replay .replay-layout").prepend(table);
   $("c-hand-area").hidden = true;
   $("r-list").previousElementSibling.textContent = "Steps";
@@ -75,10 +75,10 @@ export const isActive = () => active;
 export function stop() {
   active = false;
   data = null;
-  document.querySelector("#replay .replay-layout").classList.remove("classic-replay");
+  document.querySelector("#replay .replay-layout").classList.remove("cribbage-replay");
   $("r-board").parentElement.hidden = false;
   $("r-scores").hidden = false;
-  $("classic").hidden = true;
+  $("cribbage").hidden = true;
   $("r-list").previousElementSibling.textContent = "Turns";
 }
 

@@ -1,15 +1,17 @@
-// The classic Cribbage table: the cut, the discard, the play, the show, the board.
+// The Cribbage table: the cut, the discard, the play, the show, the board.
 // The server sends this seat's whole view on every change ({"type": "state"}).
 
 import { GameSocket } from "../common/api.js";
 import { renderInvites as renderInviteBox } from "../common/invites.js";
 import { renderClocks, renderResign, resultText } from "../common/clocks.js";
 import { renderNextGame } from "../common/nextgame.js";
+import { markRated, renderRatingChanges } from "../common/ratingchange.js";
 import { draggable, targetAt } from "../common/drag.js";
 import { bindSoundToggle, notifyTurn, playSound } from "../common/notify.js";
 import { backElement, byRank, cardElement, pretty, pointsOf } from "./cards.js";
 import { SIDE_COLOURS, drawCribbageBoard } from "./cribboard.js";
 import { glide, snapshot } from "../common/motion.js";
+import { filled } from "../common/layout.js";
 
 // What glides from one render to the next: a card (hand to table, table to show) and a peg.
 const CARDS = [".card[data-card]", (el) => el.dataset.card];
@@ -25,11 +27,11 @@ let still = false; // a replay's table: no seat, no connection, no invites or ne
 let told = null; // over-claims of this seat already told, by deal:index (null: none seen yet)
 let hinted = null; // { version, cards } of the hint asked for at this version
 
-// The table as it was at one step of a replay (js/classic/replay.js): a spectator's view.
+// The table as it was at one step of a replay (js/cribbage/replay.js): a spectator's view.
 export function showStill(view) {
   still = true;
   state = { you: null, can: { discard: 0, play: [], go: false, claim: false }, version: 0, ...view };
-  $("classic").hidden = false;
+  $("cribbage").hidden = false;
   $("c-replay-link").parentElement.hidden = true;
   render();
 }
@@ -37,11 +39,11 @@ export function showStill(view) {
 export function start(gameId, seatToken) {
   token = seatToken;
   document.title = "Cribbage";
-  $("classic").hidden = false;
+  $("cribbage").hidden = false;
   $("c-replay-link").href = `/?replay=${gameId}`;
   // The board and the scores go to the side column, so the table and the hand have the
   // height of the window (a replay keeps them above its table).
-  document.querySelector("#classic > .side").prepend(document.querySelector("#classic .c-scoreboard"));
+  document.querySelector("#cribbage > .side").prepend(document.querySelector("#cribbage .c-scoreboard"));
   if (token) bindSoundToggle($("sound"));
   socket = new GameSocket(gameId, token, {
     onState: (next) => {
@@ -131,7 +133,10 @@ function clickCard(card) {
   }
 }
 
-function showMessage(text) { $("c-message").textContent = text; }
+function showMessage(text) {
+  $("c-message").textContent = text;
+  filled($("cribbage")); // a message before the first state (no such game) is seen at once
+}
 
 // An over-claim, corrected once the claim is made: "You claimed 14; the hand is worth 12:
 // 2 go to Bob" (the names as this seat reads them).
@@ -201,19 +206,20 @@ const possessive = (seat) => (seat === state.you ? "your" : `${nameOf(seat)}'s`)
 
 function render() {
   if (!state) return;
-  const table = $("classic");
+  const table = $("cribbage");
   const cardsWere = snapshot(table, ...CARDS);
   const pegsWere = snapshot(table, ...PEGS);
   draw();
+  filled(table); // drawn: shown from the first state on, so nothing moves under it
   glide(table, ...CARDS, cardsWere);
   glide(table, ...PEGS, pegsWere);
 }
 
 function draw() {
-  const wasLooking = $("classic").dataset.looking; // what was last brought into view
+  const wasLooking = $("cribbage").dataset.looking; // what was last brought into view
   const wasOver = !$("c-end").hidden;
-  $("classic").dataset.version = state.version;
-  $("classic").dataset.phase = state.phase;
+  $("cribbage").dataset.version = state.version;
+  $("cribbage").dataset.phase = state.phase;
   renderSeats();
   renderTable();
   renderHand();
@@ -230,7 +236,7 @@ function draw() {
   // play or discard begins, the end box.
   if (still) return;
   const looking = state.can?.claim ? `claim ${state.deal} ${state.show.length}` : `${state.phase} ${state.deal}`;
-  $("classic").dataset.looking = looking;
+  $("cribbage").dataset.looking = looking;
   if (looking !== wasLooking) {
     if (state.can?.claim) revealAboveHand([...$("c-show").querySelectorAll(".show-hand:not(.waiting)")].pop());
     else if (state.phase !== "show" && wasLooking !== undefined) window.scrollTo({ top: 0 });
@@ -412,6 +418,7 @@ function renderBanner() {
   } else text = "";
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   banner.textContent = text;
+  markRated($("c-turn-line"), Boolean(state.rated) && !state.over && !still);
   if (!still) notifyTurn(mine, "Cribbage");
 }
 
@@ -554,6 +561,7 @@ function renderEnd() {
     box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
       + `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>`;
     $("c-end-text").textContent = resultText(state, nameOf);
+    if (!still) renderRatingChanges(box, state);
     renderNextGame(box, state.id, state.you);
     return;
   }
@@ -566,5 +574,5 @@ function renderEnd() {
   box.innerHTML = `<h2>Game over</h2><p id="c-end-text"></p>`
     + (state.id ? `<p><a id="record-link" href="/api/games/${state.id}/record" download>Download the game record</a></p>` : "");
   $("c-end-text").textContent = text;
-  if (!still) renderNextGame(box, state.id, state.you);
+  if (!still) { renderRatingChanges(box, state); renderNextGame(box, state.id, state.you); }
 }

@@ -8,7 +8,9 @@ import { draggable, targetAt } from "../common/drag.js";
 import { renderInvites as renderInviteBox } from "../common/invites.js";
 import { arrive, glide, snapshot } from "../common/motion.js";
 import { renderNextGame } from "../common/nextgame.js";
+import { markRated, renderRatingChanges } from "../common/ratingchange.js";
 import { bindSoundToggle, notifyTurn, playSound } from "../common/notify.js";
+import { filled as drawnIn } from "../common/layout.js";
 import { isSixNine, tileElement } from "./board.js";
 import { Laying } from "./laying.js";
 import { overclaimText, placementsText, spellBreakdown, tileName, turnSpoken, turnText } from "./spoken.js";
@@ -93,6 +95,10 @@ function receiveState(next) {
   // Resigned or out of time ("result"): the game is over whatever the rules' own state says.
   if (next.result) { next.over = true; next.turn = null; }
   const moved = !game.state || next.version !== game.state.version;
+  // A claim is this play's own: once the state records the play, the next one starts
+  // empty (the full value), however the play was sent and whichever reply comes first.
+  const before = game.state ? game.state.history.length : next.history.length;
+  if (next.history.slice(before).some((t) => t.seat === next.you && t.action === "play")) $("claim").value = "";
   game.state = next;
   if (moved) {
     // Pending tiles stay only while their squares are still free and the rack is the same.
@@ -230,6 +236,7 @@ function showMessage(text, kind = "error") {
   box.textContent = text;
   box.className = kind === "info" ? "message info" : "message";
   box.setAttribute("role", kind === "info" ? "status" : "alert");
+  drawnIn($("game")); // a message before the first state (no such game) is seen at once
 }
 
 // ----- drawing -------------------------------------------------------------------
@@ -242,6 +249,7 @@ function render() {
   const area = $("game");
   const tilesWere = snapshot(area, ...RACK_TILES);
   draw();
+  drawnIn(area); // shown from the first state on, so nothing moves under it
   glide(area, ...RACK_TILES, tilesWere);
   const filled = Object.keys(game.state.board);
   if (game.boardSeen) {
@@ -338,8 +346,11 @@ function draw() {
   banner.className = `turn-banner${mine ? " mine" : ""}`;
   notifyTurn(mine, "Kings Cribbage");
   banner.textContent = game.state.over ? (game.state.result ? `Game over. ${resultText(game.state, seatName)}` : "Game over")
+    : mine && game.state.can_play === false // the server found no legal play in the rack
+      ? `Your turn: no play fits your rack: ${game.state.can_exchange ? "exchange tiles or pass" : "pass"}`
     : mine ? "Your turn: place tiles, then Play"
     : `${seatName(game.state.turn)} to play${game.state.seats[game.state.turn].joined ? "" : " (waiting for them to join)"}`;
+  markRated($("turn-line"), game.state.rated && !game.state.over);
   renderScores(seatName);
   renderHistory(seatName);
   renderInvites();
@@ -441,6 +452,7 @@ function renderEnd(seatName) {
   box.innerHTML = `<h2>Final standings</h2><p>The game ended: ${reasons[end.reason] || end.reason}.</p>`
     + `<table class="scores" id="standings"><tr><th>Player</th><th class=num>Score</th><th class=num>Penalty</th><th class=num>Final</th></tr>${rows}</table>`
     + `<p><a id="record-link" href="/api/games/${game.state.id}/record" download>Download the game record</a></p>`;
+  renderRatingChanges(box, game.state);
   renderNextGame(box, game.state.id, game.state.you);
 }
 
@@ -457,6 +469,7 @@ function renderResult(box, seatName) {
     + `<table class="scores" id="standings"><tr><th>Player</th>${fined ? "<th class=num>Overtime</th>" : ""}<th class=num>Score</th></tr>${rows}</table>`
     + `<p><a id="record-link" href="/api/games/${game.state.id}/record" download>Download the game record</a></p>`;
   $("result-text").textContent = resultText(game.state, seatName);
+  renderRatingChanges(box, game.state);
   renderNextGame(box, game.state.id, game.state.you);
 }
 

@@ -12,9 +12,9 @@ let game = null; // { seats, history, end, id }
 let at = 0; // turns shown: 0 = the empty board, history.length = the end
 let squares = new Map();
 let analysis = null; // the engine's review, one row per turn, once done
-let classic = null; // js/classic/replay.js once a classic game is shown
+let cribbage = null; // js/cribbage/replay.js once a Cribbage game is shown
 
-const classicReplay = async () => (classic ??= await import("../cribbage/replay.js"));
+const cribbageReplay = async () => (cribbage ??= await import("../cribbage/replay.js"));
 
 export async function startReplay(source, turn) {
   $("replay").hidden = false;
@@ -22,7 +22,7 @@ export async function startReplay(source, turn) {
   bindButtons();
   $("r-file").onchange = () => openFile($("r-file").files[0]);
   document.addEventListener("keydown", (event) => {
-    if (!game || classic?.isActive() || event.target.tagName === "INPUT") return;
+    if (!game || cribbage?.isActive() || event.target.tagName === "INPUT") return;
     const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: game.history.length };
     if (event.key in moves) { event.preventDefault(); show(moves[event.key]); }
   });
@@ -31,9 +31,9 @@ export async function startReplay(source, turn) {
     const state = await request("GET", `/api/games/${source}`);
     $("r-game").hidden = false;
     $("r-game").href = `/?game=${source}`;
-    if (state.game === "classic") {
+    if (state.game === "cribbage") {
       $("replay-title").textContent = "Replay of a Cribbage game";
-      await (await classicReplay()).startStored(source, turn);
+      await (await cribbageReplay()).startStored(source, turn);
       return;
     }
     load({ ...state, id: source }, turn);
@@ -53,13 +53,13 @@ async function openFile(file) {
   }
   try {
     const replay = await request("POST", "/api/games/replay", record);
-    if (replay.game === "classic") {
+    if (replay.game === "cribbage") {
       game = null;
-      (await classicReplay()).startRecord(replay);
+      (await cribbageReplay()).startRecord(replay);
       $("replay-title").textContent = `Replay of ${file.name}`;
       return;
     }
-    classic?.stop();
+    cribbage?.stop();
     load({ ...replay, id: null }, replay.history.length);
     $("replay-title").textContent = `Replay of ${file.name}`;
   } catch (error) { $("r-message").textContent = error.message; }

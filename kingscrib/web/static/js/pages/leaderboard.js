@@ -2,6 +2,7 @@
 // ratings marked) and the computer levels' fixed ratings, from GET /api/ratings/<game>.
 
 import { element, table as sharedTable } from "../common/tables.js";
+import { filled } from "../common/layout.js";
 
 const $ = (id) => document.getElementById(id);
 const table = (caption, columns, rows) => sharedTable(caption, columns, rows, { hiddenCaption: false });
@@ -34,7 +35,7 @@ function board(data) {
 async function start() {
   try {
     const boards = [];
-    for (const game of ["kings", "classic"]) {
+    for (const game of ["kings", "cribbage"]) {
       const response = await fetch(`/api/ratings/${game}`);
       const data = await response.json();
       if (!response.ok) throw new Error(data.error || `error ${response.status}`);
@@ -45,6 +46,7 @@ async function start() {
     $("board-error").textContent = error.message;
     $("board-error").hidden = false;
   }
+  filled();
 }
 
 start();

@@ -4,6 +4,7 @@
 
 import { buildBoard, isLight, isSixNine, rankText } from "../kings/board.js";
 import { cardElement, pointsOf, pretty, spoken } from "../cribbage/cards.js";
+import { filled } from "../common/layout.js";
 
 const STORE = "kingscrib:learn";
 const GAMES = ["kings", "cribbage"];
@@ -375,6 +376,7 @@ async function start() {
   const wanted = lessons.findIndex((lesson) => `#${lesson.id}` === location.hash);
   const unfinished = lessons.findIndex((lesson) => !progress[game].includes(lesson.id));
   open(wanted >= 0 ? wanted : Math.max(0, unfinished), 0);
+  filled();
   await joinAccount();
 }
 

@@ -9,6 +9,7 @@ import "../common/chat.js";
 import "../common/yourturn.js";
 import { request, saved } from "../common/api.js";
 import { renderMyGames } from "../common/mygames.js";
+import { startDemo } from "../common/demo.js";
 import * as kings from "../kings/game.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,6 +33,7 @@ const rememberedName = () => localStorage.getItem(NAME_KEY) || "";
 
 async function showLobby() {
   $("lobby").hidden = false;
+  startDemo();
   renderMyGames($("my-games"), $("my-games-list"));
   try {
     const meta = await request("GET", "/api/levels");
@@ -52,6 +54,7 @@ async function showLobby() {
       <select class="kind" aria-label="seat ${n + 1} kind">
         <option value="human">Person</option><option value="computer">Computer</option></select>
       <select class="level" aria-label="seat ${n + 1} level"></select>
+      <small class="level-line"></small>
       <input class="name" placeholder="Name" maxlength="24" aria-label="seat ${n + 1} name">`;
     const kindSel = row.querySelector(".kind");
     const levelSel = row.querySelector(".level");
@@ -62,15 +65,23 @@ async function showLobby() {
     // A computer seat is named after its level by the server: it has no name box.
     const sync = () => {
       levelSel.hidden = kindSel.value !== "computer";
+      row.querySelector(".level-line").hidden = kindSel.value !== "computer";
       nameBox.hidden = kindSel.value === "computer";
     };
     kindSel.addEventListener("change", sync);
+    levelSel.addEventListener("change", () => describeLevel(levelSel));
     sync();
     rows.append(row);
   };
+  // The chosen level's one line, beside its list.
+  const describeLevel = (select) => {
+    const names = offer.levelNames[chosenGame()] || {};
+    select.parentElement.querySelector(".level-line").textContent = names[select.value]?.line || "";
+  };
   const fillLevels = (select) => {
     const game = chosenGame();
-    // Friendly titles (their one line as the tooltip); a newcomer meets the gentle level.
+    // Friendly titles, weakest first and each once (/api/levels), their one line beside
+    // the list and as the tooltip; a newcomer meets the gentle level.
     const names = offer.levelNames[game] || {};
     select.replaceChildren(...levelsOf(game).map((l) => {
       const option = new Option(names[l]?.title || l, l);
@@ -78,15 +89,16 @@ async function showLobby() {
       return option;
     }));
     select.value = offer.gentleLevel[game] || defaultLevel(game);
+    describeLevel(select);
   };
   const syncGame = () => {
-    const classic = chosenGame() === "classic";
-    $("rule-options").hidden = classic;
-    $("classic-options").hidden = !classic;
+    const cribbage = chosenGame() === "cribbage";
+    $("rule-options").hidden = cribbage;
+    $("cribbage-options").hidden = !cribbage;
     $("clock-rule").hidden = !$("clock-choice").value; // said once a clock is chosen
     $("clock-rule").textContent = $("clock-choice").value.startsWith("d")
       ? "A correspondence game: each move has its own days; whoever lets them run out loses. Your turn lists the games waiting for you."
-      : classic
+      : cribbage
       ? "Whoever runs out of time loses the game (with four players, their team)."
       : "Then up to 10 minutes of overtime, 10 points off per started minute; after that the game is lost.";
     for (const select of rows.querySelectorAll(".level")) fillLevels(select);
@@ -116,8 +128,8 @@ async function showLobby() {
     const days = chosen.startsWith("d") ? Number(chosen.slice(1)) : undefined;
     const box = (name) => document.querySelector(`#rule-options [name=${name}]`).checked;
     const game = chosenGame();
-    const classicBox = (name) => document.querySelector(`#classic-options [name=${name}]`).checked;
-    const rules = game === "classic" ? { muggins: classicBox("muggins"), skunk: classicBox("skunk") } : {
+    const cribbageBox = (name) => document.querySelector(`#cribbage-options [name=${name}]`).checked;
+    const rules = game === "cribbage" ? { muggins: cribbageBox("muggins"), skunk: cribbageBox("skunk") } : {
       reduced_first_bonus: box("reduced_first_bonus"),
       exchange: box("when_stuck") ? "when-stuck" : "anytime",
       joker: box("joker"), servant: box("servant"), solitaire: box("solitaire"),
@@ -150,7 +162,7 @@ async function showJoin(invite) {
   $("join-text").textContent = open.length
     ? "Pick your seat. Your seat's secret stays in this browser, so you can come back to it."
     : "Every seat is taken; you can watch the game.";
-  $("join-hints").textContent = view.game === "classic" ? ""
+  $("join-hints").textContent = view.game === "cribbage" ? ""
     : view.hints_allowed
     ? "Hints are allowed in this game: every player may ask the computer for a play."
     : "Hints are off in this game between people.";
@@ -180,20 +192,21 @@ const KINGS_RULES = {
   servant: "Servant", solitaire: "solitaire (Light and Dark bags)",
 };
 function renderJoinDetails(view) {
-  const classic = view.game === "classic";
-  const title = classic ? "Cribbage" : "Kings Cribbage";
+  const cribbage = view.game === "cribbage";
+  const title = cribbage ? "Cribbage" : "Kings Cribbage";
   $("join-title").textContent = `Join a game of ${title}`;
   const host = view.seats.find((s) => s.kind === "human" && s.joined);
   const who = (s) => (s.joined ? s.name : "an open seat");
-  const rules = classic
+  const rules = cribbage
     ? [view.rules.muggins && "muggins (you count your own hand; points you miss go to the next player)",
       view.rules.skunk && "skunks count double or triple"]
     : [...Object.entries(KINGS_RULES).filter(([key]) => view.rules[key]).map(([, text]) => text),
       view.rules.exchange === "when-stuck" && "exchange or pass only when no play is possible"];
+  const days = Math.round((view.clock?.seconds ?? 0) / 86400);
   const clock = view.clock?.per_move
-    ? `${Math.round(view.clock.seconds / 86400)} days per move (correspondence); whoever runs out of time loses`
+    ? `${days} day${days === 1 ? "" : "s"} per move (correspondence); whoever runs out of time loses`
     : view.clock
-    ? `${Math.round(view.clock.seconds / 60)} minutes each${classic ? "; whoever runs out of time loses"
+    ? `${Math.round(view.clock.seconds / 60)} minutes each${cribbage ? "; whoever runs out of time loses"
       : `, then up to ${Math.round(view.clock.overtime / 60)} minutes of overtime at ${view.clock.penalty_per_minute} points off per started minute`}`
     : "none";
   const lines = [
@@ -216,7 +229,7 @@ function renderJoinDetails(view) {
 
 // ----- start ---------------------------------------------------------------------
 // Each game has its own page module; the spectator's view says which game this is.
-const GAMES = { kings: async () => kings, classic: () => import("../cribbage/table.js") };
+const GAMES = { kings: async () => kings, cribbage: () => import("../cribbage/table.js") };
 
 async function openGame() {
   let kind = "kings";

@@ -1,4 +1,5 @@
-// The moderators' page: reported messages (hide, ban the sender, dismiss) and bans.
+// The moderators' page: reported messages (hide, ban the sender, dismiss), rated games
+// played unrated (accounts of one browser or address) and bans.
 // Every text is set with textContent: reported messages are shown exactly as sent.
 
 const $ = (id) => document.getElementById(id);
@@ -49,6 +50,16 @@ async function refresh() {
     return tr;
   }));
   $("no-reports").hidden = reports.length > 0;
+  const { flags } = await call("GET", "/api/moderation/flags");
+  $("flag-list").replaceChildren(...flags.map((f) => {
+    const li = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/?game=${encodeURIComponent(f.game_id)}&watch=1`;
+    link.textContent = f.game_id;
+    li.append(link, `: ${f.accounts.map((a) => a.name ?? "deleted player").join(" and ")} (${f.reason})`);
+    return li;
+  }));
+  $("no-flags").hidden = flags.length > 0;
   const { bans } = await call("GET", "/api/moderation/bans");
   $("ban-list").replaceChildren(...bans.map((b) => {
     const li = document.createElement("li");
@@ -65,6 +76,7 @@ async function start() {
   csrf = me.csrf;
   $("mod-reports").hidden = false;
   $("mod-bans").hidden = false;
+  $("mod-flags").hidden = false;
   $("ban-form").onsubmit = async (event) => {
     event.preventDefault();
     try {

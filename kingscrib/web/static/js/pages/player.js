@@ -3,6 +3,8 @@
 // replay and analysis, and the archive searched by opponent, game, result and dates.
 // Everything comes from GET /api/players/<name> and /api/players/<name>/games.
 
+import { filled } from "../common/layout.js";
+
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -69,6 +71,37 @@ function ratingCard(game) {
   return card;
 }
 
+const ORDINALS = ["1st", "2nd", "3rd", "4th"];
+
+// "lost by resignation", "2nd of 4" (a place between first and last of three or four
+// sides moves a rating up as well as down), "won on time"; else won, drawn or lost.
+function resultText(g) {
+  if (g.ended_by === "resigned") return `${g.result} by resignation`;
+  if (g.ended_by === "time") return `${g.result} on time`;
+  if (g.sides > 2 && g.result !== "drawn") return `${ORDINALS[g.place] || `${g.place + 1}th`} of ${g.sides}`;
+  return g.result;
+}
+
+// Each side's players, partners together ("Ann and Cat v Bob and Dan"); another account's
+// name links to its profile.
+function playersCell(g) {
+  const cell = element("td");
+  const sides = [...new Set(g.players.map((p) => p.side))];
+  sides.forEach((side, n) => {
+    if (n) cell.append(sides.length > 2 || g.players.length === sides.length ? ", " : " v ");
+    g.players.forEach((p, i) => {
+      if (p.side !== side) return;
+      if (g.players.filter((q, j) => q.side === side && j < i).length) cell.append(" and ");
+      const text = p.computer ? `${p.name} (computer)` : p.name;
+      const who = p.account && i !== g.seat ? element("a", text) : element("span", text, p.computer ? "computer" : undefined);
+      if (who.tagName === "A") who.href = `/players/${encodeURIComponent(p.name)}`;
+      if (i === g.seat) who.append(" (this player)");
+      cell.append(who);
+    });
+  });
+  return cell;
+}
+
 function gamesTable(games, caption) {
   if (!games.length) return element("p", "No games.", "note");
   const table = element("table", undefined, "players-table games-table");
@@ -87,16 +120,9 @@ function gamesTable(games, caption) {
     const row = element("tr");
     row.append(element("td", day(g.at)));
     row.append(element("td", g.title + (g.rated ? " (rated)" : "")));
-    const players = element("td");
-    g.players.forEach((p, i) => {
-      if (i) players.append(", ");
-      const who = element("span", p.computer ? `${p.name} (computer)` : p.name, p.computer ? "computer" : undefined);
-      if (i === g.seat) who.append(" (this player)");
-      players.append(who);
-    });
-    row.append(players);
+    row.append(playersCell(g));
     const score = g.score === null ? "" : `, ${g.score} points`;
-    row.append(element("td", `${g.result}${score}`, `result-${g.result}`));
+    row.append(element("td", `${resultText(g)}${score}`, `result-${g.result}`));
     const change = g.change === null ? "" : `${g.rating} (${g.change >= 0 ? "+" : ""}${g.change})`;
     row.append(element("td", change));
     const links = element("td");
@@ -139,12 +165,16 @@ async function start() {
   try { profile = await get(api); } catch (error) {
     $("player-error").textContent = error.message;
     $("player-error").hidden = false;
+    // Nobody to show: the message alone, no empty ratings, games or archive.
+    for (const section of document.querySelectorAll("main section")) section.hidden = true;
+    filled();
     return;
   }
   $("player-name").textContent = profile.name;
   document.title = `${profile.name} · Kings Cribbage`;
   $("rating-cards").replaceChildren(...Object.values(profile.games).map(ratingCard));
   $("recent-games").replaceChildren(gamesTable(profile.recent, "The latest games, newest first"));
+  filled();
   $("archive-form").addEventListener("submit", (event) => { page = 1; search(event); });
   $("archive-newer").addEventListener("click", () => { page -= 1; search(); });
   $("archive-older").addEventListener("click", () => { page += 1; search(); });

@@ -3,6 +3,7 @@
 // rating is kept in this browser and sent with each answer, an account's on the server.
 
 import { request } from "../common/api.js";
+import { filled } from "../common/layout.js";
 import * as cards from "../cribbage/puzzle.js";
 import * as kings from "../kings/puzzle.js";
 
@@ -140,6 +141,7 @@ async function start() {
     standing = guestStanding();
   }
   renderStanding();
+  filled();
   $("p-next").onclick = nextPuzzle;
   $("p-again").onclick = nextPuzzle;
   $("p-daily").onclick = () => load(`/api/puzzles/daily?game=${game}`);

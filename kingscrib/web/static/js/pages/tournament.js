@@ -1,9 +1,11 @@
 // A tournament's page (/tournaments/<id>): its players, pairings by round with a link to
 // every game, results, standings with their tie-breaks and team standings, refreshed every
 // few seconds; joining, withdrawing, the creator's computer entrants, and the caller's own
-// games (their seat token is kept where the game page looks for it).
+// games (their seat, taken by the account's session: its token is kept where the game
+// page looks for it).
 
 import { $, call, describe, element, table, when, whoAmI } from "../common/tournaments.js";
+import { filled } from "../common/layout.js";
 
 const id = Number(location.pathname.split("/").pop());
 const EVERY = 3000; // ms between two looks
@@ -87,7 +89,20 @@ function yours(view) {
     const link = element("a", `Play your game (seat ${g.seat + 1})`, "primary");
     link.href = `/?game=${encodeURIComponent(g.game_id)}`;
     // The game page finds the seat's token here, as for any game this browser sits in.
-    link.onclick = () => localStorage.setItem(`kingscrib:token:${g.game_id}`, g.token);
+    // Tokens are kept hashed on the server: a browser without one takes the seat by the
+    // account's session (a new token; one given to another browser before stops working).
+    const key = `kingscrib:token:${g.game_id}`;
+    link.onclick = async (event) => {
+      if (localStorage.getItem(key)) return;
+      event.preventDefault();
+      try {
+        const seat = await call("POST", `/api/games/${encodeURIComponent(g.game_id)}/seat`);
+        localStorage.setItem(key, seat.token);
+        location.href = link.href;
+      } catch (error) {
+        show(error.message);
+      }
+    };
     item.append(link);
     return item;
   }));
@@ -105,8 +120,9 @@ function render(view) {
       points(s.sonneborn_berger), String(s.spread), `${s.wins}-${s.draws}-${s.losses}${s.byes ? ` (+${s.byes} bye)` : ""}`]))
     : element("p", "No players yet.", "note"));
   $("team-box").hidden = !view.teams.length;
-  $("team-standings").replaceChildren(table(`Teams (best ${t.team_best} count)`, [["Team", false], ["Points", true], ["Counted", false]],
-    view.teams.map((row) => [row.team, points(row.points), row.counted.join(", ")])));
+  // Equal points share a place and say so ("1 (tied)"): neither team is first.
+  $("team-standings").replaceChildren(table(`Teams (best ${t.team_best} count)`, [["#", false], ["Team", false], ["Points", true], ["Counted", false]],
+    view.teams.map((row) => [`${row.place}${row.tied ? " (tied)" : ""}`, row.team, points(row.points), row.counted.join(", ")])));
   $("rounds").replaceChildren(...(view.rounds.length ? view.rounds.slice().reverse().map((r) => {
     const box = element("section", undefined, "tourney-round");
     box.append(element("h3", t.format === "arena" ? `Pairing ${r.number}` : `Round ${r.number}`));
@@ -115,13 +131,13 @@ function render(view) {
         const [first, second] = g.leg === 0 ? [g.a, g.b] : [g.b, g.a];
         const result = g.points_a === null ? score(null) : `${g.a} ${score(g.points_a)} ${g.b}${g.forfeit ? ` (${g.forfeit} did not show)` : ""}`;
         return [g.game_id ? gameLink(g.game_id, `Game ${i + 1}`) : element("span", "being made"), first, second, result];
-      })));
+      }), { stack: true }));
     if (r.bye) box.append(element("p", `Bye: ${r.bye}`, "note"));
     return box;
   }) : [element("p", "Not paired yet.", "note")]));
   $("players").replaceChildren(table("Players", [["Player", false], ["Rating", true], ["Team", false]],
     view.players.map((p) => [element("span", `${p.name}${p.members.length ? ` (${p.members.join(" & ")})` : ""}${p.withdrawn ? " (withdrawn)" : ""}`, p.withdrawn ? "withdrawn" : p.computer ? "computer" : undefined),
-      p.rating === null ? "" : String(p.rating), p.team || ""])));
+      p.rating === null ? "" : String(p.rating), p.team || ""]), { stack: true }));
   yours(view);
 }
 
@@ -135,4 +151,5 @@ async function refresh() {
 
 await whoAmI();
 await refresh();
+filled();
 setInterval(refresh, EVERY);

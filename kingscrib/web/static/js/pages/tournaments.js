@@ -2,6 +2,7 @@
 // form that creates one (logged-in accounts) and the teams (create, join, leave).
 
 import { $, call, describe, element, me, table, when, whoAmI } from "../common/tournaments.js";
+import { filled } from "../common/layout.js";
 
 function show(box, error) {
   box.textContent = error;
@@ -16,7 +17,7 @@ function listed(rows, empty) {
       link.href = `/tournaments/${t.id}`;
       const starts = t.state === "finished" ? (t.note || `finished ${when(t.finished)}`) : when(t.starts);
       return [link, describe(t), starts, String(t.players)];
-    }));
+    }), { stack: true });
 }
 
 async function refresh() {
@@ -58,10 +59,18 @@ async function refreshTeams() {
   }
 }
 
+// Only the fields of the chosen format (and game) show: the rounds of a Swiss, the
+// minutes of an arena, the teams of a team match, partnerships for Cribbage in a round
+// robin or an arena; a hidden field is not sent.
 function formatChosen() {
-  const format = $("create").elements.format.value;
-  for (const label of $("create").querySelectorAll("label[data-for]")) label.hidden = label.dataset.for !== format;
+  const { format, game } = $("create").elements;
+  for (const label of $("create").querySelectorAll("label[data-for]")) {
+    label.hidden = !label.dataset.for.split(" ").includes(format.value)
+      || (label.dataset.game !== undefined && label.dataset.game !== game.value);
+  }
 }
+
+const shown = (form, name) => !form.elements[name].closest("label").hidden;
 
 function number(form, name) {
   const value = form.elements[name].value;
@@ -76,15 +85,17 @@ async function create(event) {
   const body = {
     name: form.elements.name.value, game: form.elements.game.value, format,
     rated: form.elements.rated.checked, mirrored: form.elements.mirrored.checked,
-    partners: form.elements.partners.checked,
+    partners: shown(form, "partners") && form.elements.partners.checked,
     starts_in: Math.round((number(form, "starts_in") || 0) * 60), max_players: number(form, "max_players"),
     min_rating: number(form, "min_rating"), max_rating: number(form, "max_rating"),
-    no_show: number(form, "no_show"), team_best: number(form, "team_best"),
+    no_show: number(form, "no_show"),
     clock_seconds: clock ? clock * 60 : null,
   };
   if (format === "swiss") body.rounds = number(form, "rounds");
   if (format === "arena") body.minutes = number(form, "minutes");
-  if (format === "match") { body.team_a = number(form, "team_a"); body.team_b = number(form, "team_b"); }
+  if (format === "match") {
+    Object.assign(body, { team_a: number(form, "team_a"), team_b: number(form, "team_b"), team_best: number(form, "team_best") });
+  }
   try {
     const made = await call("POST", "/api/tournaments", body);
     location.href = `/tournaments/${made.id}`;
@@ -106,8 +117,10 @@ $("who").textContent = me.name !== null ? `Logged in as ${me.name}.` : "Log in o
 $("create-box").hidden = me.name === null;
 $("new-team").hidden = me.name === null;
 $("create").elements.format.onchange = formatChosen;
+$("create").elements.game.onchange = formatChosen;
 $("create").onsubmit = create;
 $("new-team").onsubmit = newTeam;
 formatChosen();
 await refresh();
+filled();
 setInterval(refresh, 10000);

@@ -1,0 +1,1474 @@
+"""Many Kings Cribbage games stepped at once, compiled with Numba.
+
+>>> from kingscrib.env.batched_kings import BatchedKings
+>>> env = BatchedKings(batch_size=4, seed=1)
+>>> obs, mask = env.reset()
+>>> obs.shape, mask.shape, mask[:, 0].tolist()   # index 0, pass, is always legal
+((4, 2619), (4, 2080), [1, 1, 1, 1])
+>>> step = env.step(env.random_actions())
+>>> step.rewards.shape, step.done.shape
+((4, 2), (4,))
+
+The game is ``kings_v1``'s (the engine's rules, :mod:`kingscrib.kings.game`) under the
+standard rule set (exchange any time, no joker, servant or solitaire), for 2 to 4 seats:
+the bag of 104 tiles, racks of five, the first play of two or more tiles, every later
+play touching the board, each line it makes or extends a valid hand of two to five
+tiles (fifteens, pairs, runs, a five-tile flush), the first-play and five-tile bonuses,
+exchanges while the bag holds enough tiles, passes, and the end: a seat out of tiles,
+every seat passing with the bag empty, or three scoreless rounds, with the tiles left on
+the racks taken off the scores. ``tests/env/test_env_batched_kings.py`` plays hundreds
+of random games side by side with ``kings_v1`` on the same bags and requires the same
+seat to act, mask, play behind every index, flat observation, points and rewards at
+every step.
+
+The actions are ``kings_v1``'s enumerated encoding, ``Discrete(2080)``: 0 pass, 1-31 the
+distinct exchanges of the sorted rack, 32 onwards the legal plays in the engine's
+reference order (best first), past 2,048 plays capped as ``kings_v1`` caps them
+(:func:`kingscrib.env.kings_actions.keep_best`: the best play of every leave, then of
+every tile sequence, then the best others). The observation is the seat to act's
+``kings_v1`` observation (without ``features``) flattened as
+:class:`kingscrib.env.flat.FlatObservation` does: 2,619 int16. The legal plays are
+generated in the kernel, as :func:`kingscrib.kings.fastgen.generate` finds them (hand
+table, cross-checks, lanes and windows), with what carries from turn to turn kept: each
+game's cross-checks (what every face scores across each empty square) are refreshed
+after a play only at the ends of the lines it touched; a lane's windows come from a
+table by its pattern of tiles; and each multiset of the rack that makes a hand in a
+window is laid by loops nested by hand that refuse a face at a crossed square at once.
+A turn past the cap keeps its plays by selection, not a sort. An opening's plays (up to
+some 76,000) are not all built: on the empty board a tile sequence scores the same in
+every window, so only the plays the cap can keep are.
+
+Each game of the batch keeps its own random stream (xorshift64*, seeded from ``seed``
+and its slot) for the first player, the bag's shuffles and ``random_actions``;
+``reset(bags=...)`` gives the bags instead. ``step(actions)`` applies one action in
+every game and returns :class:`BatchStep`: the next observation and mask (of the seat to
+act then), the rewards of every seat (+1 to a sole winner and -1 to the others when a
+game ends, ``2/k - 1`` to each of ``k`` tied winners; -1 to the offender and 0 to the
+others for an illegal action, which ends that game as in ``kings_v1``), the points each
+seat's final score moved by in the step (the rack penalties in the last step), and
+``done``. A finished game starts again at once (``final_scores`` keeps how it ended).
+
+As in :mod:`kingscrib.env.batched_cribbage`, ``reset()``, ``step()`` and
+``random_actions()`` return copies by default; ``copy=False`` returns the environment's
+own arrays, which the next ``step()`` overwrites in place.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from kingscrib.env.batched_random import below, random_actions, seed_streams
+from kingscrib.env.flat import flat_keys
+from kingscrib.env.kings import HISTORY
+from kingscrib.env.kings import observation_space as kings_observation_space
+from kingscrib.env.kings_actions import ACTIONS, FIRST_PLAY, MAX_PLAYS
+from kingscrib.env.kings_openings import WINDOWS as OPENING_WINDOWS
+from kingscrib.kings.board import ACROSS, DOWN, PLAYABLE, SIZE
+from kingscrib.kings.fastgen import LANES, TABLE, WEIGHT
+from kingscrib.kings.game import MAX_PLAYERS, SCORELESS_ROUNDS
+from kingscrib.kings.play import BONUS
+from kingscrib.kings.tiles import RACK_SIZE, full_set
+
+SQUARES = SIZE * SIZE
+TILES = 104
+_KEYS = flat_keys(kings_observation_space(2))
+OBSERVATION_SIZE = max(part.stop for part in _KEYS.values())
+O_BAG = _KEYS["bag"].start
+O_BOARD = _KEYS["board"].start
+O_GAME = _KEYS["game"].start
+O_HISTORY = _KEYS["history"].start
+O_RACK = _KEYS["rack"].start
+O_RACK_SIZES = _KEYS["rack_sizes"].start
+O_SCORES = _KEYS["scores"].start
+O_UNSEEN = _KEYS["unseen"].start
+PLAY_CODE, EXCHANGE_CODE, PASS_CODE = 1, 2, 3
+SCRATCH = 1 << 19  # plays of one turn the kernel can hold before the cap (76,068 measured)
+
+# ----- tables the kernels read -----------------------------------------------------------
+# A face is rank * 2 + colour (colour 0 dark, 1 light), as in kingscrib.kings.fastgen; a
+# tile on a rack or in the bag is its face as held (a 6/9 tile as its six).
+_WEIGHT = np.array(WEIGHT, np.int64)
+_HASH_SIZE = 1 << 13
+_HASH_MOD = 8191
+
+
+def _hand_hash() -> tuple[np.ndarray, np.ndarray]:
+    """The valid hands' table (hand key -> total) as an open-addressing hash."""
+    keys = np.full(_HASH_SIZE, -1, np.int64)
+    values = np.full(_HASH_SIZE, -1, np.int64)
+    for key, total in TABLE.items():
+        h = key % _HASH_MOD
+        while keys[h] >= 0:
+            h = (h + 1) % _HASH_SIZE
+        keys[h], values[h] = key, total
+    return keys, values
+
+
+_HASH_KEYS, _HASH_VALUES = _hand_hash()
+# what each face scores beside one tile of each rank (-1: no hand)
+_PAIRS = np.full((14, 28), -1, np.int64)
+for _r in range(1, 14):
+    for _f in range(2, 28):
+        _PAIRS[_r, _f] = TABLE.get(WEIGHT[_r] + WEIGHT[_f >> 1], -1)
+
+
+def _lanes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lanes = [(0, lane) for lane in LANES[ACROSS]] + [(1, lane) for lane in LANES[DOWN]]
+    squares = np.full((len(lanes), SIZE), -1, np.int64)
+    for i, (_, lane) in enumerate(lanes):
+        squares[i, :len(lane)] = lane
+    return (squares, np.array([len(lane) for _, lane in lanes], np.int64),
+            np.array([d for d, _ in lanes], np.int64))
+
+
+_LANE_SQUARES, _LANE_LENGTH, _LANE_DIRECTION = _lanes()
+
+def _rays() -> np.ndarray:
+    """rays[d, square, side, k]: the k-th square from ``square`` along direction d (0
+    across, 1 down), before (side 0) or after (side 1) it, -1 past the edge."""
+    rays = np.full((2, SQUARES, 2, 5), -1, np.int64)
+    for d in (0, 1):
+        for s in PLAYABLE:
+            for side, sign in ((0, -1), (1, 1)):
+                q = s
+                for k in range(5):
+                    row, column = divmod(q, SIZE)
+                    row, column = (row, column + sign) if d == 0 else (row + sign, column)
+                    if not (0 <= row < SIZE and 0 <= column < SIZE) or \
+                            row * SIZE + column not in PLAYABLE:
+                        break
+                    q = row * SIZE + column
+                    rays[d, s, side, k] = q
+    return rays
+
+
+_RAYS = _rays()
+
+
+def _opening_windows() -> tuple[np.ndarray, np.ndarray]:
+    """Each window length's first squares and directions, in the reference order."""
+    first = np.zeros((6, 300), np.int64)
+    direction = np.zeros((6, 300), np.int64)
+    count = np.zeros(6, np.int64)
+    for length, windows in OPENING_WINDOWS.items():
+        for k, (_, squares) in enumerate(windows):
+            first[length, k] = squares[0]
+            direction[length, k] = 0 if squares[1] - squares[0] == 1 else 1
+        count[length] = len(windows)
+    return np.stack([first, direction]), count
+
+
+_WINDOWS, _WINDOW_COUNT = _opening_windows()
+_FULL = np.array(sorted(t.rank * 2 + (1 if t.colour == "L" else 0) for t in full_set()),
+                 np.int64)
+assert len(_FULL) == TILES
+
+
+# ----- the reference order in one integer ------------------------------------------------
+# The engine orders plays by total (highest first), tiles placed (fewest first), then the
+# (square, face) pairs in order. A play's squares lie on one line, so after the first
+# square the squares are told apart by the direction and each one's offset (1 to 4) from
+# the first: the key below sorts exactly as the engine's sort code, in 59 bits.
+@njit(cache=True)
+def _key(total, n, squares, faces, direction):
+    key = np.int64((1023 - total) * 8 + n) << np.int64(46)
+    key |= np.int64(squares[0]) << np.int64(38)
+    key |= np.int64(faces[0]) << np.int64(33)
+    if n > 1:
+        key |= np.int64(direction) << np.int64(32)
+        step = 1 if direction == 0 else SIZE
+        for k in range(1, n):
+            shift = 24 - 8 * (k - 1)
+            key |= np.int64((squares[k] - squares[0]) // step) << np.int64(shift + 5)
+            key |= np.int64(faces[k]) << np.int64(shift)
+    return key
+
+
+@njit(cache=True)
+def _decode(key, squares, faces):
+    """The squares and faces of a play key; returns (tiles placed, total)."""
+    head = key >> np.int64(46)
+    n = head & 7
+    total = 1023 - (head >> 3)
+    squares[0] = (key >> np.int64(38)) & 255
+    faces[0] = (key >> np.int64(33)) & 31
+    step = 1 if (key >> np.int64(32)) & 1 == 0 else SIZE
+    for k in range(1, n):
+        shift = 24 - 8 * (k - 1)
+        squares[k] = squares[0] + ((key >> np.int64(shift + 5)) & 7) * step
+        faces[k] = (key >> np.int64(shift)) & 31
+    return n, total
+
+
+@njit(cache=True)
+def _hand(key):
+    """The total of a valid hand (its key: a weight per rank), -1 for no valid hand."""
+    h = key % _HASH_MOD
+    while True:
+        k = _HASH_KEYS[h]
+        if k == key:
+            return _HASH_VALUES[h]
+        if k < 0:
+            return -1
+        h = (h + 1) & (_HASH_SIZE - 1)
+
+
+# ----- the rack's tile sequences ---------------------------------------------------------
+@njit(cache=True)
+def _sequences(held, nrack, seq_faces, seq_length, seq_set, set_size, set_rkey, set_mono,
+               set_leave, set_first, set_count, size_start):
+    """Every distinct sequence of faces the rack can lay (a 6/9 tile as 6 or 9), grouped
+    by multiset: the multisets by size (those of size e from ``size_start[e]`` to
+    ``size_start[e + 1]``), each one's sequences together, in lexicographic order. A
+    multiset's leave is what it takes off the rack, numbered by how many of each distinct
+    tile it takes. Returns (sequences, multisets, leaves). (The opening's: a later turn
+    needs only the multisets, ``_multisets``.)"""
+    distinct = np.empty(5, np.int64)
+    copies = np.empty(5, np.int64)
+    nd = 0
+    for i in range(nrack):
+        if nd and distinct[nd - 1] == held[i]:
+            copies[nd - 1] += 1
+        else:
+            distinct[nd] = held[i]
+            copies[nd] = 1
+            nd += 1
+    n_leaves = 1
+    for d in range(nd):
+        n_leaves *= copies[d] + 1
+    take = np.empty(5, np.int64)
+    nines = np.empty(5, np.int64)
+    faces = np.empty(5, np.int64)
+    n_sets = 0
+    n_seq = 0
+    for e in range(1, 6):
+        size_start[e] = n_sets
+        for leave in range(1, n_leaves):
+            rest = leave
+            size = 0
+            splits = 1
+            for d in range(nd):
+                take[d] = rest % (copies[d] + 1)
+                rest //= copies[d] + 1
+                size += take[d]
+                if distinct[d] >> 1 == 6:
+                    splits *= take[d] + 1
+            if size != e:
+                continue
+            for split in range(splits):  # how many of each 6/9 tile are laid as nines
+                rest = split
+                for d in range(nd):
+                    nines[d] = 0
+                    if distinct[d] >> 1 == 6:
+                        nines[d] = rest % (take[d] + 1)
+                        rest //= take[d] + 1
+                m = 0
+                for d in range(nd):
+                    for c in range(take[d]):
+                        faces[m] = distinct[d] + (6 if c < nines[d] else 0)
+                        m += 1
+                for i in range(1, m):  # ascending
+                    x = faces[i]
+                    j = i - 1
+                    while j >= 0 and faces[j] > x:
+                        faces[j + 1] = faces[j]
+                        j -= 1
+                    faces[j + 1] = x
+                st = n_sets
+                n_sets += 1
+                set_size[st] = m
+                rkey = np.int64(0)
+                colours = 0
+                for k in range(m):
+                    rkey += _WEIGHT[faces[k] >> 1]
+                    colours |= 1 << (faces[k] & 1)
+                set_rkey[st] = rkey
+                set_mono[st] = -1 if colours == 3 else (0 if colours == 1 else 1)
+                set_leave[st] = leave
+                set_first[st] = n_seq
+                while True:  # the distinct orders, by next permutation
+                    for k in range(m):
+                        seq_faces[n_seq, k] = faces[k]
+                    seq_length[n_seq] = m
+                    seq_set[n_seq] = st
+                    n_seq += 1
+                    i = m - 2
+                    while i >= 0 and faces[i] >= faces[i + 1]:
+                        i -= 1
+                    if i < 0:
+                        break
+                    j = m - 1
+                    while faces[j] <= faces[i]:
+                        j -= 1
+                    faces[i], faces[j] = faces[j], faces[i]
+                    lo, hi = i + 1, m - 1
+                    while lo < hi:
+                        faces[lo], faces[hi] = faces[hi], faces[lo]
+                        lo += 1
+                        hi -= 1
+                set_count[st] = n_seq - set_first[st]
+    size_start[6] = n_sets
+    return n_seq, n_sets, n_leaves
+
+
+# ----- legal plays -----------------------------------------------------------------------
+@njit(cache=True)
+def _opening_sequences(nrack, seqs, keys, seq_of):
+    """The first turn's plays of every sequence of two or more tiles, each laid once,
+    centred on the centre row (on the empty board a sequence scores the same in every
+    window of its length: ``_opening`` lays the others), as keys, with the sequence
+    each lays; returns how many."""
+    (seq_faces, seq_length, seq_set, set_size, set_rkey, set_mono, set_leave, set_first,
+     set_count, n_seq, n_sets, size_start) = seqs
+    count = 0
+    squares = np.empty(5, np.int64)
+    row = (SIZE // 2) * SIZE
+    for e in range(2, min(nrack, RACK_SIZE) + 1):
+        i = (SIZE - e) // 2
+        for k in range(e):
+            squares[k] = row + i + k
+        bonus = BONUS + (BONUS if e == RACK_SIZE else 0)  # the first play's, the five's
+        for st in range(size_start[e], size_start[e + 1]):
+            v = _hand(set_rkey[st])
+            if v < 0:
+                continue
+            total = v + bonus + (BONUS if e == 5 and set_mono[st] >= 0 else 0)  # a flush
+            for sq in range(set_first[st], set_first[st] + set_count[st]):
+                keys[count] = _key(total, e, squares, seq_faces[sq], 0)
+                seq_of[count] = sq
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def _faces_code(faces, n):
+    code = np.int64(0)
+    for k in range(5):
+        code = code * 32 + (faces[k] if k < n else 0)
+    return code
+
+
+@njit(cache=True)
+def _opening(nrack, seqs, keys, seq_of, cap, kept):
+    """The first turn's plays as kings_v1 keeps them, written to ``kept`` (in no order:
+    ``_select`` finds the one chosen), without building every play: returns (plays kept,
+    plays in all).
+
+    On the empty board a sequence scores the same in every window of its length, so the
+    plays of one (total, tiles) group come in reference order window by window (first
+    square, then the first face, then across before down, then the other faces): the
+    first ``cap`` plays are laid out in order, group after group, with no sort. The cap
+    then keeps, as ``kings_actions.keep_best`` does, the best play of every leave and of every
+    sequence (each one's first window) and the first plays."""
+    seq_faces, seq_length, seq_set, set_leave = seqs[0], seqs[1], seqs[2], seqs[6]
+    n = _opening_sequences(nrack, seqs, keys, seq_of)  # each sequence once
+    squares = np.empty(5, np.int64)
+    total_plays = 0
+    for k in range(n):
+        total_plays += _WINDOW_COUNT[seq_length[seq_of[k]]]
+    if total_plays <= cap:  # every play
+        count = 0
+        for k in range(n):
+            sq = seq_of[k]
+            length = seq_length[sq]
+            head = keys[k] >> np.int64(46)
+            for w in range(_WINDOW_COUNT[length]):
+                d = _WINDOWS[1, length, w]
+                for t in range(length):
+                    squares[t] = _WINDOWS[0, length, w] + t * (1 if d == 0 else SIZE)
+                kept[count] = _key(1023 - (head >> 3), length, squares, seq_faces[sq], d)
+                count += 1
+        return count, total_plays
+    # the sequences by (total, tiles) group, then by their faces
+    rank = np.empty(n, np.int64)
+    for k in range(n):
+        sq = seq_of[k]
+        rank[k] = (keys[k] >> np.int64(46)) << np.int64(25) | _faces_code(seq_faces[sq],
+                                                                          seq_length[sq])
+    order = np.argsort(rank)
+    # each sequence's best play (its first window) and the first `cap` plays
+    firsts = np.empty(n, np.int64)
+    first_seq = np.empty(n, np.int64)
+    prefix = np.empty(cap, np.int64)
+    taken = 0
+    g = 0
+    while g < n:
+        head = rank[order[g]] >> np.int64(25)
+        end = g
+        while end < n and rank[order[end]] >> np.int64(25) == head:
+            end += 1
+        total = 1023 - (head >> 3)
+        length = seq_length[seq_of[order[g]]]
+        for k in range(g, end):
+            sq = seq_of[order[k]]
+            for t in range(length):
+                squares[t] = _WINDOWS[0, length, 0] + t * (1 if _WINDOWS[1, length, 0] == 0
+                                                           else SIZE)
+            firsts[k] = _key(total, length, squares, seq_faces[sq], _WINDOWS[1, length, 0])
+            first_seq[k] = sq
+        w = 0
+        while w < _WINDOW_COUNT[length] and taken < cap:
+            s0 = _WINDOWS[0, length, w]
+            w_end = w
+            while w_end < _WINDOW_COUNT[length] and _WINDOWS[0, length, w_end] == s0:
+                w_end += 1
+            f = g
+            while f < end and taken < cap:  # a block of sequences of one first face
+                f0 = seq_faces[seq_of[order[f]], 0]
+                f_end = f
+                while f_end < end and seq_faces[seq_of[order[f_end]], 0] == f0:
+                    f_end += 1
+                for x in range(w, w_end):  # across, then down
+                    d = _WINDOWS[1, length, x]
+                    for t in range(length):
+                        squares[t] = s0 + t * (1 if d == 0 else SIZE)
+                    for k in range(f, f_end):
+                        if taken < cap:
+                            prefix[taken] = _key(total, length, squares,
+                                                 seq_faces[seq_of[order[k]]], d)
+                            taken += 1
+                f = f_end
+            w = w_end
+        g = end
+    # the tiers of keep_best: leaves' best plays, sequences' best plays, the first plays
+    by_key = np.argsort(firsts)
+    seen_leave = np.zeros(32, np.bool_)
+    chosen = np.zeros(n, np.bool_)
+    count = 0
+    for i in range(n):
+        leave = set_leave[seq_set[first_seq[by_key[i]]]]
+        if not seen_leave[leave] and count < cap:
+            seen_leave[leave] = True
+            chosen[i] = True
+            count += 1
+    for i in range(n):
+        if count >= cap:
+            break
+        if not chosen[i]:
+            chosen[i] = True
+            count += 1
+    out = 0
+    for i in range(n):
+        if chosen[i]:
+            kept[out] = firsts[by_key[i]]
+            out += 1
+    picked = np.sort(kept[:out])  # the best plays picked, for the membership test below
+    j = 0
+    for i in range(taken):
+        if out >= cap:
+            break
+        while j < picked.shape[0] and picked[j] < prefix[i]:
+            j += 1
+        if j < picked.shape[0] and picked[j] == prefix[i]:
+            continue
+        kept[out] = prefix[i]
+        out += 1
+    return out, total_plays
+
+
+@njit(cache=True)
+def _select(keys, k):
+    """The ``k``-th smallest of ``keys`` (distinct), reordering them (quickselect): the
+    play of index ``32 + k`` without sorting the turn's plays."""
+    lo, hi = 0, keys.shape[0] - 1
+    while lo < hi:
+        pivot = keys[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while keys[i] < pivot:
+                i += 1
+            while keys[j] > pivot:
+                j -= 1
+            if i <= j:
+                keys[i], keys[j] = keys[j], keys[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            break
+    return keys[k]
+
+
+# ----- later turns: cross-checks kept up to date, multisets laid position by position ----
+# After the opening a turn's plays come from `_later_plays`: the cross-checks of every
+# empty square (what each face scores in the line across it) are kept per game and
+# refreshed after a play only at the ends of the lines it touched, a lane's windows come
+# from a table by its tiles, and each multiset of the rack is laid in a window by loops
+# nested by hand (`_lay`) that refuse a face at a crossed square at once, so no sequence
+# is built that a cross-check would refuse.
+ALL_FACES = (1 << 28) - 1
+
+
+@njit(cache=True)
+def _cross_at(board, q, d, out):
+    """What each face scores at empty ``q`` in the line along ``d`` through it, into
+    ``out`` (int16; -1: no hand), from a board of faces: returns (whether ``q`` has a
+    neighbour along ``d``, the mask of the faces it takes there; every face without)."""
+    key = np.int64(0)
+    n = 0
+    cols = 0
+    rank = 0
+    for side in range(2):
+        for k in range(5):
+            p = _RAYS[d, q, side, k]
+            if p < 0 or board[p] == 0:
+                break
+            rank = board[p] >> 1
+            key += _WEIGHT[rank]
+            n += 1
+            cols |= 1 << (board[p] & 1)
+    if n == 0:
+        return False, np.int64(ALL_FACES)
+    mask = np.int64(0)
+    if n == 1:
+        for f in range(28):
+            v = _PAIRS[rank, f]
+            out[f] = v
+            if v >= 0:
+                mask |= np.int64(1) << np.int64(f)
+        return True, mask
+    out[:] = -1
+    if n + 1 > 5:
+        return True, mask
+    for r in range(1, 14):
+        v = _hand(key + _WEIGHT[r])
+        if v >= 0:
+            if n + 1 == 5 and cols != 3:  # five tiles: a flush when the new one matches
+                out[r * 2] = v + (BONUS if cols == 1 else 0)
+                out[r * 2 + 1] = v + (BONUS if cols == 2 else 0)
+            else:
+                out[r * 2] = v
+                out[r * 2 + 1] = v
+            mask |= np.int64(3) << np.int64(r * 2)
+    return True, mask
+
+
+@njit(cache=True)
+def _clear_cross(b, nb, allowed):
+    nb[b, :, :] = False
+    allowed[b, :, :] = ALL_FACES
+
+
+@njit(cache=True)
+def _refresh_cross(board, xc, nb, allowed, squares, count):
+    """After tiles were laid on ``squares``: the cross-checks of the empty squares at
+    both ends of every line through them (the only ones that changed)."""
+    for t in range(count):
+        for d in range(2):
+            for side in range(2):
+                q = squares[t]
+                while q >= 0 and board[q]:
+                    q = _RAYS[d, q, side, 0]
+                if q >= 0:
+                    nb[d, q], allowed[d, q] = _cross_at(board, q, d, xc[d, q])
+
+
+@njit(cache=True)
+def _multisets(held, nrack, ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult,
+               size_start):
+    """Every multiset of faces the rack can lay (a 6/9 tile as 6 or 9), by size (those of
+    size e from ``size_start[e]`` to ``size_start[e + 1]``): its distinct faces (its
+    classes, ascending) and how many of each, hand key, colour (-1 mixed, else the one
+    colour) and leave (numbered as ``_sequences`` numbers it). Returns (multisets, a mask
+    of every face the rack can lay)."""
+    distinct = np.empty(5, np.int64)
+    copies = np.empty(5, np.int64)
+    nd = 0
+    rack_mask = np.int64(0)
+    for i in range(nrack):
+        if nd and distinct[nd - 1] == held[i]:
+            copies[nd - 1] += 1
+        else:
+            distinct[nd] = held[i]
+            copies[nd] = 1
+            nd += 1
+        rack_mask |= np.int64(1) << np.int64(held[i])
+        if held[i] >> 1 == 6:
+            rack_mask |= np.int64(1) << np.int64(held[i] + 6)
+    n_leaves = 1
+    for d in range(nd):
+        n_leaves *= copies[d] + 1
+    # each leave's tiles taken of each distinct tile, counted up like an odometer (leave
+    # 0 takes none; digit d, of base copies[d] + 1, the least significant first)
+    takes = np.zeros((32, 5), np.int64)
+    sizes = np.zeros(32, np.int64)
+    for leave in range(1, n_leaves):
+        size = sizes[leave - 1] + 1
+        for d in range(nd):
+            takes[leave, d] = takes[leave - 1, d]
+        d = 0
+        while takes[leave, d] == copies[d]:  # carry
+            takes[leave, d] = 0
+            size -= copies[d]
+            d += 1
+        takes[leave, d] += 1
+        sizes[leave] = size
+    n_sets = 0
+    for e in range(1, 6):
+        size_start[e] = n_sets
+        for leave in range(1, n_leaves):
+            if sizes[leave] != e:
+                continue
+            take = takes[leave]
+            splits = 1
+            for d in range(nd):
+                if distinct[d] >> 1 == 6:
+                    splits *= take[d] + 1
+            for split in range(splits):  # how many of each 6/9 tile are laid as nines
+                rest = split
+                st = n_sets
+                n_sets += 1
+                ncls = 0
+                rkey = np.int64(0)
+                colours = 0
+                for d in range(nd):
+                    nines = 0
+                    if distinct[d] >> 1 == 6:
+                        nines = rest % (take[d] + 1)
+                        rest //= take[d] + 1
+                    for half in range(2):  # the tile as held, then laid as a nine
+                        face = distinct[d] + 6 * half
+                        many = nines if half else take[d] - nines
+                        if many == 0:
+                            continue
+                        k = ncls  # insert in ascending order of faces
+                        while k > 0 and ms_face[st, k - 1] > face:
+                            ms_face[st, k] = ms_face[st, k - 1]
+                            ms_mult[st, k] = ms_mult[st, k - 1]
+                            k -= 1
+                        ms_face[st, k] = face
+                        ms_mult[st, k] = many
+                        ncls += 1
+                        rkey += many * _WEIGHT[face >> 1]
+                        colours |= 1 << (face & 1)
+                ms_size[st] = e
+                ms_ncls[st] = ncls
+                ms_rkey[st] = rkey
+                ms_mono[st] = -1 if colours == 3 else (0 if colours == 1 else 1)
+                ms_leave[st] = leave
+    size_start[6] = n_sets
+    return n_sets, rack_mask
+
+
+def _lane_windows() -> tuple[np.ndarray, np.ndarray]:
+    """For each pattern of occupied squares in a lane (bit k: its k-th square), the
+    windows a play of two or more tiles can fill: no tile just before or after, two or
+    more empty squares. Each as ``i | j << 4 | empty << 8`` (first and last square), from
+    ``start[mask]`` to ``start[mask + 1]``."""
+    masks = np.arange(1 << SIZE)
+    tiles_in = np.array([bin(m).count("1") for m in range(1 << SIZE)])
+    found = np.zeros((1 << SIZE, SIZE * 4), np.int64)
+    count = np.zeros(1 << SIZE, np.int64)
+    for i in range(SIZE - 1):
+        for j in range(i + 1, min(i + 5, SIZE)):
+            empty = (j - i + 1) - tiles_in[masks & ((1 << (j + 1)) - (1 << i))]
+            ok = (empty >= 2) & ((masks >> (j + 1)) & 1 == 0)
+            if i:
+                ok &= (masks >> (i - 1)) & 1 == 0
+            rows = np.flatnonzero(ok)
+            found[rows, count[rows]] = i | j << 4 | empty[rows] << 8
+            count[rows] += 1
+    start = np.zeros((1 << SIZE) + 1, np.int64)
+    start[1:] = np.cumsum(count)
+    return found[np.arange(SIZE * 4) < count[:, None]], start
+
+
+_WINDOW_CODES, _WINDOW_START = _lane_windows()
+
+
+@njit(cache=True)
+def _write(keys, ident, count, bits, total, e, code):
+    """Write a play of ``e`` tiles (its key's square and face ``bits``, its total) and
+    its ident; the new count (-1: past ``keys``)."""
+    if count >= keys.shape[0]:
+        return -1
+    keys[count] = bits | (np.int64((1023 - total) * 8 + e) << np.int64(46))
+    ident[count] = code
+    return count + 1
+
+
+@njit(cache=True)
+def _lay(e, ncls, remaining, class_mask, adds, faces, shifts, base, window_bits, leave, keys,
+         ident, count):
+    """Lay a multiset of ``e`` tiles (``ncls`` distinct faces, ``remaining[c]`` of face c)
+    in a window's empty squares in every distinct order each square takes
+    (``class_mask[p]``), writing each play's key and ident; ``adds[p, c]``: what face c
+    scores across square p. Loops nested by hand (a window has 2 to 5 empty squares):
+    each level adds its face's bits to the key. Returns the count (-1: past ``keys``)."""
+    for c0 in range(ncls):
+        if remaining[c0] == 0 or not (class_mask[0] >> c0) & 1:
+            continue
+        remaining[c0] -= 1
+        t0 = base + adds[0, c0]
+        k0 = window_bits | (faces[c0] << shifts[0])
+        d0 = faces[c0]
+        for c1 in range(ncls):
+            if remaining[c1] == 0 or not (class_mask[1] >> c1) & 1:
+                continue
+            remaining[c1] -= 1
+            t1 = t0 + adds[1, c1]
+            k1 = k0 | (faces[c1] << shifts[1])
+            d1 = d0 * 32 + faces[c1]
+            if e == 2:
+                count = _write(keys, ident, count, k1, t1, 2, leave | d1)
+                if count < 0:
+                    return -1
+            else:
+                for c2 in range(ncls):
+                    if remaining[c2] == 0 or not (class_mask[2] >> c2) & 1:
+                        continue
+                    remaining[c2] -= 1
+                    t2 = t1 + adds[2, c2]
+                    k2 = k1 | (faces[c2] << shifts[2])
+                    d2 = d1 * 32 + faces[c2]
+                    if e == 3:
+                        count = _write(keys, ident, count, k2, t2, 3, leave | d2)
+                        if count < 0:
+                            return -1
+                    else:
+                        for c3 in range(ncls):
+                            if remaining[c3] == 0 or not (class_mask[3] >> c3) & 1:
+                                continue
+                            remaining[c3] -= 1
+                            t3 = t2 + adds[3, c3]
+                            k3 = k2 | (faces[c3] << shifts[3])
+                            d3 = d2 * 32 + faces[c3]
+                            if e == 4:
+                                count = _write(keys, ident, count, k3, t3, 4, leave | d3)
+                                if count < 0:
+                                    return -1
+                            else:
+                                for c4 in range(ncls):
+                                    if remaining[c4] == 0 or not (class_mask[4] >> c4) & 1:
+                                        continue
+                                    count = _write(keys, ident, count,
+                                                   k3 | (faces[c4] << shifts[4]),
+                                                   t3 + adds[4, c4], 5,
+                                                   leave | (d3 * 32 + faces[c4]))
+                                    if count < 0:
+                                        return -1
+                            remaining[c3] += 1
+                    remaining[c2] += 1
+            remaining[c1] += 1
+        remaining[c0] += 1
+    return count
+
+
+@njit(cache=True)
+def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
+    """Every legal play of a rack of ``nrack`` tiles on a board holding tiles, as keys,
+    with each one's leave and sequence in ``ident`` (leave << 25 | the faces' code);
+    returns how many (-1: more than the scratch holds)."""
+    (ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult, size_start, n_sets,
+     rack_mask) = sets
+    memo_v = np.empty((14, n_sets), np.int64)
+    memo_ok = np.zeros(14, np.bool_)
+    count = 0
+    squares = np.empty(5, np.int64)
+    faces = np.empty(5, np.int64)
+    crossed = np.zeros(5, np.bool_)
+    cross_sq = np.empty(5, np.int64)
+    xs = np.zeros((5, 5), np.int64)  # what class c scores across position p
+    class_mask = np.empty(5, np.int64)  # the classes position p takes
+    remaining = np.empty(5, np.int64)
+    shifts = np.array([33, 24, 16, 8, 0], np.int64)  # where each face goes in a key
+    occ = np.zeros(SIZE, np.int64)
+    for li in range(_LANE_LENGTH.shape[0]):
+        direction = _LANE_DIRECTION[li]
+        cross = 1 - direction
+        n = _LANE_LENGTH[li]
+        tiles = 0  # the lane's occupied squares, and those a play must touch, as bits
+        touch = 0
+        for k in range(n):
+            q = _LANE_SQUARES[li, k]
+            occ[k] = board[q] >> 1
+            if occ[k]:
+                tiles |= 1 << k
+                touch |= 1 << k
+            elif nb[cross, q]:
+                touch |= 1 << k
+        if not touch:
+            continue
+        for w in range(_WINDOW_START[tiles], _WINDOW_START[tiles + 1]):
+            code = _WINDOW_CODES[w]
+            e = code >> 8
+            i = code & 15
+            j = (code >> 4) & 15
+            if j >= n or e > nrack or not touch & ((1 << (j + 1)) - (1 << i)):
+                continue
+            length = j - i + 1
+            akey = np.int64(0)
+            acols = 0
+            m = 0
+            row = 0  # the rank of the window's only tile (0: none)
+            dead = False
+            for k in range(i, j + 1):
+                q = _LANE_SQUARES[li, k]
+                if occ[k]:
+                    akey += _WEIGHT[occ[k]]
+                    acols |= 1 << (board[q] & 1)
+                    row = occ[k]
+                else:
+                    crossed[m] = nb[cross, q]
+                    if crossed[m]:
+                        if allowed[cross, q] & rack_mask == 0:
+                            dead = True  # no tile of the rack fits across here
+                            break
+                        cross_sq[m] = q
+                    squares[m] = q
+                    m += 1
+            if dead:
+                continue
+            # the key's bits of the squares (as _key lays them out); the faces' go in _lay
+            step = 1 if direction == 0 else SIZE
+            window_bits = (np.int64(squares[0]) << np.int64(38)) | (
+                np.int64(direction) << np.int64(32))
+            for k in range(1, e):
+                window_bits |= np.int64((squares[k] - squares[0]) // step) << np.int64(
+                    29 - 8 * (k - 1))
+            for p in range(e):
+                if not crossed[p]:
+                    xs[p, :] = 0
+            bonus = BONUS if e == RACK_SIZE else 0
+            flush_ok = length == 5 and acols != 3
+            memo = length - e <= 1  # most windows hold no tile or one: their hands
+            if memo and not memo_ok[row]:  # with each multiset, looked up once
+                for st in range(n_sets):
+                    memo_v[row, st] = _hand(_WEIGHT[row] + ms_rkey[st])
+                memo_ok[row] = True
+            for st in range(size_start[e], size_start[e + 1]):
+                v = memo_v[row, st] if memo else _hand(akey + ms_rkey[st])
+                if v < 0:
+                    continue
+                base = v + bonus
+                mono = ms_mono[st]
+                if flush_ok and mono >= 0 and (acols == 0 or acols == 1 << mono):
+                    base += BONUS
+                ncls = ms_ncls[st]
+                fits = True
+                for p in range(e):
+                    class_mask[p] = (1 << ncls) - 1
+                    if crossed[p]:
+                        mk = 0
+                        for c in range(ncls):
+                            x = xc[cross, cross_sq[p], ms_face[st, c]]
+                            xs[p, c] = x
+                            if x >= 0:
+                                mk |= 1 << c
+                        if mk == 0:
+                            fits = False
+                            break
+                        class_mask[p] = mk
+                if not fits:
+                    continue
+                for c in range(ncls):
+                    remaining[c] = ms_mult[st, c]
+                    faces[c] = ms_face[st, c]
+                count = _lay(e, ncls, remaining, class_mask, xs, faces, shifts, base,
+                             window_bits, ms_leave[st] << np.int64(25), keys, ident, count)
+                if count < 0:
+                    return -1
+    # single tiles: both lines through the square count
+    for q in range(SQUARES):
+        if board[q] or not (nb[0, q] or nb[1, q]):
+            continue
+        squares[0] = q
+        for st in range(size_start[1], size_start[2]):
+            f = ms_face[st, 0]
+            x = 0
+            if nb[0, q]:
+                x = xc[0, q, f]
+                if x < 0:
+                    continue
+            if nb[1, q]:
+                y = xc[1, q, f]
+                if y < 0:
+                    continue
+                x += y
+            if count >= keys.shape[0]:
+                return -1
+            faces[0] = f
+            keys[count] = _key(x, 1, squares, faces, 0)
+            ident[count] = (ms_leave[st] << np.int64(25)) | f
+            count += 1
+    return count
+
+
+_SEEN_SIZE = 1 << 12  # over three times the distinct sequences a rack of five can lay
+
+
+@njit(cache=True)
+def _keep_best_ident(keys, ident, count, cap, kept):
+    """Keep at most ``cap`` of a later turn's plays as kings_v1 does
+    (kings_actions.keep_best), their leaves and sequences read from ``ident``, without
+    sorting them all: the best play of every leave, then the best plays of the
+    sequences, best first, then the best others. Writes the kept keys (in no order:
+    ``_select`` finds the one chosen) to ``kept``; returns how many."""
+    if count <= cap:
+        kept[:count] = keys[:count]
+        return count
+    seen = np.full(_SEEN_SIZE, -1, np.int64)  # the sequences met, by open addressing
+    best = np.empty(_SEEN_SIZE, np.int64)  # ... the index of each one's best play
+    used = np.empty(_SEEN_SIZE, np.int64)  # ... and the slots they took
+    n_seq = 0
+    leave_best = np.full(32, -1, np.int64)
+    for i in range(count):
+        code = ident[i]
+        h = (code * np.int64(0x9E3779B1)) & (_SEEN_SIZE - 1)
+        while seen[h] >= 0 and seen[h] != code:
+            h = (h + 1) & (_SEEN_SIZE - 1)
+        if seen[h] != code:
+            seen[h] = code
+            best[h] = i
+            used[n_seq] = h
+            n_seq += 1
+        elif keys[i] < keys[best[h]]:
+            best[h] = i
+        leave = code >> np.int64(25)
+        if leave_best[leave] < 0 or keys[i] < keys[leave_best[leave]]:
+            leave_best[leave] = i
+    keep = np.zeros(count, np.bool_)
+    taken = 0
+    for leave in range(32):
+        if leave_best[leave] >= 0:
+            keep[leave_best[leave]] = True
+            taken += 1
+    firsts = np.empty(n_seq, np.int64)  # the sequences' best plays not kept yet
+    n_firsts = 0
+    for u in range(n_seq):
+        i = best[used[u]]
+        if not keep[i]:
+            firsts[n_firsts] = i
+            n_firsts += 1
+    if taken + n_firsts > cap:  # only the best of the sequences' best plays fit
+        values = np.empty(n_firsts, np.int64)
+        for u in range(n_firsts):
+            values[u] = keys[firsts[u]]
+        threshold = np.partition(values, cap - taken - 1)[cap - taken - 1]
+        for u in range(n_firsts):
+            if values[u] <= threshold:
+                keep[firsts[u]] = True
+        taken = cap
+    else:
+        for u in range(n_firsts):
+            keep[firsts[u]] = True
+        taken += n_firsts
+    if taken < cap:  # then the best others
+        others = np.empty(count - taken, np.int64)
+        m = 0
+        for i in range(count):
+            if not keep[i]:
+                others[m] = keys[i]
+                m += 1
+        threshold = np.partition(others, cap - taken - 1)[cap - taken - 1]
+        for i in range(count):
+            if not keep[i] and keys[i] <= threshold:
+                keep[i] = True
+    out = 0
+    for i in range(count):
+        if keep[i]:
+            kept[out] = keys[i]
+            out += 1
+    return out
+
+
+# ----- the game --------------------------------------------------------------------------
+# State, one row per slot: board (169 faces, 0 empty), racks (seat, 5 held faces, sorted)
+# and their sizes, bag (held faces, drawn from the end) and its size, scores, the seat
+# to move, turns so far, passes and scoreless turns in a row, over, history (the last
+# turns, newest first: seat, action, tiles, points), the turn's kept plays (keys, in no
+# order), how many, how many before the cap, the penalties, the random streams, the
+# number of seats, and the cross-checks (_refresh_cross).
+@njit(cache=True)
+def _sort_rack(rack, n):
+    for i in range(1, n):
+        x = rack[i]
+        j = i - 1
+        while j >= 0 and rack[j] > x:
+            rack[j + 1] = rack[j]
+            j -= 1
+        rack[j + 1] = x
+
+
+@njit(cache=True)
+def _draw(b, s, seat, count):
+    racks, rack_n, bag, bag_n = s[1], s[2], s[3], s[4]
+    for _ in range(count):
+        if bag_n[b] == 0:
+            break
+        bag_n[b] -= 1
+        racks[b, seat, rack_n[b, seat]] = bag[b, bag_n[b]]
+        rack_n[b, seat] += 1
+    _sort_rack(racks[b, seat], rack_n[b, seat])
+
+
+@njit(cache=True)
+def _shuffle_bag(b, s):
+    bag, bag_n, rng = s[3], s[4], s[16]
+    for i in range(bag_n[b] - 1, 0, -1):  # Fisher-Yates
+        j = below(rng, b, i + 1)
+        bag[b, i], bag[b, j] = bag[b, j], bag[b, i]
+
+
+@njit(cache=True)
+def _new_game(b, s, bags, first_player):
+    (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed) = s
+    board[b, :] = 0
+    _clear_cross(b, nb, allowed)
+    history[b, :, :] = 0
+    turns[b] = 0
+    passes[b] = 0
+    scoreless[b] = 0
+    over[b] = False
+    for seat in range(n):
+        scores[b, seat] = 0
+        rack_n[b, seat] = 0
+        penalties[b, seat] = 0
+    bag_n[b] = TILES
+    if bags.shape[0]:
+        for i in range(TILES):
+            bag[b, i] = bags[b, i]
+    else:
+        for i in range(TILES):
+            bag[b, i] = _FULL[i]
+        _shuffle_bag(b, s)
+    first = first_player if first_player >= 0 else below(rng, b, n)
+    for k in range(n):  # five tiles each from the first player round
+        _draw(b, s, (first + k) % n, RACK_SIZE)
+    turn[b] = first
+
+
+@njit(cache=True)
+def _turn_plays(b, s, keys, seq_of, scratch):
+    """Generate the plays of the seat to move and keep those kings_v1 keeps."""
+    (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed) = s
+    seat = turn[b]
+    nrack = rack_n[b, seat]
+    (seq_faces, seq_length, seq_set, set_size, set_rkey, set_mono, set_leave, set_first,
+     set_count, size_start, ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face,
+     ms_mult) = scratch
+    empty = True
+    for q in range(SQUARES):
+        if board[b, q]:
+            empty = False
+            break
+    if empty:
+        n_seq, n_sets, n_leaves = _sequences(racks[b, seat], nrack, seq_faces, seq_length,
+                                             seq_set, set_size, set_rkey, set_mono,
+                                             set_leave, set_first, set_count, size_start)
+        seqs = (seq_faces, seq_length, seq_set, set_size, set_rkey, set_mono, set_leave,
+                set_first, set_count, n_seq, n_sets, size_start)
+        n_kept[b], all_plays[b] = _opening(nrack, seqs, keys, seq_of, MAX_PLAYS, kept[b])
+        return
+    n_sets, rack_mask = _multisets(racks[b, seat], nrack, ms_size, ms_rkey, ms_mono,
+                                   ms_leave, ms_ncls, ms_face, ms_mult, size_start)
+    sets = (ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult, size_start,
+            n_sets, rack_mask)
+    count = _later_plays(board[b], xc[b], nb[b], allowed[b], nrack, sets, keys, seq_of)
+    if count < 0:
+        raise ValueError("more legal plays than the kernel's scratch holds")
+    all_plays[b] = count
+    n_kept[b] = _keep_best_ident(keys, seq_of, count, MAX_PLAYS, kept[b])
+
+
+@njit(cache=True)
+def _exchange_index_ok(rack, nrack, index):
+    """The number of tiles exchange ``index`` (1-31) returns from the sorted rack, or 0
+    when it names a tile past the rack or is not the lowest index of its tiles (among
+    equal tiles, the lowest index takes the first ones)."""
+    if index >> nrack:
+        return 0
+    size = 0
+    for i in range(nrack):
+        if index >> i & 1:
+            if i and rack[i] == rack[i - 1] and not index >> (i - 1) & 1:
+                return 0
+            size += 1
+    return size
+
+
+@njit(cache=True)
+def _penalty(face):
+    r = face >> 1
+    return 10 if r >= 10 else r
+
+
+@njit(cache=True)
+def _push_history(b, s, seat, code, tiles, points):
+    history = s[11]
+    for k in range(HISTORY - 1, 0, -1):
+        for c in range(4):
+            history[b, k, c] = history[b, k - 1, c]
+    history[b, 0, 0] = seat
+    history[b, 0, 1] = code
+    history[b, 0, 2] = tiles
+    history[b, 0, 3] = points
+
+
+@njit(cache=True)
+def _apply(b, s, action, gained):
+    """Apply the action of the seat to move; False (nothing changed) if illegal."""
+    (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed) = s
+    seat = turn[b]
+    rack = racks[b, seat]
+    nrack = rack_n[b, seat]
+    went_out = False
+    if action == 0:
+        passes[b] += 1
+        scoreless[b] += 1
+        _push_history(b, s, seat, PASS_CODE, 0, 0)
+    elif action < FIRST_PLAY:
+        if action < 0:
+            return False
+        size = _exchange_index_ok(rack, nrack, action)
+        if size == 0 or size > bag_n[b]:
+            return False
+        returned = np.empty(size, np.int64)
+        m = 0
+        keep = np.empty(5, np.int64)
+        kk = 0
+        for i in range(nrack):
+            if action >> i & 1:
+                returned[m] = rack[i]
+                m += 1
+            else:
+                keep[kk] = rack[i]
+                kk += 1
+        for i in range(kk):
+            rack[i] = keep[i]
+        rack_n[b, seat] = kk
+        _draw(b, s, seat, size)  # the replacements first, then the tiles go back
+        for i in range(size):
+            bag[b, bag_n[b]] = returned[i]
+            bag_n[b] += 1
+        _shuffle_bag(b, s)
+        passes[b] = 0
+        scoreless[b] += 1
+        _push_history(b, s, seat, EXCHANGE_CODE, size, 0)
+    else:
+        k = action - FIRST_PLAY
+        if k >= n_kept[b] or action >= ACTIONS:
+            return False
+        squares = np.empty(5, np.int64)
+        faces = np.empty(5, np.int64)
+        key = _select(kept[b, :n_kept[b]], k)  # the kept plays are in no order
+        count, total = _decode(key, squares, faces)
+        for t in range(count):
+            f = faces[t]
+            board[b, squares[t]] = f
+            held = f - 6 if f >> 1 == 9 else f
+            for i in range(rack_n[b, seat]):
+                if rack[i] == held:
+                    for j in range(i, rack_n[b, seat] - 1):
+                        rack[j] = rack[j + 1]
+                    rack_n[b, seat] -= 1
+                    break
+        _refresh_cross(board[b], xc[b], nb[b], allowed[b], squares, count)
+        went_out = rack_n[b, seat] == 0  # before the draw, as the engine decides it
+        _draw(b, s, seat, RACK_SIZE - rack_n[b, seat])
+        went_out = went_out and rack_n[b, seat] == 0
+        scores[b, seat] += total
+        gained[b, seat] += total
+        passes[b] = 0
+        scoreless[b] = 0
+        _push_history(b, s, seat, PLAY_CODE, count, total)
+    turns[b] += 1
+    if went_out:
+        over[b] = True
+    elif bag_n[b] == 0 and passes[b] >= n:
+        over[b] = True
+    elif bag_n[b] > 0 and scoreless[b] >= SCORELESS_ROUNDS * n:
+        over[b] = True
+    if over[b]:
+        for other in range(n):
+            p = 0
+            for i in range(rack_n[b, other]):
+                p += _penalty(racks[b, other, i])
+            penalties[b, other] = p
+            gained[b, other] -= p
+    turn[b] = (seat + 1) % n
+    return True
+
+
+# ----- what the seat to move sees ----------------------------------------------------------
+@njit(cache=True)
+def _observe(b, s, obs, mask):
+    (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed) = s
+    seat = turn[b]
+    o = obs[b]
+    o[:] = 0
+    unseen = np.zeros(28, np.int64)
+    for i in range(TILES):
+        unseen[_FULL[i]] += 1
+    for q in range(SQUARES):
+        f = board[b, q]
+        if f:
+            o[O_BOARD + ((f >> 1) - 1) * SQUARES + q] = 1
+            o[O_BOARD + (13 + 1 - (f & 1)) * SQUARES + q] = 1
+            unseen[f - 6 if f >> 1 == 9 else f] -= 1
+    rack = racks[b, seat]
+    for i in range(rack_n[b, seat]):
+        f = rack[i]
+        o[O_RACK + 2 * i] = f >> 1
+        o[O_RACK + 2 * i + 1] = 2 - (f & 1)
+        unseen[f] -= 1
+    for r in range(1, 14):
+        o[O_UNSEEN + r - 1] = unseen[r * 2 + 1]  # light
+        o[O_UNSEEN + 13 + r - 1] = unseen[r * 2]  # dark
+    for k in range(n):
+        other = (seat + k) % n
+        o[O_SCORES + k] = scores[b, other] - penalties[b, other]
+        o[O_RACK_SIZES + k] = rack_n[b, other]
+    o[O_BAG] = bag_n[b]
+    o[O_BAG + 1] = bag_n[b]
+    for k in range(min(turns[b], HISTORY)):
+        o[O_HISTORY + 4 * k] = (history[b, k, 0] - seat) % n + 1
+        for c in range(1, 4):
+            o[O_HISTORY + 4 * k + c] = history[b, k, c]
+    o[O_GAME] = n
+    o[O_GAME + 1] = turns[b]
+    o[O_GAME + 2] = passes[b]
+    o[O_GAME + 3] = scoreless[b]
+    o[O_GAME + 4] = 0  # no Servant under the standard rules
+    o[O_GAME + 5] = 0  # the seat to move, from the observer: itself
+    m = mask[b]
+    m[:] = 0
+    m[0] = 1
+    nrack = rack_n[b, seat]
+    for index in range(1, 1 << nrack):
+        size = _exchange_index_ok(rack, nrack, index)
+        if size and size <= bag_n[b]:
+            m[index] = 1
+    for k in range(n_kept[b]):
+        m[FIRST_PLAY + k] = 1
+
+
+@njit(cache=True)
+def _step_all(s, actions, bags, obs, mask, rewards, gained, done, final, illegal,
+              autoreset, keys, seq_of, seqs_scratch):
+    scores, turn, over, penalties, n = s[5], s[6], s[10], s[15], s[17]
+    for b in range(actions.shape[0]):
+        for seat in range(n):
+            rewards[b, seat] = 0.0
+            gained[b, seat] = 0
+            final[b, seat] = 0
+        done[b] = False
+        illegal[b] = False
+        if over[b]:  # finished without autoreset: stays as it ended
+            continue
+        seat = turn[b]
+        if not _apply(b, s, actions[b], gained):
+            illegal[b] = True
+            done[b] = True
+            rewards[b, seat] = -1.0
+            over[b] = True
+        elif over[b]:
+            done[b] = True
+            best = -100000
+            for other in range(n):
+                best = max(best, scores[b, other] - penalties[b, other])
+            winners = 0
+            for other in range(n):
+                if scores[b, other] - penalties[b, other] == best:
+                    winners += 1
+            for other in range(n):
+                won = scores[b, other] - penalties[b, other] == best
+                rewards[b, other] = 2.0 / winners - 1.0 if won else -1.0
+        if done[b]:
+            for other in range(n):
+                final[b, other] = scores[b, other] - penalties[b, other]
+            if autoreset:
+                _new_game(b, s, bags[:0], -1)
+        if not over[b]:
+            _turn_plays(b, s, keys, seq_of, seqs_scratch)
+            _observe(b, s, obs, mask)
+
+
+@njit(cache=True)
+def _reset_all(s, bags, first_players, obs, mask, keys, seq_of, seqs_scratch):
+    for b in range(first_players.shape[0]):
+        _new_game(b, s, bags, first_players[b])
+        _turn_plays(b, s, keys, seq_of, seqs_scratch)
+        _observe(b, s, obs, mask)
+
+
+@njit(cache=True)
+def _play_of(key):
+    squares = np.empty(5, np.int64)
+    faces = np.empty(5, np.int64)
+    count, total = _decode(key, squares, faces)
+    return squares[:count].copy(), faces[:count].copy(), total
+
+
+def _decoded(key: np.int64) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    squares, faces, total = _play_of(key)
+    return tuple(int(q) for q in squares), tuple(int(f) for f in faces), int(total)
+
+
+class BatchStep(NamedTuple):
+    obs: np.ndarray  # (B, 2619) int16: the seat to move's observation
+    mask: np.ndarray  # (B, 2080) int8: its legal actions
+    rewards: np.ndarray  # (B, players) float32, by seat
+    points: np.ndarray  # (B, players) int16: each seat's final score's change this step
+    done: np.ndarray  # (B,) bool: the game ended in this step (and started again)
+    final_scores: np.ndarray  # (B, players) int16: how the ended games ended (0 elsewhere)
+    illegal: np.ndarray  # (B,) bool: the game ended on an illegal action
+
+
+class BatchedKings:
+    """``batch_size`` games of Kings Cribbage for ``players`` seats (2 to 4, standard
+    rules), stepped together (module doc)."""
+
+    actions = ACTIONS
+    observation_size = OBSERVATION_SIZE
+
+    def __init__(self, batch_size: int, seed: int = 0, autoreset: bool = True,
+                 players: int = 2, copy: bool = True) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, not {batch_size}")
+        self.copy = copy  # return copies (the default) or the environment's own arrays
+        if not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"Kings Cribbage is for 2 to {MAX_PLAYERS} players, not {players}")
+        self.batch_size = b = int(batch_size)
+        self.players = n = int(players)
+        self.autoreset = autoreset
+        self._seed = int(seed)
+        i64 = np.int64
+        self.board = np.zeros((b, SQUARES), i64)
+        self.racks = np.zeros((b, n, RACK_SIZE), i64)
+        self.rack_sizes = np.zeros((b, n), i64)
+        self.bag = np.zeros((b, TILES), i64)
+        self.bag_size = np.zeros(b, i64)
+        self.scores = np.zeros((b, n), i64)
+        self.turn = np.zeros(b, i64)
+        self.turns = np.zeros(b, i64)
+        self.passes = np.zeros(b, i64)
+        self.scoreless = np.zeros(b, i64)
+        self.over = np.zeros(b, np.bool_)
+        self.history = np.zeros((b, HISTORY, 4), i64)
+        self.kept = np.zeros((b, MAX_PLAYS), i64)
+        self.n_kept = np.zeros(b, i64)
+        self.plays_before_cap = np.zeros(b, i64)
+        self.penalties = np.zeros((b, n), i64)
+        # each empty square's cross-checks, kept up to date (_refresh_cross): what each
+        # face scores there across a line along direction d, whether there is such a
+        # line, and the mask of the faces it takes
+        self.cross_scores = np.zeros((b, 2, SQUARES, 28), np.int16)
+        self.crossed = np.zeros((b, 2, SQUARES), np.bool_)
+        self.cross_faces = np.full((b, 2, SQUARES), ALL_FACES, i64)
+        self.rng = seed_streams(self._seed, b)
+        self._bags = np.zeros((0, TILES), i64)
+        self.obs = np.zeros((b, OBSERVATION_SIZE), np.int16)
+        self.mask = np.zeros((b, ACTIONS), np.int8)
+        self._rewards = np.zeros((b, n), np.float32)
+        self._gained = np.zeros((b, n), np.int16)
+        self._done = np.zeros(b, np.bool_)
+        self._final = np.zeros((b, n), np.int16)
+        self._illegal = np.zeros(b, np.bool_)
+        self._pick = np.zeros(b, np.int64)
+        self._pick_rng = seed_streams(self._seed ^ 0x5DEECE66D, b)
+        # scratch of one turn: the plays before the cap, the rack's sequences
+        self._keys = np.zeros(SCRATCH, i64)
+        self._seq_of = np.zeros(SCRATCH, i64)
+        sets = 1024
+        self._sequences = (np.zeros((4096, 5), i64), np.zeros(4096, i64),
+                           np.zeros(4096, i64), np.zeros(sets, i64), np.zeros(sets, i64),
+                           np.zeros(sets, i64), np.zeros(sets, i64), np.zeros(sets, i64),
+                           np.zeros(sets, i64), np.zeros(7, i64),
+                           # the multisets of a later turn (_multisets)
+                           np.zeros(sets, i64), np.zeros(sets, i64), np.zeros(sets, i64),
+                           np.zeros(sets, i64), np.zeros(sets, i64), np.zeros((sets, 5), i64),
+                           np.zeros((sets, 5), i64))
+
+    def _state(self) -> tuple:
+        return (self.board, self.racks, self.rack_sizes, self.bag, self.bag_size,
+                self.scores, self.turn, self.turns, self.passes, self.scoreless, self.over,
+                self.history, self.kept, self.n_kept, self.plays_before_cap,
+                self.penalties, self.rng, self.players, self.cross_scores,
+                self.crossed, self.cross_faces)
+
+    def reset(self, seed: int | None = None, bags: np.ndarray | None = None,
+              first_players: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Start a game in every slot; the observations and masks of the seats to move.
+
+        ``bags`` (B, 104) gives each slot's first bag as held faces (``rank * 2 +
+        colour``, colour 0 dark, 1 light, a 6/9 tile as its six), drawn from the end as
+        the engine's bag list is; later games and the shakes after an exchange use the
+        slot's stream. ``first_players`` (B,) fixes the seat that plays first."""
+        if seed is not None:
+            self._seed = int(seed)
+            self.rng[:] = seed_streams(self._seed, self.batch_size)
+            self._pick_rng[:] = seed_streams(self._seed ^ 0x5DEECE66D, self.batch_size)
+        b = self.batch_size
+        if bags is None:
+            self._bags = np.zeros((0, TILES), np.int64)
+        else:
+            bags = np.asarray(bags, np.int64)
+            if bags.shape != (b, TILES):
+                raise ValueError(f"bags must have the shape ({b}, {TILES}), not {bags.shape}")
+            if not (np.sort(bags, axis=1) == _FULL).all():
+                raise ValueError("every bag must hold the 104 tiles of the game once each")
+            self._bags = bags
+        if first_players is None:
+            firsts = np.full(b, -1, np.int64)
+        else:
+            firsts = np.asarray(first_players, np.int64)
+            if firsts.shape != (b,) or not np.isin(firsts, range(self.players)).all():
+                raise ValueError(f"first_players must be {b} seats, each 0 to "
+                                 f"{self.players - 1}")
+        _reset_all(self._state(), self._bags, firsts, self.obs, self.mask, self._keys,
+                   self._seq_of, self._sequences)
+        self._bags = np.zeros((0, TILES), np.int64)  # given bags serve the first game
+        return self._out(self.obs), self._out(self.mask)
+
+    def step(self, actions: np.ndarray) -> BatchStep:
+        """Apply ``actions`` (B,), one index per game for its seat to move (module doc)."""
+        actions = np.asarray(actions, np.int64)
+        if actions.shape != (self.batch_size,):
+            raise ValueError(f"actions must have the shape ({self.batch_size},), not "
+                             f"{actions.shape}")
+        _step_all(self._state(), actions, self._bags, self.obs, self.mask, self._rewards,
+                  self._gained, self._done, self._final, self._illegal, self.autoreset,
+                  self._keys, self._seq_of, self._sequences)
+        out = self._out
+        return BatchStep(out(self.obs), out(self.mask), out(self._rewards), out(self._gained),
+                         out(self._done), out(self._final), out(self._illegal))
+
+    def _out(self, array: np.ndarray) -> np.ndarray:
+        return array.copy() if self.copy else array
+
+    def to_act(self) -> np.ndarray:
+        """The seat to move in each game."""
+        return self.turn
+
+    def play(self, slot: int, index: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """The play behind action ``index`` (32 or more) of game ``slot`` now: its squares
+        (row x 13 + column), the faces laid on them (``rank * 2 + colour``, colour 0 dark,
+        1 light; a 6/9 tile laid as a nine has rank 9) and its total."""
+        k = index - FIRST_PLAY
+        if not 0 <= k < self.n_kept[slot]:
+            raise ValueError(f"{index} is not a play of slot {slot} now")
+        return _decoded(np.sort(self.kept[slot, :self.n_kept[slot]])[k])
+
+    def plays(self, slot: int) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+        """Every play game ``slot`` offers now, in action order (index 32 onwards), each
+        as :meth:`play` gives it."""
+        return [_decoded(key) for key in np.sort(self.kept[slot, :self.n_kept[slot]])]
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every game (a stream of its own per slot)."""
+        random_actions(self.mask, self._pick_rng, self._pick)
+        return self._out(self._pick)
+
+
+__all__ = ["OBSERVATION_SIZE", "BatchStep", "BatchedKings"]
