@@ -91,16 +91,19 @@ SCRATCH = 1 << 19  # plays of one turn the kernel can hold before the cap (76,06
 # A face is rank * 2 + colour (colour 0 dark, 1 light), as in kingscrib.kings.fastgen; a
 # tile on a rack or in the bag is its face as held (a 6/9 tile as its six).
 _WEIGHT = np.array(WEIGHT, np.int64)
-_HASH_SIZE = 1 << 13
-_HASH_MOD = 8191
+_HASH_BITS = 14  # 2,183 valid hands in 16,384 slots: a miss probes little more than one
+_HASH_SIZE = 1 << _HASH_BITS
+_HASH_FACTOR = 0x9E3779B97F4A7C15  # (Fibonacci hashing)
+_HASH_FACTOR_SIGNED = _HASH_FACTOR - (1 << 64)  # the same bits as an int64
 
 
 def _hand_hash() -> tuple[np.ndarray, np.ndarray]:
-    """The valid hands' table (hand key -> total) as an open-addressing hash."""
+    """The valid hands' table (hand key -> total) as an open-addressing hash, its slot
+    the top bits of the key times a 64-bit odd constant (as ``_hand`` finds it)."""
     keys = np.full(_HASH_SIZE, -1, np.int64)
     values = np.full(_HASH_SIZE, -1, np.int64)
     for key, total in TABLE.items():
-        h = key % _HASH_MOD
+        h = ((key * _HASH_FACTOR) % (1 << 64)) >> (64 - _HASH_BITS)
         while keys[h] >= 0:
             h = (h + 1) % _HASH_SIZE
         keys[h], values[h] = key, total
@@ -206,7 +209,8 @@ def _decode(key, squares, faces):
 @njit(cache=True)
 def _hand(key):
     """The total of a valid hand (its key: a weight per rank), -1 for no valid hand."""
-    h = key % _HASH_MOD
+    h = ((key * np.int64(_HASH_FACTOR_SIGNED)) >> np.int64(64 - _HASH_BITS)) & (
+        _HASH_SIZE - 1)
     while True:
         k = _HASH_KEYS[h]
         if k == key:
@@ -508,7 +512,7 @@ ALL_FACES = (1 << 28) - 1
 @njit(cache=True)
 def _cross_at(board, q, d, out):
     """What each face scores at empty ``q`` in the line along ``d`` through it, into
-    ``out`` (int16; -1: no hand), from a board of faces: returns (whether ``q`` has a
+    ``out`` (int8; -1: no hand), from a board of faces: returns (whether ``q`` has a
     neighbour along ``d``, the mask of the faces it takes there; every face without)."""
     key = np.int64(0)
     n = 0
@@ -694,63 +698,68 @@ def _write(keys, ident, count, bits, total, e, code):
 
 
 @njit(cache=True)
-def _lay(e, ncls, remaining, class_mask, adds, faces, shifts, base, window_bits, leave, keys,
+def _lay(e, ncls, remaining, faces, take, adds, rows, shifts, base, window_bits, leave, keys,
          ident, count):
-    """Lay a multiset of ``e`` tiles (``ncls`` distinct faces, ``remaining[c]`` of face c)
-    in a window's empty squares in every distinct order each square takes
-    (``class_mask[p]``), writing each play's key and ident; ``adds[p, c]``: what face c
-    scores across square p. Loops nested by hand (a window has 2 to 5 empty squares):
-    each level adds its face's bits to the key. Returns the count (-1: past ``keys``)."""
+    """Lay a multiset of ``e`` tiles (``ncls`` distinct faces, ``remaining[c]`` of face
+    ``faces[c]``) in a window's empty squares in every distinct order each square takes
+    (the faces of mask ``take[p]``), writing each play's key and ident; a face f laid at
+    position p scores ``adds[rows[p], f]`` across it. Loops nested by hand (a window has
+    2 to 5 empty squares): each level adds its face's bits to the key. Returns the count
+    (-1: past ``keys``)."""
     for c0 in range(ncls):
-        if remaining[c0] == 0 or not (class_mask[0] >> c0) & 1:
+        f0 = faces[c0]
+        if remaining[c0] == 0 or not (take[0] >> f0) & 1:
             continue
         remaining[c0] -= 1
-        t0 = base + adds[0, c0]
-        k0 = window_bits | (faces[c0] << shifts[0])
-        d0 = faces[c0]
+        t0 = base + adds[rows[0], f0]
+        k0 = window_bits | (f0 << shifts[0])
         for c1 in range(ncls):
-            if remaining[c1] == 0 or not (class_mask[1] >> c1) & 1:
+            f1 = faces[c1]
+            if remaining[c1] == 0 or not (take[1] >> f1) & 1:
                 continue
             remaining[c1] -= 1
-            t1 = t0 + adds[1, c1]
-            k1 = k0 | (faces[c1] << shifts[1])
-            d1 = d0 * 32 + faces[c1]
+            t1 = t0 + adds[rows[1], f1]
+            k1 = k0 | (f1 << shifts[1])
+            d1 = f0 * 32 + f1
             if e == 2:
                 count = _write(keys, ident, count, k1, t1, 2, leave | d1)
                 if count < 0:
                     return -1
             else:
                 for c2 in range(ncls):
-                    if remaining[c2] == 0 or not (class_mask[2] >> c2) & 1:
+                    f2 = faces[c2]
+                    if remaining[c2] == 0 or not (take[2] >> f2) & 1:
                         continue
                     remaining[c2] -= 1
-                    t2 = t1 + adds[2, c2]
-                    k2 = k1 | (faces[c2] << shifts[2])
-                    d2 = d1 * 32 + faces[c2]
+                    t2 = t1 + adds[rows[2], f2]
+                    k2 = k1 | (f2 << shifts[2])
+                    d2 = d1 * 32 + f2
                     if e == 3:
                         count = _write(keys, ident, count, k2, t2, 3, leave | d2)
                         if count < 0:
                             return -1
                     else:
                         for c3 in range(ncls):
-                            if remaining[c3] == 0 or not (class_mask[3] >> c3) & 1:
+                            f3 = faces[c3]
+                            if remaining[c3] == 0 or not (take[3] >> f3) & 1:
                                 continue
                             remaining[c3] -= 1
-                            t3 = t2 + adds[3, c3]
-                            k3 = k2 | (faces[c3] << shifts[3])
-                            d3 = d2 * 32 + faces[c3]
+                            t3 = t2 + adds[rows[3], f3]
+                            k3 = k2 | (f3 << shifts[3])
+                            d3 = d2 * 32 + f3
                             if e == 4:
                                 count = _write(keys, ident, count, k3, t3, 4, leave | d3)
                                 if count < 0:
                                     return -1
                             else:
                                 for c4 in range(ncls):
-                                    if remaining[c4] == 0 or not (class_mask[4] >> c4) & 1:
+                                    f4 = faces[c4]
+                                    if remaining[c4] == 0 or not (take[4] >> f4) & 1:
                                         continue
                                     count = _write(keys, ident, count,
-                                                   k3 | (faces[c4] << shifts[4]),
-                                                   t3 + adds[4, c4], 5,
-                                                   leave | (d3 * 32 + faces[c4]))
+                                                   k3 | (f4 << shifts[4]),
+                                                   t3 + adds[rows[4], f4], 5,
+                                                   leave | (d3 * 32 + f4))
                                     if count < 0:
                                         return -1
                             remaining[c3] += 1
@@ -772,19 +781,22 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
     count = 0
     squares = np.empty(5, np.int64)
     faces = np.empty(5, np.int64)
-    crossed = np.zeros(5, np.bool_)
-    cross_sq = np.empty(5, np.int64)
-    xs = np.zeros((5, 5), np.int64)  # what class c scores across position p
-    class_mask = np.empty(5, np.int64)  # the classes position p takes
+    at = np.empty(5, np.int64)  # where each empty square of a window is in its lane
+    take = np.empty(5, np.int64)  # the faces each empty square of a window takes
+    rows = np.empty(5, np.int64)  # ... and its row of cross-scores (none: the zero row)
     remaining = np.empty(5, np.int64)
     shifts = np.array([33, 24, 16, 8, 0], np.int64)  # where each face goes in a key
     occ = np.zeros(SIZE, np.int64)
     for li in range(_LANE_LENGTH.shape[0]):
         direction = _LANE_DIRECTION[li]
         cross = 1 - direction
+        adds = xc[cross]
         n = _LANE_LENGTH[li]
-        tiles = 0  # the lane's occupied squares, and those a play must touch, as bits
+        # the lane's occupied squares, those a play must touch, and the empty squares
+        # where no tile of the rack fits across (a window over one is dead), as bits
+        tiles = 0
         touch = 0
+        blocked = 0
         for k in range(n):
             q = _LANE_SQUARES[li, k]
             occ[k] = board[q] >> 1
@@ -793,6 +805,8 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
                 touch |= 1 << k
             elif nb[cross, q]:
                 touch |= 1 << k
+                if allowed[cross, q] & rack_mask == 0:
+                    blocked |= 1 << k
         if not touch:
             continue
         for w in range(_WINDOW_START[tiles], _WINDOW_START[tiles + 1]):
@@ -800,14 +814,14 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
             e = code >> 8
             i = code & 15
             j = (code >> 4) & 15
-            if j >= n or e > nrack or not touch & ((1 << (j + 1)) - (1 << i)):
+            span = (1 << (j + 1)) - (1 << i)
+            if j >= n or e > nrack or not touch & span or blocked & span:
                 continue
             length = j - i + 1
             akey = np.int64(0)
             acols = 0
             m = 0
             row = 0  # the rank of the window's only tile (0: none)
-            dead = False
             for k in range(i, j + 1):
                 q = _LANE_SQUARES[li, k]
                 if occ[k]:
@@ -815,26 +829,20 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
                     acols |= 1 << (board[q] & 1)
                     row = occ[k]
                 else:
-                    crossed[m] = nb[cross, q]
-                    if crossed[m]:
-                        if allowed[cross, q] & rack_mask == 0:
-                            dead = True  # no tile of the rack fits across here
-                            break
-                        cross_sq[m] = q
+                    if nb[cross, q]:
+                        take[m] = allowed[cross, q]
+                        rows[m] = q
+                    else:
+                        take[m] = ALL_FACES
+                        rows[m] = SQUARES
                     squares[m] = q
+                    at[m] = k
                     m += 1
-            if dead:
-                continue
             # the key's bits of the squares (as _key lays them out); the faces' go in _lay
-            step = 1 if direction == 0 else SIZE
             window_bits = (np.int64(squares[0]) << np.int64(38)) | (
                 np.int64(direction) << np.int64(32))
-            for k in range(1, e):
-                window_bits |= np.int64((squares[k] - squares[0]) // step) << np.int64(
-                    29 - 8 * (k - 1))
-            for p in range(e):
-                if not crossed[p]:
-                    xs[p, :] = 0
+            for k in range(1, e):  # each square's offset from the first along the lane
+                window_bits |= np.int64(at[k] - at[0]) << np.int64(29 - 8 * (k - 1))
             bonus = BONUS if e == RACK_SIZE else 0
             flush_ok = length == 5 and acols != 3
             memo = length - e <= 1  # most windows hold no tile or one: their hands
@@ -851,26 +859,19 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
                 if flush_ok and mono >= 0 and (acols == 0 or acols == 1 << mono):
                     base += BONUS
                 ncls = ms_ncls[st]
-                fits = True
-                for p in range(e):
-                    class_mask[p] = (1 << ncls) - 1
-                    if crossed[p]:
-                        mk = 0
-                        for c in range(ncls):
-                            x = xc[cross, cross_sq[p], ms_face[st, c]]
-                            xs[p, c] = x
-                            if x >= 0:
-                                mk |= 1 << c
-                        if mk == 0:
-                            fits = False
-                            break
-                        class_mask[p] = mk
-                if not fits:
-                    continue
+                held = np.int64(0)  # the multiset's faces, as a mask
                 for c in range(ncls):
                     remaining[c] = ms_mult[st, c]
                     faces[c] = ms_face[st, c]
-                count = _lay(e, ncls, remaining, class_mask, xs, faces, shifts, base,
+                    held |= np.int64(1) << faces[c]
+                fits = True
+                for p in range(e):
+                    if take[p] & held == 0:
+                        fits = False  # no face of it fits across this square
+                        break
+                if not fits:
+                    continue
+                count = _lay(e, ncls, remaining, faces, take, adds, rows, shifts, base,
                              window_bits, ms_leave[st] << np.int64(25), keys, ident, count)
                 if count < 0:
                     return -1
@@ -878,19 +879,19 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
     for q in range(SQUARES):
         if board[q] or not (nb[0, q] or nb[1, q]):
             continue
+        fit = allowed[0, q] & allowed[1, q] & rack_mask  # (every face where no line)
+        if fit == 0:
+            continue
         squares[0] = q
         for st in range(size_start[1], size_start[2]):
             f = ms_face[st, 0]
+            if not (fit >> f) & 1:
+                continue
             x = 0
             if nb[0, q]:
                 x = xc[0, q, f]
-                if x < 0:
-                    continue
             if nb[1, q]:
-                y = xc[1, q, f]
-                if y < 0:
-                    continue
-                x += y
+                x += xc[1, q, f]
             if count >= keys.shape[0]:
                 return -1
             faces[0] = f
@@ -920,7 +921,7 @@ def _keep_best_ident(keys, ident, count, cap, kept):
     leave_best = np.full(32, -1, np.int64)
     for i in range(count):
         code = ident[i]
-        h = (code * np.int64(0x9E3779B1)) & (_SEEN_SIZE - 1)
+        h = ((code * np.int64(_HASH_FACTOR_SIGNED)) >> np.int64(52)) & (_SEEN_SIZE - 1)
         while seen[h] >= 0 and seen[h] != code:
             h = (h + 1) & (_SEEN_SIZE - 1)
         if seen[h] != code:
@@ -1363,7 +1364,9 @@ class BatchedKings:
         # each empty square's cross-checks, kept up to date (_refresh_cross): what each
         # face scores there across a line along direction d, whether there is such a
         # line, and the mask of the faces it takes
-        self.cross_scores = np.zeros((b, 2, SQUARES, 28), np.int16)
+        # (int8, 32 a row: a row is one cache line's half; a last row of zeros for the
+        # squares with no line across)
+        self.cross_scores = np.zeros((b, 2, SQUARES + 1, 32), np.int8)
         self.crossed = np.zeros((b, 2, SQUARES), np.bool_)
         self.cross_faces = np.full((b, 2, SQUARES), ALL_FACES, i64)
         self.rng = seed_streams(self._seed, b)
