@@ -769,6 +769,10 @@ def _lay(e, ncls, remaining, faces, take, adds, rows, shifts, base, window_bits,
     return count
 
 
+_ORDERS = 4096  # room for the distinct orders of a turn's multisets (a few hundred)
+_FACE_BITS = sum(31 << shift for shift in (33, 24, 16, 8, 0))  # a key's faces
+
+
 @njit(cache=True)
 def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
     """Every legal play of a rack of ``nrack`` tiles on a board holding tiles, as keys,
@@ -787,6 +791,16 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
     remaining = np.empty(5, np.int64)
     shifts = np.array([33, 24, 16, 8, 0], np.int64)  # where each face goes in a key
     occ = np.zeros(SIZE, np.int64)
+    # Most plays fill squares with no line across: there a multiset's distinct orders
+    # are the same in every window, so each multiset's are laid once a turn (their
+    # faces' key bits and codes, from order_start[st] to order_end[st]) and copied.
+    order_bits = np.empty(_ORDERS, np.int64)
+    order_code = np.empty(_ORDERS, np.int64)
+    order_start = np.empty(n_sets, np.int64)
+    order_end = np.full(n_sets, -1, np.int64)  # -1: not laid yet (-2: no room)
+    orders = 0
+    any_face = np.full(5, ALL_FACES, np.int64)
+    no_rows = np.full(5, SQUARES, np.int64)
     for li in range(_LANE_LENGTH.shape[0]):
         direction = _LANE_DIRECTION[li]
         cross = 1 - direction
@@ -822,6 +836,7 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
             acols = 0
             m = 0
             row = 0  # the rank of the window's only tile (0: none)
+            crossing = False  # whether a square of it has a line across
             for k in range(i, j + 1):
                 q = _LANE_SQUARES[li, k]
                 if occ[k]:
@@ -832,6 +847,7 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
                     if nb[cross, q]:
                         take[m] = allowed[cross, q]
                         rows[m] = q
+                        crossing = True
                     else:
                         take[m] = ALL_FACES
                         rows[m] = SQUARES
@@ -859,6 +875,29 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
                 if flush_ok and mono >= 0 and (acols == 0 or acols == 1 << mono):
                     base += BONUS
                 ncls = ms_ncls[st]
+                if not crossing and order_end[st] == -1:
+                    for c in range(ncls):
+                        remaining[c] = ms_mult[st, c]
+                        faces[c] = ms_face[st, c]
+                    end = _lay(e, ncls, remaining, faces, any_face, adds, no_rows, shifts, 0, 0,
+                               0, order_bits, order_code, orders)
+                    if end < 0:
+                        order_end[st] = -2
+                    else:
+                        for u in range(orders, end):
+                            order_bits[u] &= _FACE_BITS
+                        order_start[st] = orders
+                        order_end[st] = orders = end
+                if not crossing and order_end[st] >= 0:
+                    if count + order_end[st] - order_start[st] > keys.shape[0]:
+                        return -1
+                    head = (np.int64(1023 - base) * 8 + e) << np.int64(46)
+                    leave = ms_leave[st] << np.int64(25)
+                    for u in range(order_start[st], order_end[st]):
+                        keys[count] = head | window_bits | order_bits[u]
+                        ident[count] = leave | order_code[u]
+                        count += 1
+                    continue
                 held = np.int64(0)  # the multiset's faces, as a mask
                 for c in range(ncls):
                     remaining[c] = ms_mult[st, c]
