@@ -33,7 +33,8 @@ table, cross-checks, lanes and windows), with what carries from turn to turn kep
 game's cross-checks (what every face scores across each empty square) are refreshed
 after a play only at the ends of the lines it touched; a lane's windows come from a
 table by its pattern of tiles; and each multiset of the rack that makes a hand in a
-window is laid by loops nested by hand that refuse a face at a crossed square at once.
+window is laid by loops nested by hand that refuse a face at a crossed square at once
+(its distinct orders laid once a turn and copied into each window with no line across).
 A turn past the cap keeps its plays by selection, not a sort. An opening's plays (up to
 some 76,000) are not all built: on the empty board a tile sequence scores the same in
 every window, so only the plays the cap can keep are.
