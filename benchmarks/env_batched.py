@@ -94,14 +94,14 @@ def _time_plays(s, keys, ident, scratch, slots, reps, stage):
     """stage 0: plays generated with an empty rack (the scan of the lanes' windows and
     the single squares alone); 1: the plays generated; 2: generated and capped."""
     board, rack_n, turn, kept = s[0], s[2], s[6], s[12]
-    xc, nb, allowed = s[18], s[19], s[20]
+    xc, nb, allowed, lanes = s[18], s[19], s[20], s[21]
     plays = 0
     for b in slots:
         sets = _multisets_of(s, scratch, b)
         nrack = 0 if stage == 0 else rack_n[b, turn[b]]
         for _ in range(reps):
-            count = bk._later_plays(board[b], xc[b], nb[b], allowed[b], nrack, sets, keys,
-                                    ident)
+            count = bk._later_plays(board[b], xc[b], nb[b], allowed[b], lanes[b], nrack, sets,
+                                    keys, ident)
             if stage == 2:
                 bk._keep_best_ident(keys, ident, count, bk.MAX_PLAYS, kept[b])
             plays += count

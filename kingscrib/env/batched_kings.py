@@ -130,6 +130,19 @@ def _lanes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 _LANE_SQUARES, _LANE_LENGTH, _LANE_DIRECTION = _lanes()
 
+
+def _lane_of() -> np.ndarray:
+    """lane_of[d, square]: the lane along direction d through the square (-1: none) and
+    the square's place in it, as ``lane << 4 | place``."""
+    lane_of = np.full((2, SQUARES), -1, np.int64)
+    for li in range(len(_LANE_LENGTH)):
+        for k in range(_LANE_LENGTH[li]):
+            lane_of[_LANE_DIRECTION[li], _LANE_SQUARES[li, k]] = li << 4 | k
+    return lane_of
+
+
+_LANE_OF = _lane_of()
+
 def _rays() -> np.ndarray:
     """rays[d, square, side, k]: the k-th square from ``square`` along direction d (0
     across, 1 down), before (side 0) or after (side 1) it, -1 past the edge."""
@@ -359,7 +372,7 @@ def _faces_code(faces, n):
 @njit(cache=True)
 def _opening(nrack, seqs, keys, seq_of, cap, kept):
     """The first turn's plays as kings_v1 keeps them, written to ``kept`` (in no order:
-    ``_select`` finds the one chosen), without building every play: returns (plays kept,
+    ``_kth`` finds the one chosen), without building every play: returns (plays kept,
     plays in all).
 
     On the empty board a sequence scores the same in every window of its length, so the
@@ -476,8 +489,7 @@ def _opening(nrack, seqs, keys, seq_of, cap, kept):
 
 @njit(cache=True)
 def _select(keys, k):
-    """The ``k``-th smallest of ``keys`` (distinct), reordering them (quickselect): the
-    play of index ``32 + k`` without sorting the turn's plays."""
+    """The ``k``-th smallest of ``keys`` (distinct), reordering them (quickselect)."""
     lo, hi = 0, keys.shape[0] - 1
     while lo < hi:
         pivot = keys[(lo + hi) // 2]
@@ -498,6 +510,32 @@ def _select(keys, k):
         else:
             break
     return keys[k]
+
+
+@njit(cache=True)
+def _kth(keys, k):
+    """The ``k``-th smallest of ``keys`` (distinct, left as they are): the play of index
+    ``32 + k``. A key's top bits are 1023 minus its total, so a count of the keys by
+    total finds the total of the k-th, and only the keys of that total are selected
+    among (a quickselect over them all mispredicts at every other comparison)."""
+    counts = np.zeros(1024, np.int64)
+    low = 1023
+    for i in range(keys.shape[0]):
+        head = keys[i] >> np.int64(49)
+        counts[head] += 1
+        low = min(low, head)
+    before = 0
+    head = low
+    while before + counts[head] <= k:
+        before += counts[head]
+        head += 1
+    tied = np.empty(counts[head], np.int64)
+    m = 0
+    for i in range(keys.shape[0]):
+        if keys[i] >> np.int64(49) == head:
+            tied[m] = keys[i]
+            m += 1
+    return _select(tied, k - before)
 
 
 # ----- later turns: cross-checks kept up to date, multisets laid position by position ----
@@ -555,13 +593,22 @@ def _cross_at(board, q, d, out):
 
 
 @njit(cache=True)
-def _clear_cross(b, nb, allowed):
+def _clear_cross(b, nb, allowed, lanes):
     nb[b, :, :] = False
     allowed[b, :, :] = ALL_FACES
+    lanes[b, :, :] = 0
 
 
 @njit(cache=True)
-def _refresh_cross(board, xc, nb, allowed, squares, count):
+def _mark_lane(lanes, d, q, part):
+    """Set square ``q``'s bit in the lane along ``d`` through it: part 0 its tiles, part 1
+    the squares a play along the lane must touch (a tile, or a line across)."""
+    at = _LANE_OF[d, q]
+    lanes[part, at >> 4] |= 1 << (at & 15)
+
+
+@njit(cache=True)
+def _refresh_cross(board, xc, nb, allowed, lanes, squares, count):
     """After tiles were laid on ``squares``: the cross-checks of the empty squares at
     both ends of every line through them (the only ones that changed)."""
     for t in range(count):
@@ -572,6 +619,8 @@ def _refresh_cross(board, xc, nb, allowed, squares, count):
                     q = _RAYS[d, q, side, 0]
                 if q >= 0:
                     nb[d, q], allowed[d, q] = _cross_at(board, q, d, xc[d, q])
+                    if nb[d, q]:  # a play along the other lane through q may touch it
+                        _mark_lane(lanes, 1 - d, q, 1)
 
 
 @njit(cache=True)
@@ -770,12 +819,21 @@ def _lay(e, ncls, remaining, faces, take, adds, rows, shifts, base, window_bits,
     return count
 
 
+@njit(cache=True)
+def _lowest_bit(x):
+    """The place of the lowest set bit of ``x`` (> 0, under 32)."""
+    k = 0
+    while not x >> k & 1:
+        k += 1
+    return k
+
+
 _ORDERS = 4096  # room for the distinct orders of a turn's multisets (a few hundred)
 _FACE_BITS = sum(31 << shift for shift in (33, 24, 16, 8, 0))  # a key's faces
 
 
 @njit(cache=True)
-def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
+def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
     """Every legal play of a rack of ``nrack`` tiles on a board holding tiles, as keys,
     with each one's leave and sequence in ``ident`` (leave << 25 | the faces' code);
     returns how many (-1: more than the scratch holds)."""
@@ -791,7 +849,6 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
     rows = np.empty(5, np.int64)  # ... and its row of cross-scores (none: the zero row)
     remaining = np.empty(5, np.int64)
     shifts = np.array([33, 24, 16, 8, 0], np.int64)  # where each face goes in a key
-    occ = np.zeros(SIZE, np.int64)
     # Most plays fill squares with no line across: there a multiset's distinct orders
     # are the same in every window, so each multiset's are laid once a turn (their
     # faces' key bits and codes, from order_start[st] to order_end[st]) and copied.
@@ -807,23 +864,20 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
         cross = 1 - direction
         adds = xc[cross]
         n = _LANE_LENGTH[li]
-        # the lane's occupied squares, those a play must touch, and the empty squares
-        # where no tile of the rack fits across (a window over one is dead), as bits
-        tiles = 0
-        touch = 0
-        blocked = 0
-        for k in range(n):
-            q = _LANE_SQUARES[li, k]
-            occ[k] = board[q] >> 1
-            if occ[k]:
-                tiles |= 1 << k
-                touch |= 1 << k
-            elif nb[cross, q]:
-                touch |= 1 << k
-                if allowed[cross, q] & rack_mask == 0:
-                    blocked |= 1 << k
+        # the lane's occupied squares, those a play must touch (kept with the
+        # cross-checks), and the empty squares where no tile of the rack fits across (a
+        # window over one is dead), as bits
+        touch = lanes[1, li]
         if not touch:
             continue
+        tiles = lanes[0, li]
+        blocked = 0
+        crossing = touch & ~tiles
+        while crossing:
+            k = _lowest_bit(crossing)
+            crossing &= crossing - 1
+            if allowed[cross, _LANE_SQUARES[li, k]] & rack_mask == 0:
+                blocked |= 1 << k
         for w in range(_WINDOW_START[tiles], _WINDOW_START[tiles + 1]):
             code = _WINDOW_CODES[w]
             e = code >> 8
@@ -840,10 +894,10 @@ def _later_plays(board, xc, nb, allowed, nrack, sets, keys, ident):
             crossing = False  # whether a square of it has a line across
             for k in range(i, j + 1):
                 q = _LANE_SQUARES[li, k]
-                if occ[k]:
-                    akey += _WEIGHT[occ[k]]
+                if tiles >> k & 1:
+                    row = board[q] >> 1
+                    akey += _WEIGHT[row]
                     acols |= 1 << (board[q] & 1)
-                    row = occ[k]
                 else:
                     if nb[cross, q]:
                         take[m] = allowed[cross, q]
@@ -950,7 +1004,7 @@ def _keep_best_ident(keys, ident, count, cap, kept):
     (kings_actions.keep_best), their leaves and sequences read from ``ident``, without
     sorting them all: the best play of every leave, then the best plays of the
     sequences, best first, then the best others. Writes the kept keys (in no order:
-    ``_select`` finds the one chosen) to ``kept``; returns how many."""
+    ``_kth`` finds the one chosen) to ``kept``; returns how many."""
     if count <= cap:
         kept[:count] = keys[:count]
         return count
@@ -1060,9 +1114,9 @@ def _shuffle_bag(b, s):
 @njit(cache=True)
 def _new_game(b, s, bags, first_player):
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
-     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed) = s
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes) = s
     board[b, :] = 0
-    _clear_cross(b, nb, allowed)
+    _clear_cross(b, nb, allowed, lanes)
     history[b, :, :] = 0
     turns[b] = 0
     passes[b] = 0
@@ -1090,7 +1144,7 @@ def _new_game(b, s, bags, first_player):
 def _turn_plays(b, s, keys, seq_of, scratch):
     """Generate the plays of the seat to move and keep those kings_v1 keeps."""
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
-     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed) = s
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes) = s
     seat = turn[b]
     nrack = rack_n[b, seat]
     (seq_faces, seq_length, seq_set, set_size, set_rkey, set_mono, set_leave, set_first,
@@ -1113,7 +1167,8 @@ def _turn_plays(b, s, keys, seq_of, scratch):
                                    ms_leave, ms_ncls, ms_face, ms_mult, size_start)
     sets = (ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult, size_start,
             n_sets, rack_mask)
-    count = _later_plays(board[b], xc[b], nb[b], allowed[b], nrack, sets, keys, seq_of)
+    count = _later_plays(board[b], xc[b], nb[b], allowed[b], lanes[b], nrack, sets, keys,
+                         seq_of)
     if count < 0:
         raise ValueError("more legal plays than the kernel's scratch holds")
     all_plays[b] = count
@@ -1158,7 +1213,7 @@ def _push_history(b, s, seat, code, tiles, points):
 def _apply(b, s, action, gained):
     """Apply the action of the seat to move; False (nothing changed) if illegal."""
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
-     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed) = s
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes) = s
     seat = turn[b]
     rack = racks[b, seat]
     nrack = rack_n[b, seat]
@@ -1201,11 +1256,14 @@ def _apply(b, s, action, gained):
             return False
         squares = np.empty(5, np.int64)
         faces = np.empty(5, np.int64)
-        key = _select(kept[b, :n_kept[b]], k)  # the kept plays are in no order
+        key = _kth(kept[b, :n_kept[b]], k)  # the kept plays are in no order
         count, total = _decode(key, squares, faces)
         for t in range(count):
             f = faces[t]
             board[b, squares[t]] = f
+            for d in range(2):
+                for part in range(2):
+                    _mark_lane(lanes[b], d, squares[t], part)
             held = f - 6 if f >> 1 == 9 else f
             for i in range(rack_n[b, seat]):
                 if rack[i] == held:
@@ -1213,7 +1271,7 @@ def _apply(b, s, action, gained):
                         rack[j] = rack[j + 1]
                     rack_n[b, seat] -= 1
                     break
-        _refresh_cross(board[b], xc[b], nb[b], allowed[b], squares, count)
+        _refresh_cross(board[b], xc[b], nb[b], allowed[b], lanes[b], squares, count)
         went_out = rack_n[b, seat] == 0  # before the draw, as the engine decides it
         _draw(b, s, seat, RACK_SIZE - rack_n[b, seat])
         went_out = went_out and rack_n[b, seat] == 0
@@ -1244,7 +1302,7 @@ def _apply(b, s, action, gained):
 @njit(cache=True)
 def _observe(b, s, obs, mask):
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
-     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed) = s
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes) = s
     seat = turn[b]
     o = obs[b]
     o[:] = 0
@@ -1409,6 +1467,9 @@ class BatchedKings:
         self.cross_scores = np.zeros((b, 2, SQUARES + 1, 32), np.int8)
         self.crossed = np.zeros((b, 2, SQUARES), np.bool_)
         self.cross_faces = np.full((b, 2, SQUARES), ALL_FACES, i64)
+        # each lane's squares holding a tile (0) and those a play along it must touch
+        # (1: a tile, or a line across), as bits, kept up to date with the cross-checks
+        self.lane_bits = np.zeros((b, 2, len(_LANE_LENGTH)), i64)
         self.rng = seed_streams(self._seed, b)
         self._bags = np.zeros((0, TILES), i64)
         self.obs = np.zeros((b, OBSERVATION_SIZE), np.int16)
@@ -1438,7 +1499,7 @@ class BatchedKings:
                 self.scores, self.turn, self.turns, self.passes, self.scoreless, self.over,
                 self.history, self.kept, self.n_kept, self.plays_before_cap,
                 self.penalties, self.rng, self.players, self.cross_scores,
-                self.crossed, self.cross_faces)
+                self.crossed, self.cross_faces, self.lane_bits)
 
     def reset(self, seed: int | None = None, bags: np.ndarray | None = None,
               first_players: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
