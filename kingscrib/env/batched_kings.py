@@ -891,7 +891,8 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
             acols = 0
             m = 0
             row = 0  # the rank of the window's only tile (0: none)
-            crossing = False  # whether a square of it has a line across
+            crossed = 0  # how many of its squares have a line across
+            first_crossed = 0  # ... and the first of them
             for k in range(i, j + 1):
                 q = _LANE_SQUARES[li, k]
                 if tiles >> k & 1:
@@ -902,7 +903,9 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                     if nb[cross, q]:
                         take[m] = allowed[cross, q]
                         rows[m] = q
-                        crossing = True
+                        if crossed == 0:
+                            first_crossed = m
+                        crossed += 1
                     else:
                         take[m] = ALL_FACES
                         rows[m] = SQUARES
@@ -930,7 +933,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                 if flush_ok and mono >= 0 and (acols == 0 or acols == 1 << mono):
                     base += BONUS
                 ncls = ms_ncls[st]
-                if not crossing and order_end[st] == -1:
+                if crossed < 2 and order_end[st] == -1:
                     for c in range(ncls):
                         remaining[c] = ms_mult[st, c]
                         faces[c] = ms_face[st, c]
@@ -943,7 +946,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                             order_bits[u] &= _FACE_BITS
                         order_start[st] = orders
                         order_end[st] = orders = end
-                if not crossing and order_end[st] >= 0:
+                if crossed == 0 and order_end[st] >= 0:
                     if count + order_end[st] - order_start[st] > keys.shape[0]:
                         return -1
                     head = (np.int64(1023 - base) * 8 + e) << np.int64(46)
@@ -952,6 +955,23 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                         keys[count] = head | window_bits | order_bits[u]
                         ident[count] = leave | order_code[u]
                         count += 1
+                    continue
+                if crossed == 1 and order_end[st] >= 0:
+                    # one square with a line across: the orders whose face there fits it
+                    if count + order_end[st] - order_start[st] > keys.shape[0]:
+                        return -1
+                    shift = shifts[first_crossed]
+                    fits_there = take[first_crossed]
+                    scores = adds[rows[first_crossed]]
+                    leave = ms_leave[st] << np.int64(25)
+                    for u in range(order_start[st], order_end[st]):
+                        f = (order_bits[u] >> shift) & 31
+                        if fits_there >> f & 1:
+                            total = base + scores[f]
+                            keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
+                                window_bits | order_bits[u])
+                            ident[count] = leave | order_code[u]
+                            count += 1
                     continue
                 held = np.int64(0)  # the multiset's faces, as a mask
                 for c in range(ncls):
