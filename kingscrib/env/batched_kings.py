@@ -33,8 +33,8 @@ table, cross-checks, lanes and windows), with what carries from turn to turn kep
 game's cross-checks (what every face scores across each empty square) are refreshed
 after a play only at the ends of the lines it touched; a lane's windows come from a
 table by its pattern of tiles; and each multiset of the rack that makes a hand in a
-window is laid by loops nested by hand that refuse a face at a crossed square at once
-(its distinct orders laid once a turn and copied into each window with no line across).
+window is laid there in each of its distinct orders (built once a turn) whose faces
+fit the squares the window crosses.
 A turn past the cap keeps its plays by selection, not a sort. An opening's plays (up to
 some 76,000) are not all built: on the empty board a tile sequence scores the same in
 every window, so only the plays the cap can keep are.
@@ -538,13 +538,14 @@ def _kth(keys, k):
     return _select(tied, k - before)
 
 
-# ----- later turns: cross-checks kept up to date, multisets laid position by position ----
+# ----- later turns: cross-checks kept up to date, each multiset's orders built once -------
 # After the opening a turn's plays come from `_later_plays`: the cross-checks of every
 # empty square (what each face scores in the line across it) are kept per game and
-# refreshed after a play only at the ends of the lines it touched, a lane's windows come
-# from a table by its tiles, and each multiset of the rack is laid in a window by loops
-# nested by hand (`_lay`) that refuse a face at a crossed square at once, so no sequence
-# is built that a cross-check would refuse.
+# refreshed after a play only at the ends of the lines it touched, with each lane's
+# tiles and touched squares as bits; a lane's windows come from a table by its tiles;
+# and each multiset of the rack that makes a hand in a window is laid there in each of
+# its distinct orders (built once a turn, `_orders`) whose faces fit the window's
+# crossed squares.
 ALL_FACES = (1 << 28) - 1
 
 
@@ -748,70 +749,57 @@ def _write(keys, ident, count, bits, total, e, code):
 
 
 @njit(cache=True)
-def _lay(e, ncls, remaining, faces, take, adds, rows, shifts, base, window_bits, leave, keys,
-         ident, count):
-    """Lay a multiset of ``e`` tiles (``ncls`` distinct faces, ``remaining[c]`` of face
-    ``faces[c]``) in a window's empty squares in every distinct order each square takes
-    (the faces of mask ``take[p]``), writing each play's key and ident; a face f laid at
-    position p scores ``adds[rows[p], f]`` across it. Loops nested by hand (a window has
-    2 to 5 empty squares): each level adds its face's bits to the key. Returns the count
-    (-1: past ``keys``)."""
+def _order(bits, codes, count, key_bits, code):
+    bits[count] = key_bits
+    codes[count] = code
+    return count + 1
+
+
+@njit(cache=True)
+def _orders(e, ncls, remaining, faces, shifts, bits, codes, count):
+    """Every distinct order of a multiset of ``e`` tiles (``ncls`` distinct faces,
+    ``remaining[c]`` of face ``faces[c]``): each one's faces as a play key's bits
+    (``bits``) and as its sequence's code (``codes``), from ``count`` on (room for e!
+    more). Loops nested by hand (2 to 5 tiles). Returns the new count."""
     for c0 in range(ncls):
-        f0 = faces[c0]
-        if remaining[c0] == 0 or not (take[0] >> f0) & 1:
+        if remaining[c0] == 0:
             continue
         remaining[c0] -= 1
-        t0 = base + adds[rows[0], f0]
-        k0 = window_bits | (f0 << shifts[0])
+        f0 = faces[c0]
+        k0 = f0 << shifts[0]
         for c1 in range(ncls):
-            f1 = faces[c1]
-            if remaining[c1] == 0 or not (take[1] >> f1) & 1:
+            if remaining[c1] == 0:
                 continue
             remaining[c1] -= 1
-            t1 = t0 + adds[rows[1], f1]
+            f1 = faces[c1]
             k1 = k0 | (f1 << shifts[1])
             d1 = f0 * 32 + f1
             if e == 2:
-                count = _write(keys, ident, count, k1, t1, 2, leave | d1)
-                if count < 0:
-                    return -1
+                count = _order(bits, codes, count, k1, d1)
             else:
                 for c2 in range(ncls):
-                    f2 = faces[c2]
-                    if remaining[c2] == 0 or not (take[2] >> f2) & 1:
+                    if remaining[c2] == 0:
                         continue
                     remaining[c2] -= 1
-                    t2 = t1 + adds[rows[2], f2]
-                    k2 = k1 | (f2 << shifts[2])
-                    d2 = d1 * 32 + f2
+                    k2 = k1 | (faces[c2] << shifts[2])
+                    d2 = d1 * 32 + faces[c2]
                     if e == 3:
-                        count = _write(keys, ident, count, k2, t2, 3, leave | d2)
-                        if count < 0:
-                            return -1
+                        count = _order(bits, codes, count, k2, d2)
                     else:
                         for c3 in range(ncls):
-                            f3 = faces[c3]
-                            if remaining[c3] == 0 or not (take[3] >> f3) & 1:
+                            if remaining[c3] == 0:
                                 continue
                             remaining[c3] -= 1
-                            t3 = t2 + adds[rows[3], f3]
-                            k3 = k2 | (f3 << shifts[3])
-                            d3 = d2 * 32 + f3
+                            k3 = k2 | (faces[c3] << shifts[3])
+                            d3 = d2 * 32 + faces[c3]
                             if e == 4:
-                                count = _write(keys, ident, count, k3, t3, 4, leave | d3)
-                                if count < 0:
-                                    return -1
+                                count = _order(bits, codes, count, k3, d3)
                             else:
                                 for c4 in range(ncls):
-                                    f4 = faces[c4]
-                                    if remaining[c4] == 0 or not (take[4] >> f4) & 1:
-                                        continue
-                                    count = _write(keys, ident, count,
-                                                   k3 | (f4 << shifts[4]),
-                                                   t3 + adds[rows[4], f4], 5,
-                                                   leave | (d3 * 32 + f4))
-                                    if count < 0:
-                                        return -1
+                                    if remaining[c4]:
+                                        count = _order(bits, codes, count,
+                                                       k3 | (faces[c4] << shifts[4]),
+                                                       d3 * 32 + faces[c4])
                             remaining[c3] += 1
                     remaining[c2] += 1
             remaining[c1] += 1
@@ -828,7 +816,9 @@ def _lowest_bit(x):
     return k
 
 
-_ORDERS = 4096  # room for the distinct orders of a turn's multisets (a few hundred)
+_ORDERS = 2048  # room for the distinct orders of a turn's multisets of two or more: each
+# is a tile sequence of the rack; of all racks of five, 2 3 4 12 13 (faces) lays the most,
+# 1,052
 _FACE_BITS = sum(31 << shift for shift in (33, 24, 16, 8, 0))  # a key's faces
 
 
@@ -849,16 +839,16 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
     rows = np.empty(5, np.int64)  # ... and its row of cross-scores (none: the zero row)
     remaining = np.empty(5, np.int64)
     shifts = np.array([33, 24, 16, 8, 0], np.int64)  # where each face goes in a key
-    # Most plays fill squares with no line across: there a multiset's distinct orders
-    # are the same in every window, so each multiset's are laid once a turn (their
-    # faces' key bits and codes, from order_start[st] to order_end[st]) and copied.
+    # A multiset's distinct orders are the same in every window, so each multiset's are
+    # built once a turn (their faces' key bits and codes, from order_start[st] to
+    # order_end[st]) and copied into each window where it makes a hand, those whose
+    # faces fit its crossed squares (73% of a turn's plays cross none).
     order_bits = np.empty(_ORDERS, np.int64)
     order_code = np.empty(_ORDERS, np.int64)
     order_start = np.empty(n_sets, np.int64)
-    order_end = np.full(n_sets, -1, np.int64)  # -1: not laid yet (-2: no room)
+    order_end = np.full(n_sets, -1, np.int64)  # -1: not laid yet
+    held = np.empty(n_sets, np.int64)  # each multiset's faces, as a mask
     orders = 0
-    any_face = np.full(5, ALL_FACES, np.int64)
-    no_rows = np.full(5, SQUARES, np.int64)
     for li in range(_LANE_LENGTH.shape[0]):
         direction = _LANE_DIRECTION[li]
         cross = 1 - direction
@@ -912,7 +902,8 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                     squares[m] = q
                     at[m] = k
                     m += 1
-            # the key's bits of the squares (as _key lays them out); the faces' go in _lay
+            # the key's bits of the squares (as _key lays them out); the faces' are the
+            # orders' own
             window_bits = (np.int64(squares[0]) << np.int64(38)) | (
                 np.int64(direction) << np.int64(32))
             for k in range(1, e):  # each square's offset from the first along the lane
@@ -932,38 +923,36 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                 mono = ms_mono[st]
                 if flush_ok and mono >= 0 and (acols == 0 or acols == 1 << mono):
                     base += BONUS
-                ncls = ms_ncls[st]
-                if crossed < 2 and order_end[st] == -1:
+                if order_end[st] < 0:  # its distinct orders, laid once a turn
+                    if orders + 120 > _ORDERS:
+                        raise ValueError("more tile sequences than a rack can lay")
+                    ncls = ms_ncls[st]
+                    held[st] = 0
                     for c in range(ncls):
                         remaining[c] = ms_mult[st, c]
                         faces[c] = ms_face[st, c]
-                    end = _lay(e, ncls, remaining, faces, any_face, adds, no_rows, shifts, 0, 0,
-                               0, order_bits, order_code, orders)
-                    if end < 0:
-                        order_end[st] = -2
-                    else:
-                        for u in range(orders, end):
-                            order_bits[u] &= _FACE_BITS
-                        order_start[st] = orders
-                        order_end[st] = orders = end
-                if crossed == 0 and order_end[st] >= 0:
-                    if count + order_end[st] - order_start[st] > keys.shape[0]:
-                        return -1
+                        held[st] |= np.int64(1) << faces[c]
+                    end = _orders(e, ncls, remaining, faces, shifts, order_bits, order_code,
+                                  orders)
+                    for u in range(orders, end):
+                        order_bits[u] &= _FACE_BITS
+                    order_start[st] = orders
+                    order_end[st] = orders = end
+                if count + order_end[st] - order_start[st] > keys.shape[0]:
+                    return -1
+                leave = ms_leave[st] << np.int64(25)
+                if crossed == 0:  # every order, scoring the same
                     head = (np.int64(1023 - base) * 8 + e) << np.int64(46)
-                    leave = ms_leave[st] << np.int64(25)
                     for u in range(order_start[st], order_end[st]):
                         keys[count] = head | window_bits | order_bits[u]
                         ident[count] = leave | order_code[u]
                         count += 1
-                    continue
-                if crossed == 1 and order_end[st] >= 0:
-                    # one square with a line across: the orders whose face there fits it
-                    if count + order_end[st] - order_start[st] > keys.shape[0]:
-                        return -1
+                elif crossed == 1:  # the orders whose face at the crossed square fits it
                     shift = shifts[first_crossed]
                     fits_there = take[first_crossed]
+                    if fits_there & held[st] == 0:
+                        continue
                     scores = adds[rows[first_crossed]]
-                    leave = ms_leave[st] << np.int64(25)
                     for u in range(order_start[st], order_end[st]):
                         f = (order_bits[u] >> shift) & 31
                         if fits_there >> f & 1:
@@ -972,23 +961,20 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                                 window_bits | order_bits[u])
                             ident[count] = leave | order_code[u]
                             count += 1
-                    continue
-                held = np.int64(0)  # the multiset's faces, as a mask
-                for c in range(ncls):
-                    remaining[c] = ms_mult[st, c]
-                    faces[c] = ms_face[st, c]
-                    held |= np.int64(1) << faces[c]
-                fits = True
-                for p in range(e):
-                    if take[p] & held == 0:
-                        fits = False  # no face of it fits across this square
-                        break
-                if not fits:
-                    continue
-                count = _lay(e, ncls, remaining, faces, take, adds, rows, shifts, base,
-                             window_bits, ms_leave[st] << np.int64(25), keys, ident, count)
-                if count < 0:
-                    return -1
+                else:  # the orders whose face at every crossed square fits it
+                    for u in range(order_start[st], order_end[st]):
+                        total = base
+                        for p in range(e):
+                            f = (order_bits[u] >> shifts[p]) & 31
+                            if not take[p] >> f & 1:
+                                total = -1
+                                break
+                            total += adds[rows[p], f]
+                        if total >= 0:
+                            keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
+                                window_bits | order_bits[u])
+                            ident[count] = leave | order_code[u]
+                            count += 1
     # single tiles: both lines through the square count
     for q in range(SQUARES):
         if board[q] or not (nb[0, q] or nb[1, q]):
