@@ -749,57 +749,47 @@ def _write(keys, ident, count, bits, total, e, code):
 
 
 @njit(cache=True)
-def _order(bits, codes, count, key_bits, code):
-    bits[count] = key_bits
-    codes[count] = code
-    return count + 1
-
-
-@njit(cache=True)
-def _orders(e, ncls, remaining, faces, shifts, bits, codes, count):
+def _orders(e, ncls, remaining, faces, shifts, bits, count):
     """Every distinct order of a multiset of ``e`` tiles (``ncls`` distinct faces,
-    ``remaining[c]`` of face ``faces[c]``): each one's faces as a play key's bits
-    (``bits``) and as its sequence's code (``codes``), from ``count`` on (room for e!
-    more). Loops nested by hand (2 to 5 tiles). Returns the new count."""
+    ``remaining[c]`` of face ``faces[c]``), each one's faces as a play key's bits, into
+    ``bits`` from ``count`` on (room for e! more). Loops nested by hand (2 to 5 tiles).
+    Returns the new count."""
     for c0 in range(ncls):
         if remaining[c0] == 0:
             continue
         remaining[c0] -= 1
-        f0 = faces[c0]
-        k0 = f0 << shifts[0]
+        k0 = faces[c0] << shifts[0]
         for c1 in range(ncls):
             if remaining[c1] == 0:
                 continue
             remaining[c1] -= 1
-            f1 = faces[c1]
-            k1 = k0 | (f1 << shifts[1])
-            d1 = f0 * 32 + f1
+            k1 = k0 | (faces[c1] << shifts[1])
             if e == 2:
-                count = _order(bits, codes, count, k1, d1)
+                bits[count] = k1
+                count += 1
             else:
                 for c2 in range(ncls):
                     if remaining[c2] == 0:
                         continue
                     remaining[c2] -= 1
                     k2 = k1 | (faces[c2] << shifts[2])
-                    d2 = d1 * 32 + faces[c2]
                     if e == 3:
-                        count = _order(bits, codes, count, k2, d2)
+                        bits[count] = k2
+                        count += 1
                     else:
                         for c3 in range(ncls):
                             if remaining[c3] == 0:
                                 continue
                             remaining[c3] -= 1
                             k3 = k2 | (faces[c3] << shifts[3])
-                            d3 = d2 * 32 + faces[c3]
                             if e == 4:
-                                count = _order(bits, codes, count, k3, d3)
+                                bits[count] = k3
+                                count += 1
                             else:
                                 for c4 in range(ncls):
                                     if remaining[c4]:
-                                        count = _order(bits, codes, count,
-                                                       k3 | (faces[c4] << shifts[4]),
-                                                       d3 * 32 + faces[c4])
+                                        bits[count] = k3 | (faces[c4] << shifts[4])
+                                        count += 1
                             remaining[c3] += 1
                     remaining[c2] += 1
             remaining[c1] += 1
@@ -819,13 +809,13 @@ def _lowest_bit(x):
 _ORDERS = 2048  # room for the distinct orders of a turn's multisets of two or more: each
 # is a tile sequence of the rack; of all racks of five, 2 3 4 12 13 (faces) lays the most,
 # 1,052
-_FACE_BITS = sum(31 << shift for shift in (33, 24, 16, 8, 0))  # a key's faces
 
 
 @njit(cache=True)
 def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
     """Every legal play of a rack of ``nrack`` tiles on a board holding tiles, as keys,
-    with each one's leave and sequence in ``ident`` (leave << 25 | the faces' code);
+    with each one's leave and sequence in ``ident`` (leave << 25 | the sequence's number
+    this turn, under ``_ORDERS + 32``: a single tile's is ``_ORDERS`` + its face);
     returns how many (-1: more than the scratch holds)."""
     (ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult, size_start, n_sets,
      rack_mask) = sets
@@ -840,11 +830,10 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
     remaining = np.empty(5, np.int64)
     shifts = np.array([33, 24, 16, 8, 0], np.int64)  # where each face goes in a key
     # A multiset's distinct orders are the same in every window, so each multiset's are
-    # built once a turn (their faces' key bits and codes, from order_start[st] to
-    # order_end[st]) and copied into each window where it makes a hand, those whose
+    # built once a turn (their faces' key bits, from order_start[st] to order_end[st];
+    # an order's number there is its sequence's number this turn) and copied into each window where it makes a hand, those whose
     # faces fit its crossed squares (73% of a turn's plays cross none).
     order_bits = np.empty(_ORDERS, np.int64)
-    order_code = np.empty(_ORDERS, np.int64)
     order_start = np.empty(n_sets, np.int64)
     order_end = np.full(n_sets, -1, np.int64)  # -1: not laid yet
     held = np.empty(n_sets, np.int64)  # each multiset's faces, as a mask
@@ -932,10 +921,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                         remaining[c] = ms_mult[st, c]
                         faces[c] = ms_face[st, c]
                         held[st] |= np.int64(1) << faces[c]
-                    end = _orders(e, ncls, remaining, faces, shifts, order_bits, order_code,
-                                  orders)
-                    for u in range(orders, end):
-                        order_bits[u] &= _FACE_BITS
+                    end = _orders(e, ncls, remaining, faces, shifts, order_bits, orders)
                     order_start[st] = orders
                     order_end[st] = orders = end
                 if count + order_end[st] - order_start[st] > keys.shape[0]:
@@ -945,7 +931,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                     head = (np.int64(1023 - base) * 8 + e) << np.int64(46)
                     for u in range(order_start[st], order_end[st]):
                         keys[count] = head | window_bits | order_bits[u]
-                        ident[count] = leave | order_code[u]
+                        ident[count] = leave | u
                         count += 1
                 elif crossed == 1:  # the orders whose face at the crossed square fits it
                     shift = shifts[first_crossed]
@@ -959,7 +945,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                             total = base + scores[f]
                             keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
                                 window_bits | order_bits[u])
-                            ident[count] = leave | order_code[u]
+                            ident[count] = leave | u
                             count += 1
                 else:  # the orders whose face at every crossed square fits it
                     for u in range(order_start[st], order_end[st]):
@@ -973,7 +959,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                         if total >= 0:
                             keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
                                 window_bits | order_bits[u])
-                            ident[count] = leave | order_code[u]
+                            ident[count] = leave | u
                             count += 1
     # single tiles: both lines through the square count
     for q in range(SQUARES):
@@ -996,36 +982,32 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                 return -1
             faces[0] = f
             keys[count] = _key(x, 1, squares, faces, 0)
-            ident[count] = (ms_leave[st] << np.int64(25)) | f
+            ident[count] = (ms_leave[st] << np.int64(25)) | (_ORDERS + f)
             count += 1
     return count
 
 
-_SEEN_SIZE = 1 << 12  # over three times the distinct sequences a rack of five can lay
 
 
 @njit(cache=True)
 def _keep_best_ident(keys, ident, count, cap, kept):
     """Keep at most ``cap`` of a later turn's plays as kings_v1 does
-    (kings_actions.keep_best), their leaves and sequences read from ``ident``, without
+    (kings_actions.keep_best), their leaves and sequences read from ``ident`` (as
+    ``_later_plays`` numbers them), without
     sorting them all: the best play of every leave, then the best plays of the
     sequences, best first, then the best others. Writes the kept keys (in no order:
     ``_kth`` finds the one chosen) to ``kept``; returns how many."""
     if count <= cap:
         kept[:count] = keys[:count]
         return count
-    seen = np.full(_SEEN_SIZE, -1, np.int64)  # the sequences met, by open addressing
-    best = np.empty(_SEEN_SIZE, np.int64)  # ... the index of each one's best play
-    used = np.empty(_SEEN_SIZE, np.int64)  # ... and the slots they took
+    best = np.full(_ORDERS + 32, -1, np.int64)  # each sequence's best play
+    used = np.empty(_ORDERS + 32, np.int64)  # the sequences met
     n_seq = 0
     leave_best = np.full(32, -1, np.int64)
     for i in range(count):
         code = ident[i]
-        h = ((code * np.int64(_HASH_FACTOR_SIGNED)) >> np.int64(52)) & (_SEEN_SIZE - 1)
-        while seen[h] >= 0 and seen[h] != code:
-            h = (h + 1) & (_SEEN_SIZE - 1)
-        if seen[h] != code:
-            seen[h] = code
+        h = code & ((1 << 25) - 1)  # the sequence's number
+        if best[h] < 0:
             best[h] = i
             used[n_seq] = h
             n_seq += 1
@@ -1051,7 +1033,7 @@ def _keep_best_ident(keys, ident, count, cap, kept):
         values = np.empty(n_firsts, np.int64)
         for u in range(n_firsts):
             values[u] = keys[firsts[u]]
-        threshold = np.partition(values, cap - taken - 1)[cap - taken - 1]
+        threshold = _kth(values, cap - taken - 1)
         for u in range(n_firsts):
             if values[u] <= threshold:
                 keep[firsts[u]] = True
@@ -1067,7 +1049,7 @@ def _keep_best_ident(keys, ident, count, cap, kept):
             if not keep[i]:
                 others[m] = keys[i]
                 m += 1
-        threshold = np.partition(others, cap - taken - 1)[cap - taken - 1]
+        threshold = _kth(others[:m], cap - taken - 1)
         for i in range(count):
             if not keep[i] and keys[i] <= threshold:
                 keep[i] = True
