@@ -819,8 +819,10 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
     returns how many (-1: more than the scratch holds)."""
     (ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult, size_start, n_sets,
      rack_mask) = sets
-    memo_v = np.empty((14, n_sets), np.int64)
-    memo_ok = np.zeros(14, np.bool_)
+    hand_st = np.empty((15, n_sets), np.int64)
+    hand_v = np.empty((15, n_sets), np.int64)
+    hand_span = np.empty((15, 7), np.int64)
+    listed = np.zeros(14, np.bool_)
     count = 0
     squares = np.empty(5, np.int64)
     faces = np.empty(5, np.int64)
@@ -899,16 +901,38 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                 window_bits |= np.int64(at[k] - at[0]) << np.int64(29 - 8 * (k - 1))
             bonus = BONUS if e == RACK_SIZE else 0
             flush_ok = length == 5 and acols != 3
-            memo = length - e <= 1  # most windows hold no tile or one: their hands
-            if memo and not memo_ok[row]:  # with each multiset, looked up once
-                for st in range(n_sets):
-                    memo_v[row, st] = _hand(_WEIGHT[row] + ms_rkey[st])
-                memo_ok[row] = True
-            for st in range(size_start[e], size_start[e + 1]):
-                v = memo_v[row, st] if memo else _hand(akey + ms_rkey[st])
-                if v < 0:
-                    continue
-                base = v + bonus
+            # the multisets of e tiles that make a hand with the window's tiles, and
+            # their totals: most windows hold no tile or one, and each such content's
+            # list, by size, is made once a turn (list ``row``); another's, each time
+            # (list 14)
+            if length - e <= 1:
+                r = row
+                if not listed[r]:
+                    listed[r] = True
+                    m = 0
+                    for size in range(2, 6):
+                        hand_span[r, size] = m
+                        for st in range(size_start[size], size_start[size + 1]):
+                            v = _hand(_WEIGHT[r] + ms_rkey[st])
+                            if v >= 0:
+                                hand_st[r, m] = st
+                                hand_v[r, m] = v
+                                m += 1
+                    hand_span[r, 6] = m
+            else:
+                r = 14
+                m = 0
+                hand_span[r, e] = 0
+                for st in range(size_start[e], size_start[e + 1]):
+                    v = _hand(akey + ms_rkey[st])
+                    if v >= 0:
+                        hand_st[r, m] = st
+                        hand_v[r, m] = v
+                        m += 1
+                hand_span[r, e + 1] = m
+            for u in range(hand_span[r, e], hand_span[r, e + 1]):
+                st = hand_st[r, u]
+                base = hand_v[r, u] + bonus
                 mono = ms_mono[st]
                 if flush_ok and mono >= 0 and (acols == 0 or acols == 1 << mono):
                     base += BONUS
