@@ -819,10 +819,9 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
     returns how many (-1: more than the scratch holds)."""
     (ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult, size_start, n_sets,
      rack_mask) = sets
-    hand_st = np.empty((15, n_sets), np.int64)
-    hand_v = np.empty((15, n_sets), np.int64)
-    hand_span = np.empty((15, 7), np.int64)
-    listed = np.zeros(14, np.bool_)
+    hand_st = np.empty((57, n_sets), np.int64)
+    hand_v = np.empty((57, n_sets), np.int64)
+    hand_n = np.full(57, -1, np.int64)  # -1: not listed yet
     count = 0
     squares = np.empty(5, np.int64)
     faces = np.empty(5, np.int64)
@@ -902,35 +901,20 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
             bonus = BONUS if e == RACK_SIZE else 0
             flush_ok = length == 5 and acols != 3
             # the multisets of e tiles that make a hand with the window's tiles, and
-            # their totals: most windows hold no tile or one, and each such content's
-            # list, by size, is made once a turn (list ``row``); another's, each time
-            # (list 14)
-            if length - e <= 1:
-                r = row
-                if not listed[r]:
-                    listed[r] = True
-                    m = 0
-                    for size in range(2, 6):
-                        hand_span[r, size] = m
-                        for st in range(size_start[size], size_start[size + 1]):
-                            v = _hand(_WEIGHT[r] + ms_rkey[st])
-                            if v >= 0:
-                                hand_st[r, m] = st
-                                hand_v[r, m] = v
-                                m += 1
-                    hand_span[r, 6] = m
-            else:
-                r = 14
+            # their totals: most windows hold no tile or one, and the list for each such
+            # content and size is made once a turn (list row * 4 + e - 2); another's,
+            # each time (list 56)
+            r = row * 4 + e - 2 if length - e <= 1 else 56
+            if r == 56 or hand_n[r] < 0:
                 m = 0
-                hand_span[r, e] = 0
                 for st in range(size_start[e], size_start[e + 1]):
                     v = _hand(akey + ms_rkey[st])
                     if v >= 0:
                         hand_st[r, m] = st
                         hand_v[r, m] = v
                         m += 1
-                hand_span[r, e + 1] = m
-            for u in range(hand_span[r, e], hand_span[r, e + 1]):
+                hand_n[r] = m
+            for u in range(hand_n[r]):
                 st = hand_st[r, u]
                 base = hand_v[r, u] + bonus
                 mono = ms_mono[st]
