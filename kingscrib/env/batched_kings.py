@@ -182,6 +182,7 @@ _WINDOWS, _WINDOW_COUNT = _opening_windows()
 _FULL = np.array(sorted(t.rank * 2 + (1 if t.colour == "L" else 0) for t in full_set()),
                  np.int64)
 assert len(_FULL) == TILES
+_ALL_TILES = np.bincount(_FULL, minlength=28).astype(np.int64)  # of each face as held
 
 
 # ----- the reference order in one integer ------------------------------------------------
@@ -1302,9 +1303,7 @@ def _observe(b, s, obs, mask):
     seat = turn[b]
     o = obs[b]
     o[:] = 0
-    unseen = np.zeros(28, np.int64)
-    for i in range(TILES):
-        unseen[_FULL[i]] += 1
+    unseen = _ALL_TILES.copy()
     for q in range(SQUARES):
         f = board[b, q]
         if f:
@@ -1344,8 +1343,7 @@ def _observe(b, s, obs, mask):
         size = _exchange_index_ok(rack, nrack, index)
         if size and size <= bag_n[b]:
             m[index] = 1
-    for k in range(n_kept[b]):
-        m[FIRST_PLAY + k] = 1
+    m[FIRST_PLAY:FIRST_PLAY + n_kept[b]] = 1
 
 
 @njit(cache=True)
