@@ -31,11 +31,11 @@ every tile sequence, then the best others). The observation is the seat to act's
 generated in the kernel, as :func:`kingscrib.kings.fastgen.generate` finds them (hand
 table, cross-checks, lanes and windows), with what carries from turn to turn kept: each
 game's cross-checks (what every face scores across each empty square) are refreshed
-after a play only at the ends of the lines it touched; a lane's windows come from a
-table by its pattern of tiles; and each multiset of the rack that makes a hand in a
-window is laid there in each of its distinct orders (built once a turn) whose faces
-fit the squares the window crosses.
-A turn past the cap keeps its plays by selection, not a sort. An opening's plays (up to
+after a play only at the ends of the lines it touched, with each lane's tiles and
+touched squares as bits; a lane's windows come from a table by its pattern of tiles;
+and each multiset of the rack that makes a hand in a window is laid there in each of
+its distinct orders (built once a turn) whose faces fit the squares the window
+crosses. A turn past the cap keeps its plays by selection, not a sort. An opening's plays (up to
 some 76,000) are not all built: on the empty board a tile sequence scores the same in
 every window, so only the plays the cap can keep are.
 
