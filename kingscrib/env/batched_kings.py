@@ -739,17 +739,6 @@ _WINDOW_CODES, _WINDOW_START = _lane_windows()
 
 
 @njit(cache=True)
-def _write(keys, ident, count, bits, total, e, code):
-    """Write a play of ``e`` tiles (its key's square and face ``bits``, its total) and
-    its ident; the new count (-1: past ``keys``)."""
-    if count >= keys.shape[0]:
-        return -1
-    keys[count] = bits | (np.int64((1023 - total) * 8 + e) << np.int64(46))
-    ident[count] = code
-    return count + 1
-
-
-@njit(cache=True)
 def _orders(e, ncls, remaining, faces, shifts, bits, count):
     """Every distinct order of a multiset of ``e`` tiles (``ncls`` distinct faces,
     ``remaining[c]`` of face ``faces[c]``), each one's faces as a play key's bits, into
