@@ -24,7 +24,9 @@ async function refresh() {
   try {
     const all = await call("GET", "/api/tournaments");
     $("running").replaceChildren(listed(all.running, "None running now."));
-    $("upcoming").replaceChildren(listed(all.upcoming, "None planned: create one below."));
+    // (the form below is for accounts: a guest is told above to log in)
+    $("upcoming").replaceChildren(listed(all.upcoming,
+      me.name !== null ? "None planned: create one below." : "None planned."));
     $("finished").replaceChildren(listed(all.finished, "None finished yet."));
     show($("list-error"), "");
   } catch (e) { show($("list-error"), e.message); }
