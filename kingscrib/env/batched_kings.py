@@ -112,6 +112,21 @@ def _hand_hash() -> tuple[np.ndarray, np.ndarray]:
 
 
 _HASH_KEYS, _HASH_VALUES = _hand_hash()
+_FILTER_BITS = 16  # a bit per 2**16 hash values, set where a valid hand's lies
+
+
+def _hand_filter() -> np.ndarray:
+    """A bit set of the valid hands' hash values (the top 16 bits of the key times the
+    hash's constant): a key whose bit is clear is no hand, found in 8 kB that stay in
+    the cache (most keys tried are no hand)."""
+    bits = np.zeros(1 << (_FILTER_BITS - 6), np.uint64)
+    for key in TABLE:
+        h = ((key * _HASH_FACTOR) % (1 << 64)) >> (64 - _FILTER_BITS)
+        bits[h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+    return bits.view(np.int64)
+
+
+_HASH_FILTER = _hand_filter()
 # what each face scores beside one tile of each rank (-1: no hand)
 _PAIRS = np.full((14, 28), -1, np.int64)
 for _r in range(1, 14):
@@ -224,8 +239,11 @@ def _decode(key, squares, faces):
 @njit(cache=True)
 def _hand(key):
     """The total of a valid hand (its key: a weight per rank), -1 for no valid hand."""
-    h = ((key * np.int64(_HASH_FACTOR_SIGNED)) >> np.int64(64 - _HASH_BITS)) & (
-        _HASH_SIZE - 1)
+    top = (key * np.int64(_HASH_FACTOR_SIGNED)) >> np.int64(64 - _FILTER_BITS) & (
+        (1 << _FILTER_BITS) - 1)
+    if not (_HASH_FILTER[top >> 6] >> (top & 63)) & 1:
+        return -1
+    h = top >> (_FILTER_BITS - _HASH_BITS)  # the slot: the top _HASH_BITS bits
     while True:
         k = _HASH_KEYS[h]
         if k == key:
@@ -518,25 +536,33 @@ def _kth(keys, k):
     """The ``k``-th smallest of ``keys`` (distinct, left as they are): the play of index
     ``32 + k``. A key's top bits are 1023 minus its total, so a count of the keys by
     total finds the total of the k-th, and only the keys of that total are selected
-    among (a quickselect over them all mispredicts at every other comparison)."""
-    counts = np.zeros(1024, np.int64)
-    low = 1023
-    for i in range(keys.shape[0]):
+    among (a quickselect over them all mispredicts at every other comparison). The
+    count runs in four rows, a key's row by its place, as the keys of a hand's orders
+    come in runs of one total (one row would wait on each count it just wrote)."""
+    n = keys.shape[0]
+    low, high = np.int64(1 << 20), np.int64(0)
+    for i in range(n):
         head = keys[i] >> np.int64(49)
-        counts[head] += 1
         low = min(low, head)
+        high = max(high, head)
+    counts = np.zeros((4, high - low + 1), np.int64)
+    for i in range(n):
+        counts[i & 3, (keys[i] >> np.int64(49)) - low] += 1
     before = 0
     head = low
-    while before + counts[head] <= k:
-        before += counts[head]
+    while True:
+        here = counts[0, head - low] + counts[1, head - low] + counts[2, head - low] + (
+            counts[3, head - low])
+        if before + here > k:
+            break
+        before += here
         head += 1
-    tied = np.empty(counts[head], np.int64)
+    tied = np.empty(here + 1, np.int64)  # (room for the write past the last)
     m = 0
-    for i in range(keys.shape[0]):
-        if keys[i] >> np.int64(49) == head:
-            tied[m] = keys[i]
-            m += 1
-    return _select(tied, k - before)
+    for i in range(n):  # (branch-free: every key written, the tied kept)
+        tied[m] = keys[i]
+        m += (keys[i] >> np.int64(49)) == head
+    return _select(tied[:here], k - before)
 
 
 # ----- later turns: cross-checks kept up to date, each multiset's orders built once -------
@@ -626,6 +652,28 @@ def _refresh_cross(board, xc, nb, allowed, lanes, squares, count):
 
 
 @njit(cache=True)
+def _next_take(take, size, copies):
+    """The next leave after ``take`` (what it takes of each distinct tile, 4 bits a tile,
+    counted up like an odometer, the first tile's digit least significant) and its size."""
+    d = 0
+    while (take >> (4 * d)) & 15 == (copies >> (4 * d)) & 15:  # carry
+        size -= (take >> (4 * d)) & 15
+        take &= ~(np.int64(15) << (4 * d))
+        d += 1
+    return take + (np.int64(1) << (4 * d)), size + 1
+
+
+@njit(cache=True)
+def _splits(take, distinct, nd):
+    """How many ways a leave's 6/9 tiles can be laid (each one as a six or a nine)."""
+    splits = 1
+    for d in range(nd):
+        if ((distinct >> (5 * d)) & 31) >> 1 == 6:
+            splits *= ((take >> (4 * d)) & 15) + 1
+    return splits
+
+
+@njit(cache=True)
 def _multisets(held, nrack, ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult,
                size_start):
     """Every multiset of faces the rack can lay (a 6/9 tile as 6 or 9), by size (those of
@@ -633,83 +681,81 @@ def _multisets(held, nrack, ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_fac
     classes, ascending) and how many of each, hand key, colour (-1 mixed, else the one
     colour) and leave (numbered as ``_sequences`` numbers it). Returns (multisets, a mask
     of every face the rack can lay)."""
-    distinct = np.empty(5, np.int64)
-    copies = np.empty(5, np.int64)
+    # the rack's distinct tiles (5 bits a face) and their copies (4 bits a count), packed
+    # in integers (no allocation)
     nd = 0
+    distinct = np.int64(0)
+    copies = np.int64(0)
     rack_mask = np.int64(0)
     for i in range(nrack):
-        if nd and distinct[nd - 1] == held[i]:
-            copies[nd - 1] += 1
+        h = held[i]
+        if i and h == held[i - 1]:
+            copies += np.int64(1) << (4 * (nd - 1))
         else:
-            distinct[nd] = held[i]
-            copies[nd] = 1
+            distinct |= np.int64(h) << (5 * nd)
+            copies |= np.int64(1) << (4 * nd)
             nd += 1
-        rack_mask |= np.int64(1) << np.int64(held[i])
-        if held[i] >> 1 == 6:
-            rack_mask |= np.int64(1) << np.int64(held[i] + 6)
-    n_leaves = 1
+        rack_mask |= np.int64(1) << np.int64(h)
+        if h >> 1 == 6:
+            rack_mask |= np.int64(1) << np.int64(h + 6)
+    n_leaves = np.int64(1)
     for d in range(nd):
-        n_leaves *= copies[d] + 1
-    # each leave's tiles taken of each distinct tile, counted up like an odometer (leave
-    # 0 takes none; digit d, of base copies[d] + 1, the least significant first)
-    takes = np.zeros((32, 5), np.int64)
-    sizes = np.zeros(32, np.int64)
-    for leave in range(1, n_leaves):
-        size = sizes[leave - 1] + 1
-        for d in range(nd):
-            takes[leave, d] = takes[leave - 1, d]
-        d = 0
-        while takes[leave, d] == copies[d]:  # carry
-            takes[leave, d] = 0
-            size -= copies[d]
-            d += 1
-        takes[leave, d] += 1
-        sizes[leave] = size
-    n_sets = 0
+        n_leaves *= ((copies >> (4 * d)) & 15) + 1
+    # the multisets of each size counted (in size_start), then each size's first place
+    for e in range(7):
+        size_start[e] = 0
+    take, size = np.int64(0), 0
+    for _ in range(1, n_leaves):
+        take, size = _next_take(take, size, copies)
+        size_start[size] += _splits(take, distinct, nd)
+    start = 0
     for e in range(1, 6):
-        size_start[e] = n_sets
-        for leave in range(1, n_leaves):
-            if sizes[leave] != e:
-                continue
-            take = takes[leave]
-            splits = 1
+        start, size_start[e] = start + size_start[e], start
+    # each multiset written at its size's next place (size_start[e] counts up to the
+    # next size's first place, put back below)
+    take, size = np.int64(0), 0
+    for leave in range(1, n_leaves):
+        take, size = _next_take(take, size, copies)
+        for split in range(_splits(take, distinct, nd)):  # how many are laid as nines
+            rest = split
+            st = size_start[size]
+            size_start[size] += 1
+            ncls = 0
+            rkey = np.int64(0)
+            colours = np.int64(0)
             for d in range(nd):
-                if distinct[d] >> 1 == 6:
-                    splits *= take[d] + 1
-            for split in range(splits):  # how many of each 6/9 tile are laid as nines
-                rest = split
-                st = n_sets
-                n_sets += 1
-                ncls = 0
-                rkey = np.int64(0)
-                colours = 0
-                for d in range(nd):
-                    nines = 0
-                    if distinct[d] >> 1 == 6:
-                        nines = rest % (take[d] + 1)
-                        rest //= take[d] + 1
-                    for half in range(2):  # the tile as held, then laid as a nine
-                        face = distinct[d] + 6 * half
-                        many = nines if half else take[d] - nines
-                        if many == 0:
-                            continue
-                        k = ncls  # insert in ascending order of faces
-                        while k > 0 and ms_face[st, k - 1] > face:
-                            ms_face[st, k] = ms_face[st, k - 1]
-                            ms_mult[st, k] = ms_mult[st, k - 1]
-                            k -= 1
-                        ms_face[st, k] = face
-                        ms_mult[st, k] = many
-                        ncls += 1
-                        rkey += many * _WEIGHT[face >> 1]
-                        colours |= 1 << (face & 1)
-                ms_size[st] = e
-                ms_ncls[st] = ncls
-                ms_rkey[st] = rkey
-                ms_mono[st] = -1 if colours == 3 else (0 if colours == 1 else 1)
-                ms_leave[st] = leave
-    size_start[6] = n_sets
-    return n_sets, rack_mask
+                taken = (take >> (4 * d)) & 15
+                if taken == 0:
+                    continue
+                face = (distinct >> (5 * d)) & 31
+                nines = 0
+                if face >> 1 == 6:
+                    nines = rest % (taken + 1)
+                    rest //= taken + 1
+                for half in range(2):  # the tile as held, then laid as a nine
+                    many = nines if half else taken - nines
+                    if many == 0:
+                        continue
+                    f = face + 6 * half
+                    k = ncls  # insert in ascending order of faces
+                    while k > 0 and ms_face[st, k - 1] > f:
+                        ms_face[st, k] = ms_face[st, k - 1]
+                        ms_mult[st, k] = ms_mult[st, k - 1]
+                        k -= 1
+                    ms_face[st, k] = f
+                    ms_mult[st, k] = many
+                    ncls += 1
+                    rkey += many * _WEIGHT[f >> 1]
+                colours |= 1 << (face & 1)
+            ms_size[st] = size
+            ms_ncls[st] = ncls
+            ms_rkey[st] = rkey
+            ms_mono[st] = -1 if colours == 3 else (0 if colours == 1 else 1)
+            ms_leave[st] = leave
+    for e in range(5, 0, -1):  # size e's count reached size e + 1's first place
+        size_start[e + 1] = size_start[e]
+    size_start[1] = 0
+    return size_start[6], rack_mask
 
 
 def _lane_windows() -> tuple[np.ndarray, np.ndarray]:
@@ -1065,7 +1111,8 @@ def _keep_best_ident(keys, ident, count, cap, kept):
 # to move, turns so far, passes and scoreless turns in a row, over, history (the last
 # turns, newest first: seat, action, tiles, points), the turn's kept plays (keys, in no
 # order), how many, how many before the cap, the penalties, the random streams, the
-# number of seats, and the cross-checks (_refresh_cross).
+# number of seats, the cross-checks (_refresh_cross), and what the observation and mask
+# are kept up to date from (_observe).
 @njit(cache=True)
 def _sort_rack(rack, n):
     for i in range(1, n):
@@ -1100,8 +1147,11 @@ def _shuffle_bag(b, s):
 @njit(cache=True)
 def _new_game(b, s, bags, first_player):
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
-     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes) = s
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes,
+     on_board, laid, shown) = s
     board[b, :] = 0
+    on_board[b, :] = 0
+    laid[b, 0] = -1  # the observation's board planes: to clear
     _clear_cross(b, nb, allowed, lanes)
     history[b, :, :] = 0
     turns[b] = 0
@@ -1130,7 +1180,8 @@ def _new_game(b, s, bags, first_player):
 def _turn_plays(b, s, keys, seq_of, scratch):
     """Generate the plays of the seat to move and keep those kings_v1 keeps."""
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
-     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes) = s
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes,
+     on_board, laid, shown) = s
     seat = turn[b]
     nrack = rack_n[b, seat]
     (seq_faces, seq_length, seq_set, set_size, set_rkey, set_mono, set_leave, set_first,
@@ -1199,7 +1250,8 @@ def _push_history(b, s, seat, code, tiles, points):
 def _apply(b, s, action, gained):
     """Apply the action of the seat to move; False (nothing changed) if illegal."""
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
-     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes) = s
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes,
+     on_board, laid, shown) = s
     seat = turn[b]
     rack = racks[b, seat]
     nrack = rack_n[b, seat]
@@ -1244,13 +1296,16 @@ def _apply(b, s, action, gained):
         faces = np.empty(5, np.int64)
         key = _kth(kept[b, :n_kept[b]], k)  # the kept plays are in no order
         count, total = _decode(key, squares, faces)
+        laid[b, 0] = count
         for t in range(count):
             f = faces[t]
             board[b, squares[t]] = f
+            laid[b, 1 + t] = squares[t]
             for d in range(2):
                 for part in range(2):
                     _mark_lane(lanes[b], d, squares[t], part)
             held = f - 6 if f >> 1 == 9 else f
+            on_board[b, held] += 1
             for i in range(rack_n[b, seat]):
                 if rack[i] == held:
                     for j in range(i, rack_n[b, seat] - 1):
@@ -1288,17 +1343,22 @@ def _apply(b, s, action, gained):
 @njit(cache=True)
 def _observe(b, s, obs, mask):
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
-     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes) = s
+     history, kept, n_kept, all_plays, penalties, rng, n, xc, nb, allowed, lanes,
+     on_board, laid, shown) = s
     seat = turn[b]
     o = obs[b]
-    o[:] = 0
-    unseen = _ALL_TILES.copy()
-    for q in range(SQUARES):
-        f = board[b, q]
-        if f:
+    if laid[b, 0] < 0:  # a new game: every plane cleared
+        o[:] = 0
+    else:  # only the squares the last play laid tiles on changed
+        for t in range(laid[b, 0]):
+            q = laid[b, 1 + t]
+            f = board[b, q]
             o[O_BOARD + ((f >> 1) - 1) * SQUARES + q] = 1
             o[O_BOARD + (13 + 1 - (f & 1)) * SQUARES + q] = 1
-            unseen[f - 6 if f >> 1 == 9 else f] -= 1
+    laid[b, 0] = 0
+    unseen = np.empty(28, np.int64)
+    for f in range(28):
+        unseen[f] = _ALL_TILES[f] - on_board[b, f]
     rack = racks[b, seat]
     for i in range(rack_n[b, seat]):
         f = rack[i]
@@ -1314,6 +1374,9 @@ def _observe(b, s, obs, mask):
         o[O_RACK_SIZES + k] = rack_n[b, other]
     o[O_BAG] = bag_n[b]
     o[O_BAG + 1] = bag_n[b]
+    for i in range(rack_n[b, seat], RACK_SIZE):  # (a rack the bag no longer fills)
+        o[O_RACK + 2 * i] = 0
+        o[O_RACK + 2 * i + 1] = 0
     for k in range(min(turns[b], HISTORY)):
         o[O_HISTORY + 4 * k] = (history[b, k, 0] - seat) % n + 1
         for c in range(1, 4):
@@ -1325,14 +1388,15 @@ def _observe(b, s, obs, mask):
     o[O_GAME + 4] = 0  # no Servant under the standard rules
     o[O_GAME + 5] = 0  # the seat to move, from the observer: itself
     m = mask[b]
-    m[:] = 0
     m[0] = 1
     nrack = rack_n[b, seat]
-    for index in range(1, 1 << nrack):
+    for index in range(1, FIRST_PLAY):
         size = _exchange_index_ok(rack, nrack, index)
-        if size and size <= bag_n[b]:
-            m[index] = 1
+        m[index] = 1 if size and size <= bag_n[b] else 0
     m[FIRST_PLAY:FIRST_PLAY + n_kept[b]] = 1
+    if shown[b] > n_kept[b]:
+        m[FIRST_PLAY + n_kept[b]:FIRST_PLAY + shown[b]] = 0
+    shown[b] = n_kept[b]
 
 
 @njit(cache=True)
@@ -1454,6 +1518,12 @@ class BatchedKings:
         # (1: a tile, or a line across), as bits, kept up to date with the cross-checks
         self.lane_bits = np.zeros((b, 2, len(_LANE_LENGTH)), i64)
         self.rng = seed_streams(self._seed, b)
+        # what the observations and masks are kept up to date from (_observe): the faces
+        # on each board (as held), the squares the last play laid tiles on (a count, -1:
+        # a new game), the plays each mask shows
+        self._on_board = np.zeros((b, 28), i64)
+        self._laid = np.zeros((b, 6), i64)
+        self._shown = np.full(b, MAX_PLAYS, i64)
         self._bags = np.zeros((0, TILES), i64)
         self.obs = np.zeros((b, OBSERVATION_SIZE), np.int16)
         self.mask = np.zeros((b, ACTIONS), np.int8)
@@ -1482,7 +1552,8 @@ class BatchedKings:
                 self.scores, self.turn, self.turns, self.passes, self.scoreless, self.over,
                 self.history, self.kept, self.n_kept, self.plays_before_cap,
                 self.penalties, self.rng, self.players, self.cross_scores,
-                self.crossed, self.cross_faces, self.lane_bits)
+                self.crossed, self.cross_faces, self.lane_bits, self._on_board,
+                self._laid, self._shown)
 
     def reset(self, seed: int | None = None, bags: np.ndarray | None = None,
               first_players: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
