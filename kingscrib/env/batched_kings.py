@@ -389,6 +389,13 @@ def _faces_code(faces, n):
 
 
 @njit(cache=True)
+def _window_bits(length, w):
+    """A play key's bits of the first square and direction of opening window ``w`` of
+    ``length`` squares."""
+    return (_WINDOWS[0, length, w] << np.int64(38)) | (_WINDOWS[1, length, w] << np.int64(32))
+
+
+@njit(cache=True)
 def _opening(nrack, seqs, keys, seq_of, cap, kept):
     """The first turn's plays as kings_v1 keeps them, written to ``kept`` (in no order:
     ``_kth`` finds the one chosen), without building every play: returns (plays kept,
@@ -402,21 +409,19 @@ def _opening(nrack, seqs, keys, seq_of, cap, kept):
     sequence (each one's first window) and the first plays."""
     seq_faces, seq_length, seq_set, set_leave = seqs[0], seqs[1], seqs[2], seqs[6]
     n = _opening_sequences(nrack, seqs, keys, seq_of)  # each sequence once
-    squares = np.empty(5, np.int64)
+    # a key in another window: the same bits but the first square's and the direction's
+    # (the other squares are offsets from the first, the same in either direction)
+    for k in range(n):
+        keys[k] &= ~(np.int64(255) << np.int64(38))
     total_plays = 0
     for k in range(n):
         total_plays += _WINDOW_COUNT[seq_length[seq_of[k]]]
     if total_plays <= cap:  # every play
         count = 0
         for k in range(n):
-            sq = seq_of[k]
-            length = seq_length[sq]
-            head = keys[k] >> np.int64(46)
+            length = seq_length[seq_of[k]]
             for w in range(_WINDOW_COUNT[length]):
-                d = _WINDOWS[1, length, w]
-                for t in range(length):
-                    squares[t] = _WINDOWS[0, length, w] + t * (1 if d == 0 else SIZE)
-                kept[count] = _key(1023 - (head >> 3), length, squares, seq_faces[sq], d)
+                kept[count] = keys[k] | _window_bits(length, w)
                 count += 1
         return count, total_plays
     # the sequences by (total, tiles) group, then by their faces
@@ -437,15 +442,10 @@ def _opening(nrack, seqs, keys, seq_of, cap, kept):
         end = g
         while end < n and rank[order[end]] >> np.int64(25) == head:
             end += 1
-        total = 1023 - (head >> 3)
         length = seq_length[seq_of[order[g]]]
         for k in range(g, end):
-            sq = seq_of[order[k]]
-            for t in range(length):
-                squares[t] = _WINDOWS[0, length, 0] + t * (1 if _WINDOWS[1, length, 0] == 0
-                                                           else SIZE)
-            firsts[k] = _key(total, length, squares, seq_faces[sq], _WINDOWS[1, length, 0])
-            first_seq[k] = sq
+            firsts[k] = keys[order[k]] | _window_bits(length, 0)
+            first_seq[k] = seq_of[order[k]]
         w = 0
         while w < _WINDOW_COUNT[length] and taken < cap:
             s0 = _WINDOWS[0, length, w]
@@ -459,14 +459,10 @@ def _opening(nrack, seqs, keys, seq_of, cap, kept):
                 while f_end < end and seq_faces[seq_of[order[f_end]], 0] == f0:
                     f_end += 1
                 for x in range(w, w_end):  # across, then down
-                    d = _WINDOWS[1, length, x]
-                    for t in range(length):
-                        squares[t] = s0 + t * (1 if d == 0 else SIZE)
-                    for k in range(f, f_end):
-                        if taken < cap:
-                            prefix[taken] = _key(total, length, squares,
-                                                 seq_faces[seq_of[order[k]]], d)
-                            taken += 1
+                    bits = _window_bits(length, x)
+                    for k in range(f, min(f_end, f + cap - taken)):
+                        prefix[taken] = keys[order[k]] | bits
+                        taken += 1
                 f = f_end
             w = w_end
         g = end
@@ -1037,72 +1033,63 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
 def _keep_best_ident(keys, ident, count, cap, kept):
     """Keep at most ``cap`` of a later turn's plays as kings_v1 does
     (kings_actions.keep_best), their leaves and sequences read from ``ident`` (as
-    ``_later_plays`` numbers them), without
-    sorting them all: the best play of every leave, then the best plays of the
-    sequences, best first, then the best others. Writes the kept keys (in no order:
-    ``_kth`` finds the one chosen) to ``kept``; returns how many."""
+    ``_later_plays`` numbers them), without sorting them all: the best play of every
+    leave, then the best plays of the sequences, best first, then the best others.
+    Writes the kept keys (in no order: ``_kth`` finds the one chosen) to ``kept``;
+    returns how many.
+
+    Keys are distinct, so a play is its sequence's (or leave's) best when its key is
+    that best key: one pass finds the best keys, and a play's tier is then a comparison
+    (no list of indices to follow)."""
     if count <= cap:
         kept[:count] = keys[:count]
         return count
-    best = np.full(_ORDERS + 32, -1, np.int64)  # each sequence's best play
-    used = np.empty(_ORDERS + 32, np.int64)  # the sequences met
-    n_seq = 0
-    leave_best = np.full(32, -1, np.int64)
-    for i in range(count):
+    none = np.int64(0x7FFFFFFFFFFFFFFF)
+    best = np.full(_ORDERS + 32, none, np.int64)  # each sequence's best key
+    leave_of = np.empty(_ORDERS + 32, np.int64)  # each sequence's leave
+    leave_best = np.full(32, none, np.int64)
+    for i in range(count):  # (a hand's orders follow each other: their sequences differ)
         code = ident[i]
         h = code & ((1 << 25) - 1)  # the sequence's number
-        if best[h] < 0:
-            best[h] = i
-            used[n_seq] = h
-            n_seq += 1
-        elif keys[i] < keys[best[h]]:
-            best[h] = i
-        leave = code >> np.int64(25)
-        if leave_best[leave] < 0 or keys[i] < keys[leave_best[leave]]:
-            leave_best[leave] = i
-    keep = np.zeros(count, np.bool_)
-    taken = 0
-    for leave in range(32):
-        if leave_best[leave] >= 0:
-            keep[leave_best[leave]] = True
-            taken += 1
-    firsts = np.empty(n_seq, np.int64)  # the sequences' best plays not kept yet
-    n_firsts = 0
-    for u in range(n_seq):
-        i = best[used[u]]
-        if not keep[i]:
-            firsts[n_firsts] = i
-            n_firsts += 1
-    if taken + n_firsts > cap:  # only the best of the sequences' best plays fit
-        values = np.empty(n_firsts, np.int64)
-        for u in range(n_firsts):
-            values[u] = keys[firsts[u]]
-        threshold = _kth(values, cap - taken - 1)
-        for u in range(n_firsts):
-            if values[u] <= threshold:
-                keep[firsts[u]] = True
-        taken = cap
-    else:
-        for u in range(n_firsts):
-            keep[firsts[u]] = True
-        taken += n_firsts
-    if taken < cap:  # then the best others
-        others = np.empty(count - taken, np.int64)
-        m = 0
-        for i in range(count):
-            if not keep[i]:
-                others[m] = keys[i]
-                m += 1
-        threshold = _kth(others[:m], cap - taken - 1)
-        for i in range(count):
-            if not keep[i] and keys[i] <= threshold:
-                keep[i] = True
+        best[h] = min(best[h], keys[i])
+        leave_of[h] = code >> np.int64(25)
+    for h in range(_ORDERS + 32):  # a leave's best play is its sequences' best
+        if best[h] != none:
+            leave_best[leave_of[h]] = min(leave_best[leave_of[h]], best[h])
     out = 0
-    for i in range(count):
-        if keep[i]:
-            kept[out] = keys[i]
+    for leave in range(32):  # first the leaves' best plays
+        if leave_best[leave] != none:
+            kept[out] = leave_best[leave]
             out += 1
-    return out
+    firsts = np.empty(_ORDERS + 32, np.int64)  # the sequences' best plays not kept yet
+    n_firsts = 0
+    for h in range(_ORDERS + 32):
+        if best[h] != none and best[h] != leave_best[leave_of[h]]:
+            firsts[n_firsts] = best[h]
+            n_firsts += 1
+    if out + n_firsts >= cap:  # only the best of the sequences' best plays fit
+        threshold = _kth(firsts[:n_firsts], cap - out - 1)
+        for u in range(n_firsts):
+            if firsts[u] <= threshold:
+                kept[out] = firsts[u]
+                out += 1
+        return out
+    # then the best others (the plays that are not their sequence's best)
+    others = np.empty(count + 1, np.int64)  # (room for the write past the last)
+    m = 0
+    for i in range(count):  # (branch-free)
+        others[m] = keys[i]
+        m += keys[i] != best[ident[i] & ((1 << 25) - 1)]
+    threshold = _kth(others[:m], cap - out - n_firsts - 1)
+    for u in range(n_firsts):
+        kept[out + u] = firsts[u]
+    out += n_firsts
+    n_best = 0
+    for u in range(m):  # (branch-free: the best others moved to the front)
+        others[n_best] = others[u]
+        n_best += others[u] <= threshold
+    kept[out:out + n_best] = others[:n_best]
+    return out + n_best
 
 
 # ----- the game --------------------------------------------------------------------------
