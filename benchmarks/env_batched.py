@@ -85,7 +85,7 @@ def _multisets_of(s, scratch, b):
                                       scratch[11], scratch[12], scratch[13], scratch[14],
                                       scratch[15], scratch[16], scratch[9])
     return (scratch[10], scratch[11], scratch[12], scratch[13], scratch[14], scratch[15],
-            scratch[16], scratch[9], n_sets, rack_mask)
+            scratch[16], scratch[9], n_sets, rack_mask, bk._later_work(scratch))
 
 
 @njit

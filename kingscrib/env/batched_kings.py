@@ -134,6 +134,12 @@ for _r in range(1, 14):
         _PAIRS[_r, _f] = TABLE.get(WEIGHT[_r] + WEIGHT[_f >> 1], -1)
 
 
+_PAIR_ROWS = np.full((14, 32), -1, np.int8)  # (as cross-score rows are laid out)
+_PAIR_ROWS[:, :28] = _PAIRS
+_PAIR_MASKS = np.array([sum(1 << f for f in range(28) if _PAIRS[r, f] >= 0)
+                        for r in range(14)], np.int64)  # the faces that make a hand
+
+
 def _lanes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     lanes = [(0, lane) for lane in LANES[ACROSS]] + [(1, lane) for lane in LANES[DOWN]]
     squares = np.full((len(lanes), SIZE), -1, np.int64)
@@ -594,12 +600,8 @@ def _cross_at(board, q, d, out):
         return False, np.int64(ALL_FACES)
     mask = np.int64(0)
     if n == 1:
-        for f in range(28):
-            v = _PAIRS[rank, f]
-            out[f] = v
-            if v >= 0:
-                mask |= np.int64(1) << np.int64(f)
-        return True, mask
+        out[:] = _PAIR_ROWS[rank]
+        return True, _PAIR_MASKS[rank]
     out[:] = -1
     if n + 1 > 5:
         return True, mask
@@ -635,8 +637,10 @@ def _mark_lane(lanes, d, q, part):
 def _refresh_cross(board, xc, nb, allowed, lanes, squares, count):
     """After tiles were laid on ``squares``: the cross-checks of the empty squares at
     both ends of every line through them (the only ones that changed)."""
-    for t in range(count):
-        for d in range(2):
+    for d in range(2):
+        # the tiles of a play along d share their line along d: its ends once
+        along = count > 1 and (squares[1] - squares[0] < SIZE) == (d == 0)
+        for t in range(1 if along else count):
             for side in range(2):
                 q = squares[t]
                 while q >= 0 and board[q]:
@@ -829,15 +833,20 @@ def _orders(e, ncls, remaining, faces, shifts, bits, count):
     return count
 
 
+_DE_BRUIJN = 0x03F79D71B4CB0A89  # every 6-bit window of its bits differs
+_DE_BRUIJN_PLACE = np.zeros(64, np.int64)
+for _k in range(64):
+    _DE_BRUIJN_PLACE[((_DE_BRUIJN << _k) % (1 << 64)) >> 58] = _k
+
+
 @njit(cache=True)
 def _lowest_bit(x):
-    """The place of the lowest set bit of ``x`` (> 0, under 32)."""
-    k = 0
-    while not x >> k & 1:
-        k += 1
-    return k
+    """The place of the lowest set bit of ``x`` (> 0): the top six bits of the lowest
+    bit times a de Bruijn number name it."""
+    return _DE_BRUIJN_PLACE[(((x & -x) * np.int64(_DE_BRUIJN)) >> np.int64(58)) & 63]
 
 
+_FACE_SHIFTS = np.array([33, 24, 16, 8, 0], np.int64)  # where each face goes in a key
 _ORDERS = 2048  # room for the distinct orders of a turn's multisets of two or more: each
 # is a tile sequence of the rack; of all racks of five, 2 3 4 12 13 (faces) lays the most,
 # 1,052
@@ -850,26 +859,22 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
     this turn, under ``_ORDERS + 32``: a single tile's is ``_ORDERS`` + its face);
     returns how many (-1: more than the scratch holds)."""
     (ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult, size_start, n_sets,
-     rack_mask) = sets
-    hand_st = np.empty((57, n_sets), np.int64)
-    hand_v = np.empty((57, n_sets), np.int64)
-    hand_n = np.full(57, -1, np.int64)  # -1: not listed yet
+     rack_mask, work) = sets
+    # (the scratch below is the environment's, allocated once: _later_work)
+    hand_st, hand_v, hand_n, order_bits, order_start, order_end, held, small = work
+    hand_n[:] = -1  # -1: not listed yet
     count = 0
-    squares = np.empty(5, np.int64)
-    faces = np.empty(5, np.int64)
-    at = np.empty(5, np.int64)  # where each empty square of a window is in its lane
-    take = np.empty(5, np.int64)  # the faces each empty square of a window takes
-    rows = np.empty(5, np.int64)  # ... and its row of cross-scores (none: the zero row)
-    remaining = np.empty(5, np.int64)
-    shifts = np.array([33, 24, 16, 8, 0], np.int64)  # where each face goes in a key
+    squares, faces, at, take, rows, remaining = (small[0], small[1], small[2], small[3],
+                                                 small[4], small[5])
+    # at: where each empty square of a window is in its lane; take: the faces each one
+    # takes; rows: its row of cross-scores (none: the zero row)
+    shifts = _FACE_SHIFTS
     # A multiset's distinct orders are the same in every window, so each multiset's are
     # built once a turn (their faces' key bits, from order_start[st] to order_end[st];
-    # an order's number there is its sequence's number this turn) and copied into each window where it makes a hand, those whose
-    # faces fit its crossed squares (73% of a turn's plays cross none).
-    order_bits = np.empty(_ORDERS, np.int64)
-    order_start = np.empty(n_sets, np.int64)
-    order_end = np.full(n_sets, -1, np.int64)  # -1: not laid yet
-    held = np.empty(n_sets, np.int64)  # each multiset's faces, as a mask
+    # an order's number there is its sequence's number this turn) and copied into each
+    # window where it makes a hand, those whose faces fit its crossed squares (73% of a
+    # turn's plays cross none). held: each multiset's faces, as a mask.
+    order_end[:n_sets] = -1  # -1: not laid yet
     orders = 0
     for li in range(_LANE_LENGTH.shape[0]):
         direction = _LANE_DIRECTION[li]
@@ -1003,7 +1008,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                             count += 1
     # single tiles: both lines through the square count
     for q in range(SQUARES):
-        if board[q] or not (nb[0, q] or nb[1, q]):
+        if not (nb[0, q] | nb[1, q]):  # (occupied squares have none)
             continue
         fit = allowed[0, q] & allowed[1, q] & rack_mask  # (every face where no line)
         if fit == 0:
@@ -1164,6 +1169,13 @@ def _new_game(b, s, bags, first_player):
 
 
 @njit(cache=True)
+def _later_work(scratch):
+    """The scratch of ``_later_plays`` (hand lists, orders, a window's squares)."""
+    return (scratch[17], scratch[18], scratch[19], scratch[20], scratch[21], scratch[22],
+            scratch[23], scratch[24])
+
+
+@njit(cache=True)
 def _turn_plays(b, s, keys, seq_of, scratch):
     """Generate the plays of the seat to move and keep those kings_v1 keeps."""
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
@@ -1173,7 +1185,7 @@ def _turn_plays(b, s, keys, seq_of, scratch):
     nrack = rack_n[b, seat]
     (seq_faces, seq_length, seq_set, set_size, set_rkey, set_mono, set_leave, set_first,
      set_count, size_start, ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face,
-     ms_mult) = scratch
+     ms_mult) = scratch[:17]
     empty = True
     for q in range(SQUARES):
         if board[b, q]:
@@ -1190,7 +1202,7 @@ def _turn_plays(b, s, keys, seq_of, scratch):
     n_sets, rack_mask = _multisets(racks[b, seat], nrack, ms_size, ms_rkey, ms_mono,
                                    ms_leave, ms_ncls, ms_face, ms_mult, size_start)
     sets = (ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult, size_start,
-            n_sets, rack_mask)
+            n_sets, rack_mask, _later_work(scratch))
     count = _later_plays(board[b], xc[b], nb[b], allowed[b], lanes[b], nrack, sets, keys,
                          seq_of)
     if count < 0:
@@ -1288,6 +1300,7 @@ def _apply(b, s, action, gained):
             f = faces[t]
             board[b, squares[t]] = f
             laid[b, 1 + t] = squares[t]
+            nb[b, 0, squares[t]] = nb[b, 1, squares[t]] = False  # (no line across a tile)
             for d in range(2):
                 for part in range(2):
                     _mark_lane(lanes[b], d, squares[t], part)
@@ -1532,7 +1545,14 @@ class BatchedKings:
                            # the multisets of a later turn (_multisets)
                            np.zeros(sets, i64), np.zeros(sets, i64), np.zeros(sets, i64),
                            np.zeros(sets, i64), np.zeros(sets, i64), np.zeros((sets, 5), i64),
-                           np.zeros((sets, 5), i64))
+                           np.zeros((sets, 5), i64),
+                           # the scratch of _later_plays (_later_work): each window
+                           # content's hand lists (multisets, totals, how many), the
+                           # orders of the multisets and where each one's are, the
+                           # multisets' faces as masks, a window's squares
+                           np.zeros((57, sets), i64), np.zeros((57, sets), i64),
+                           np.zeros(57, i64), np.zeros(_ORDERS, i64), np.zeros(sets, i64),
+                           np.zeros(sets, i64), np.zeros(sets, i64), np.zeros((6, 5), i64))
 
     def _state(self) -> tuple:
         return (self.board, self.racks, self.rack_sizes, self.bag, self.bag_size,
