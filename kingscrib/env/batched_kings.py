@@ -864,8 +864,8 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
     hand_st, hand_v, hand_n, order_bits, order_start, order_end, held, small = work
     hand_n[:] = -1  # -1: not listed yet
     count = 0
-    squares, faces, at, take, rows, remaining = (small[0], small[1], small[2], small[3],
-                                                 small[4], small[5])
+    squares, faces, at, take, rows, remaining, crossed_at = (
+        small[0], small[1], small[2], small[3], small[4], small[5], small[6])
     # at: where each empty square of a window is in its lane; take: the faces each one
     # takes; rows: its row of cross-scores (none: the zero row)
     shifts = _FACE_SHIFTS
@@ -908,8 +908,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
             acols = 0
             m = 0
             row = 0  # the rank of the window's only tile (0: none)
-            crossed = 0  # how many of its squares have a line across
-            first_crossed = 0  # ... and the first of them
+            crossed = 0  # how many of its squares have a line across (crossed_at: which)
             for k in range(i, j + 1):
                 q = _LANE_SQUARES[li, k]
                 if tiles >> k & 1:
@@ -920,8 +919,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                     if nb[cross, q]:
                         take[m] = allowed[cross, q]
                         rows[m] = q
-                        if crossed == 0:
-                            first_crossed = m
+                        crossed_at[crossed] = m
                         crossed += 1
                     else:
                         take[m] = ALL_FACES
@@ -979,11 +977,11 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                         ident[count] = leave | u
                         count += 1
                 elif crossed == 1:  # the orders whose face at the crossed square fits it
-                    shift = shifts[first_crossed]
-                    fits_there = take[first_crossed]
+                    shift = shifts[crossed_at[0]]
+                    fits_there = take[crossed_at[0]]
                     if fits_there & held[st] == 0:
                         continue
-                    scores = adds[rows[first_crossed]]
+                    scores = adds[rows[crossed_at[0]]]
                     for u in range(order_start[st], order_end[st]):
                         f = (order_bits[u] >> shift) & 31
                         if fits_there >> f & 1:
@@ -993,9 +991,15 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                             ident[count] = leave | u
                             count += 1
                 else:  # the orders whose face at every crossed square fits it
+                    fits = True
+                    for c in range(crossed):
+                        fits = fits and take[crossed_at[c]] & held[st] != 0
+                    if not fits:
+                        continue
                     for u in range(order_start[st], order_end[st]):
                         total = base
-                        for p in range(e):
+                        for c in range(crossed):
+                            p = crossed_at[c]
                             f = (order_bits[u] >> shifts[p]) & 31
                             if not take[p] >> f & 1:
                                 total = -1
@@ -1552,7 +1556,7 @@ class BatchedKings:
                            # multisets' faces as masks, a window's squares
                            np.zeros((57, sets), i64), np.zeros((57, sets), i64),
                            np.zeros(57, i64), np.zeros(_ORDERS, i64), np.zeros(sets, i64),
-                           np.zeros(sets, i64), np.zeros(sets, i64), np.zeros((6, 5), i64))
+                           np.zeros(sets, i64), np.zeros(sets, i64), np.zeros((7, 5), i64))
 
     def _state(self) -> tuple:
         return (self.board, self.racks, self.rack_sizes, self.bag, self.bag_size,
