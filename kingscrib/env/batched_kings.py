@@ -1344,6 +1344,31 @@ def _apply(b, s, action, gained):
 
 
 # ----- what the seat to move sees ----------------------------------------------------------
+def _exchange_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The legal exchange indices (1-31) as bits: of a sorted rack of n tiles whose
+    tiles equal to the one before are the bits of ``repeats`` (as
+    ``_exchange_index_ok`` decides them, [n, repeats]), and of the indices returning at
+    most k tiles ([k])."""
+    legal = np.zeros((RACK_SIZE + 1, 1 << RACK_SIZE), np.int64)
+    for n in range(RACK_SIZE + 1):
+        for repeats in range(1 << RACK_SIZE):
+            for index in range(1, FIRST_PLAY):
+                if index >> n:
+                    continue
+                if any(index >> i & 1 and repeats >> i & 1 and not index >> (i - 1) & 1
+                       for i in range(1, n)):
+                    continue
+                legal[n, repeats] |= 1 << index
+    at_most = np.array([sum(1 << index for index in range(1, FIRST_PLAY)
+                            if bin(index).count("1") <= k) for k in range(RACK_SIZE + 1)],
+                       np.int64)
+    return legal, at_most
+
+
+_EXCHANGES, _EXCHANGES_OF_AT_MOST = _exchange_tables()
+
+
+
 @njit(cache=True)
 def _observe(b, s, obs, mask):
     (board, racks, rack_n, bag, bag_n, scores, turn, turns, passes, scoreless, over,
@@ -1394,9 +1419,12 @@ def _observe(b, s, obs, mask):
     m = mask[b]
     m[0] = 1
     nrack = rack_n[b, seat]
+    repeats = 0  # which tiles of the sorted rack equal the one before
+    for i in range(1, nrack):
+        repeats |= (rack[i] == rack[i - 1]) << i
+    exchanges = _EXCHANGES[nrack, repeats] & _EXCHANGES_OF_AT_MOST[min(bag_n[b], RACK_SIZE)]
     for index in range(1, FIRST_PLAY):
-        size = _exchange_index_ok(rack, nrack, index)
-        m[index] = 1 if size and size <= bag_n[b] else 0
+        m[index] = (exchanges >> index) & 1
     m[FIRST_PLAY:FIRST_PLAY + n_kept[b]] = 1
     if shown[b] > n_kept[b]:
         m[FIRST_PLAY + n_kept[b]:FIRST_PLAY + shown[b]] = 0
