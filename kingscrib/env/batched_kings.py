@@ -982,34 +982,31 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                     if fits_there & held[st] == 0:
                         continue
                     scores = adds[rows[crossed_at[0]]]
-                    for u in range(order_start[st], order_end[st]):
+                    for u in range(order_start[st], order_end[st]):  # (branch-free)
                         f = (order_bits[u] >> shift) & 31
-                        if fits_there >> f & 1:
-                            total = base + scores[f]
-                            keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
-                                window_bits | order_bits[u])
-                            ident[count] = leave | u
-                            count += 1
+                        total = base + scores[f]
+                        keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
+                            window_bits | order_bits[u])
+                        ident[count] = leave | u
+                        count += (fits_there >> f) & 1
                 else:  # the orders whose face at every crossed square fits it
                     fits = True
                     for c in range(crossed):
                         fits = fits and take[crossed_at[c]] & held[st] != 0
                     if not fits:
                         continue
-                    for u in range(order_start[st], order_end[st]):
+                    for u in range(order_start[st], order_end[st]):  # (branch-free)
                         total = base
+                        fit = np.int64(1)
                         for c in range(crossed):
                             p = crossed_at[c]
                             f = (order_bits[u] >> shifts[p]) & 31
-                            if not take[p] >> f & 1:
-                                total = -1
-                                break
+                            fit &= take[p] >> f
                             total += adds[rows[p], f]
-                        if total >= 0:
-                            keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
-                                window_bits | order_bits[u])
-                            ident[count] = leave | u
-                            count += 1
+                        keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
+                            window_bits | order_bits[u])
+                        ident[count] = leave | u
+                        count += fit & 1
     # single tiles: both lines through the square count
     for q in range(SQUARES):
         if not (nb[0, q] | nb[1, q]):  # (occupied squares have none)
