@@ -988,7 +988,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                         keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
                             window_bits | order_bits[u])
                         ident[count] = leave | u
-                        count += (fits_there >> f) & 1
+                        count += int((fits_there >> f) & 1)
                 else:  # the orders whose face at every crossed square fits it
                     fits = True
                     for c in range(crossed):
@@ -1006,7 +1006,7 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
                         keys[count] = (((1023 - total) * 8 + e) << np.int64(46)) | (
                             window_bits | order_bits[u])
                         ident[count] = leave | u
-                        count += fit & 1
+                        count += int(fit & 1)
     # single tiles: both lines through the square count
     for q in range(SQUARES):
         if not (nb[0, q] | nb[1, q]):  # (occupied squares have none)
