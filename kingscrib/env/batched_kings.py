@@ -1292,15 +1292,13 @@ def _apply(b, s, action, gained):
         k = action - FIRST_PLAY
         if k >= n_kept[b] or action >= ACTIONS:
             return False
-        squares = np.empty(5, np.int64)
-        faces = np.empty(5, np.int64)
+        squares, faces = laid[b, 1:6], laid[b, 6:11]  # (kept for _observe)
         key = _kth(kept[b, :n_kept[b]], k)  # the kept plays are in no order
         count, total = _decode(key, squares, faces)
         laid[b, 0] = count
         for t in range(count):
             f = faces[t]
             board[b, squares[t]] = f
-            laid[b, 1 + t] = squares[t]
             nb[b, 0, squares[t]] = nb[b, 1, squares[t]] = False  # (no line across a tile)
             for d in range(2):
                 for part in range(2):
@@ -1382,18 +1380,15 @@ def _observe(b, s, obs, mask):
             o[O_BOARD + ((f >> 1) - 1) * SQUARES + q] = 1
             o[O_BOARD + (13 + 1 - (f & 1)) * SQUARES + q] = 1
     laid[b, 0] = 0
-    unseen = np.empty(28, np.int64)
-    for f in range(28):
-        unseen[f] = _ALL_TILES[f] - on_board[b, f]
+    for r in range(1, 14):  # the tiles not on the board, less this rack's below
+        o[O_UNSEEN + r - 1] = _ALL_TILES[r * 2 + 1] - on_board[b, r * 2 + 1]  # light
+        o[O_UNSEEN + 13 + r - 1] = _ALL_TILES[r * 2] - on_board[b, r * 2]  # dark
     rack = racks[b, seat]
     for i in range(rack_n[b, seat]):
         f = rack[i]
         o[O_RACK + 2 * i] = f >> 1
         o[O_RACK + 2 * i + 1] = 2 - (f & 1)
-        unseen[f] -= 1
-    for r in range(1, 14):
-        o[O_UNSEEN + r - 1] = unseen[r * 2 + 1]  # light
-        o[O_UNSEEN + 13 + r - 1] = unseen[r * 2]  # dark
+        o[O_UNSEEN + (f >> 1) - 1 + (0 if f & 1 else 13)] -= 1
     for k in range(n):
         other = (seat + k) % n
         o[O_SCORES + k] = scores[b, other] - penalties[b, other]
@@ -1548,10 +1543,10 @@ class BatchedKings:
         self.lane_bits = np.zeros((b, 2, len(_LANE_LENGTH)), i64)
         self.rng = seed_streams(self._seed, b)
         # what the observations and masks are kept up to date from (_observe): the faces
-        # on each board (as held), the squares the last play laid tiles on (a count, -1:
-        # a new game), the plays each mask shows
+        # on each board (as held), the last play's tiles (a count, -1: a new game; its
+        # squares, its faces), the plays each mask shows
         self._on_board = np.zeros((b, 28), i64)
-        self._laid = np.zeros((b, 6), i64)
+        self._laid = np.zeros((b, 11), i64)
         self._shown = np.full(b, MAX_PLAYS, i64)
         self._bags = np.zeros((0, TILES), i64)
         self.obs = np.zeros((b, OBSERVATION_SIZE), np.int16)
