@@ -98,13 +98,19 @@ _HASH_FACTOR = 0x9E3779B97F4A7C15  # (Fibonacci hashing)
 _HASH_FACTOR_SIGNED = _HASH_FACTOR - (1 << 64)  # the same bits as an int64
 
 
+def _hash_top(key: int, bits: int) -> int:
+    """The top ``bits`` bits of a hand key times the hash's constant (modulo 2**64),
+    as ``_hand`` computes them."""
+    return ((key * _HASH_FACTOR) % (1 << 64)) >> (64 - bits)
+
+
 def _hand_hash() -> tuple[np.ndarray, np.ndarray]:
     """The valid hands' table (hand key -> total) as an open-addressing hash, its slot
     the top bits of the key times a 64-bit odd constant (as ``_hand`` finds it)."""
     keys = np.full(_HASH_SIZE, -1, np.int64)
     values = np.full(_HASH_SIZE, -1, np.int64)
     for key, total in TABLE.items():
-        h = ((key * _HASH_FACTOR) % (1 << 64)) >> (64 - _HASH_BITS)
+        h = _hash_top(key, _HASH_BITS)
         while keys[h] >= 0:
             h = (h + 1) % _HASH_SIZE
         keys[h], values[h] = key, total
@@ -121,23 +127,20 @@ def _hand_filter() -> np.ndarray:
     the cache (most keys tried are no hand)."""
     bits = np.zeros(1 << (_FILTER_BITS - 6), np.uint64)
     for key in TABLE:
-        h = ((key * _HASH_FACTOR) % (1 << 64)) >> (64 - _FILTER_BITS)
+        h = _hash_top(key, _FILTER_BITS)
         bits[h >> 6] |= np.uint64(1) << np.uint64(h & 63)
     return bits.view(np.int64)
 
 
 _HASH_FILTER = _hand_filter()
-# what each face scores beside one tile of each rank (-1: no hand)
-_PAIRS = np.full((14, 28), -1, np.int64)
+# what each face scores beside one tile of each rank (-1: no hand), laid out as a row of
+# cross-scores is, and the faces that make a hand there
+_PAIR_ROWS = np.full((14, 32), -1, np.int8)
 for _r in range(1, 14):
     for _f in range(2, 28):
-        _PAIRS[_r, _f] = TABLE.get(WEIGHT[_r] + WEIGHT[_f >> 1], -1)
-
-
-_PAIR_ROWS = np.full((14, 32), -1, np.int8)  # (as cross-score rows are laid out)
-_PAIR_ROWS[:, :28] = _PAIRS
-_PAIR_MASKS = np.array([sum(1 << f for f in range(28) if _PAIRS[r, f] >= 0)
-                        for r in range(14)], np.int64)  # the faces that make a hand
+        _PAIR_ROWS[_r, _f] = TABLE.get(WEIGHT[_r] + WEIGHT[_f >> 1], -1)
+_PAIR_MASKS = np.array([sum(1 << f for f in range(28) if _PAIR_ROWS[r, f] >= 0)
+                        for r in range(14)], np.int64)
 
 
 def _lanes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -261,6 +264,49 @@ def _hand(key):
 
 # ----- the rack's tile sequences ---------------------------------------------------------
 @njit(cache=True)
+def _rack_tiles(held, nrack):
+    """A sorted rack's distinct tiles (5 bits a face) and their copies (4 bits a count),
+    packed in integers (no allocation); returns (how many distinct, distinct, copies,
+    leaves: the ways to take some of each, none included)."""
+    nd = 0
+    distinct = np.int64(0)
+    copies = np.int64(0)
+    for i in range(nrack):
+        if i and held[i] == held[i - 1]:
+            copies += np.int64(1) << (4 * (nd - 1))
+        else:
+            distinct |= np.int64(held[i]) << (5 * nd)
+            copies |= np.int64(1) << (4 * nd)
+            nd += 1
+    n_leaves = np.int64(1)
+    for d in range(nd):
+        n_leaves *= ((copies >> (4 * d)) & 15) + 1
+    return nd, distinct, copies, n_leaves
+
+
+@njit(cache=True)
+def _next_take(take, size, copies):
+    """The next leave after ``take`` (what it takes of each distinct tile, 4 bits a tile,
+    counted up like an odometer, the first tile's digit least significant) and its size."""
+    d = 0
+    while (take >> (4 * d)) & 15 == (copies >> (4 * d)) & 15:  # carry
+        size -= (take >> (4 * d)) & 15
+        take &= ~(np.int64(15) << (4 * d))
+        d += 1
+    return take + (np.int64(1) << (4 * d)), size + 1
+
+
+@njit(cache=True)
+def _splits(take, distinct, nd):
+    """How many ways a leave's 6/9 tiles can be laid (each one as a six or a nine)."""
+    splits = 1
+    for d in range(nd):
+        if ((distinct >> (5 * d)) & 31) >> 1 == 6:
+            splits *= ((take >> (4 * d)) & 15) + 1
+    return splits
+
+
+@njit(cache=True)
 def _sequences(held, nrack, seq_faces, seq_length, seq_set, set_size, set_rkey, set_mono,
                set_leave, set_first, set_count, size_start):
     """Every distinct sequence of faces the rack can lay (a 6/9 tile as 6 or 9), grouped
@@ -269,19 +315,7 @@ def _sequences(held, nrack, seq_faces, seq_length, seq_set, set_size, set_rkey, 
     multiset's leave is what it takes off the rack, numbered by how many of each distinct
     tile it takes. Returns (sequences, multisets, leaves). (The opening's: a later turn
     needs only the multisets, ``_multisets``.)"""
-    distinct = np.empty(5, np.int64)
-    copies = np.empty(5, np.int64)
-    nd = 0
-    for i in range(nrack):
-        if nd and distinct[nd - 1] == held[i]:
-            copies[nd - 1] += 1
-        else:
-            distinct[nd] = held[i]
-            copies[nd] = 1
-            nd += 1
-    n_leaves = 1
-    for d in range(nd):
-        n_leaves *= copies[d] + 1
+    nd, distinct, copies, n_leaves = _rack_tiles(held, nrack)
     take = np.empty(5, np.int64)
     nines = np.empty(5, np.int64)
     faces = np.empty(5, np.int64)
@@ -289,29 +323,24 @@ def _sequences(held, nrack, seq_faces, seq_length, seq_set, set_size, set_rkey, 
     n_seq = 0
     for e in range(1, 6):
         size_start[e] = n_sets
+        taken, size = np.int64(0), 0
         for leave in range(1, n_leaves):
-            rest = leave
-            size = 0
-            splits = 1
-            for d in range(nd):
-                take[d] = rest % (copies[d] + 1)
-                rest //= copies[d] + 1
-                size += take[d]
-                if distinct[d] >> 1 == 6:
-                    splits *= take[d] + 1
+            taken, size = _next_take(taken, size, copies)
             if size != e:
                 continue
-            for split in range(splits):  # how many of each 6/9 tile are laid as nines
+            for d in range(nd):
+                take[d] = (taken >> (4 * d)) & 15
+            for split in range(_splits(taken, distinct, nd)):  # how many are laid as nines
                 rest = split
                 for d in range(nd):
                     nines[d] = 0
-                    if distinct[d] >> 1 == 6:
+                    if ((distinct >> (5 * d)) & 31) >> 1 == 6:
                         nines[d] = rest % (take[d] + 1)
                         rest //= take[d] + 1
                 m = 0
                 for d in range(nd):
                     for c in range(take[d]):
-                        faces[m] = distinct[d] + (6 if c < nines[d] else 0)
+                        faces[m] = ((distinct >> (5 * d)) & 31) + (6 if c < nines[d] else 0)
                         m += 1
                 for i in range(1, m):  # ascending
                     x = faces[i]
@@ -652,28 +681,6 @@ def _refresh_cross(board, xc, nb, allowed, lanes, squares, count):
 
 
 @njit(cache=True)
-def _next_take(take, size, copies):
-    """The next leave after ``take`` (what it takes of each distinct tile, 4 bits a tile,
-    counted up like an odometer, the first tile's digit least significant) and its size."""
-    d = 0
-    while (take >> (4 * d)) & 15 == (copies >> (4 * d)) & 15:  # carry
-        size -= (take >> (4 * d)) & 15
-        take &= ~(np.int64(15) << (4 * d))
-        d += 1
-    return take + (np.int64(1) << (4 * d)), size + 1
-
-
-@njit(cache=True)
-def _splits(take, distinct, nd):
-    """How many ways a leave's 6/9 tiles can be laid (each one as a six or a nine)."""
-    splits = 1
-    for d in range(nd):
-        if ((distinct >> (5 * d)) & 31) >> 1 == 6:
-            splits *= ((take >> (4 * d)) & 15) + 1
-    return splits
-
-
-@njit(cache=True)
 def _multisets(held, nrack, ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_face, ms_mult,
                size_start):
     """Every multiset of faces the rack can lay (a 6/9 tile as 6 or 9), by size (those of
@@ -681,26 +688,12 @@ def _multisets(held, nrack, ms_size, ms_rkey, ms_mono, ms_leave, ms_ncls, ms_fac
     classes, ascending) and how many of each, hand key, colour (-1 mixed, else the one
     colour) and leave (numbered as ``_sequences`` numbers it). Returns (multisets, a mask
     of every face the rack can lay)."""
-    # the rack's distinct tiles (5 bits a face) and their copies (4 bits a count), packed
-    # in integers (no allocation)
-    nd = 0
-    distinct = np.int64(0)
-    copies = np.int64(0)
+    nd, distinct, copies, n_leaves = _rack_tiles(held, nrack)
     rack_mask = np.int64(0)
     for i in range(nrack):
-        h = held[i]
-        if i and h == held[i - 1]:
-            copies += np.int64(1) << (4 * (nd - 1))
-        else:
-            distinct |= np.int64(h) << (5 * nd)
-            copies |= np.int64(1) << (4 * nd)
-            nd += 1
-        rack_mask |= np.int64(1) << np.int64(h)
-        if h >> 1 == 6:
-            rack_mask |= np.int64(1) << np.int64(h + 6)
-    n_leaves = np.int64(1)
-    for d in range(nd):
-        n_leaves *= ((copies >> (4 * d)) & 15) + 1
+        rack_mask |= np.int64(1) << np.int64(held[i])
+        if held[i] >> 1 == 6:
+            rack_mask |= np.int64(1) << np.int64(held[i] + 6)
     # the multisets of each size counted (in size_start), then each size's first place
     for e in range(7):
         size_start[e] = 0
@@ -1031,8 +1024,6 @@ def _later_plays(board, xc, nb, allowed, lanes, nrack, sets, keys, ident):
             ident[count] = (ms_leave[st] << np.int64(25)) | (_ORDERS + f)
             count += 1
     return count
-
-
 
 
 @njit(cache=True)
