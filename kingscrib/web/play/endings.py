@@ -33,6 +33,11 @@ async def end_early(hub: Hub, room: Room, reason: str, seat: int) -> None:
     clock = None
     if room.clock is not None:
         clock = Clock.from_json(room.clock.to_json())
+        due = clock.due()
+        if reason == TIME and due is not None:
+            # the clocks stop when the flag fell, not when housekeeping noticed it: a
+            # late look must not charge more overtime (a penalty per started minute)
+            now = min(now, due)
         clock.restart(now, [])
     result = early_result(room, reason, seat, overtime_penalties(room, clock, now))
     try:

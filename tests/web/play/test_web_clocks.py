@@ -168,6 +168,30 @@ def test_a_computer_seat_has_a_clock_too(client):
 
 # ----- running out of time ----------------------------------------------------------------
 
+def test_a_flag_noticed_late_stops_the_clock_when_it_fell(client, monkeypatch):
+    """Housekeeping that looks a minute after the flag fell charges the overtime up to
+    the flag, not up to its look: 2 s of overtime used (one started minute, 10 points),
+    not 62 (two minutes, 20 points)."""
+    from kingscrib.web.play import endings
+
+    game_id, _tokens, _ = people(client, 2, clock_seconds=5, clock_overtime=2)
+    mover = state(client, game_id)["turn"]
+    late = time.time() + 5 + 2 + 60
+
+    class Late:
+        @staticmethod
+        def time() -> float:
+            return late
+
+    monkeypatch.setattr(endings, "time", Late)
+    hub = client.app.state.hub
+    assert client.portal.call(endings.check_clocks, hub, late) == [game_id]
+    ended = state(client, game_id)
+    assert ended["result"]["reason"] == "time" and ended["result"]["seat"] == mover
+    assert ended["clock"]["left"][mover] == pytest.approx(-2, abs=0.01)
+    assert ended["result"]["time_penalties"][mover] == 10
+
+
 def test_kings_overtime_then_the_game_is_lost_on_time(client):
     """5 s and 2 s of overtime: the mover who does nothing loses on time; the started
     minute of overtime costs 10 points."""
